@@ -1,0 +1,8 @@
+-- Rejected records of one batch, from their NDJSON spool file (its name filled in as a quoted literal).
+INSERT INTO rejects
+SELECT run_id, rejected_at, record_id, reason, raw_json
+FROM read_json({{file}},
+  format = 'newline_delimited',
+  columns = {
+    run_id: 'VARCHAR', rejected_at: 'TIMESTAMPTZ', record_id: 'VARCHAR', reason: 'VARCHAR', raw_json: 'VARCHAR'
+  });

@@ -1,0 +1,88 @@
+-- zoo-usage warehouse schema. Applied on every open; every statement is idempotent.
+-- Times are TIMESTAMPTZ (UTC instants); money is DECIMAL(18,6): exact to the micro-dollar.
+
+CREATE TABLE IF NOT EXISTS api_calls (
+  id                     UUID PRIMARY KEY,
+  user_id                UUID NOT NULL,
+  org_id                 UUID,
+  method                 VARCHAR NOT NULL,
+  endpoint               VARCHAR,
+  endpoint_template      VARCHAR,
+  status_code            INTEGER,
+  created_at             TIMESTAMPTZ NOT NULL,
+  started_at             TIMESTAMPTZ,
+  completed_at           TIMESTAMPTZ,
+  updated_at             TIMESTAMPTZ NOT NULL,
+  duration_raw           BIGINT,
+  duration_ms            DOUBLE,
+  minutes                INTEGER,
+  seconds                INTEGER,
+  price_usd              DECIMAL(18, 6),
+  token_hash             VARCHAR,
+  email                  VARCHAR,
+  ip_address             VARCHAR,
+  origin                 VARCHAR,
+  user_agent             VARCHAR,
+  request_query_params   VARCHAR,
+  stripe_invoice_item_id VARCHAR,
+  -- Fields the schema does not know yet, as a JSON object (NULL when there are none).
+  extra                  JSON,
+  first_seen_run_id      VARCHAR NOT NULL,
+  last_changed_run_id    VARCHAR NOT NULL
+);
+
+-- Records that failed validation or loading: kept with the reason, never dropped.
+CREATE TABLE IF NOT EXISTS rejects (
+  run_id      VARCHAR NOT NULL,
+  rejected_at TIMESTAMPTZ NOT NULL,
+  record_id   VARCHAR,
+  reason      VARCHAR NOT NULL,
+  raw_json    VARCHAR NOT NULL
+);
+
+-- One row per export run, written at start and updated at the end.
+CREATE TABLE IF NOT EXISTS runs (
+  run_id             VARCHAR PRIMARY KEY,
+  started_at         TIMESTAMPTZ NOT NULL,
+  finished_at        TIMESTAMPTZ,
+  status             VARCHAR NOT NULL,
+  scan_mode          VARCHAR,
+  requests           BIGINT,
+  pages              BIGINT,
+  records_seen       BIGINT,
+  records_new        BIGINT,
+  records_updated    BIGINT,
+  records_rejected   BIGINT,
+  partitions_written BIGINT,
+  retries            BIGINT,
+  message            VARCHAR
+);
+
+-- The checkpoint: one row. Committed in the same transaction as the rows it covers.
+-- Page tokens are sealed (AES-256-GCM with the export's secret key), never stored in the clear.
+CREATE TABLE IF NOT EXISTS export_state (
+  singleton          BOOLEAN PRIMARY KEY DEFAULT true CHECK (singleton),
+  user_id            UUID,
+  -- Where an interrupted scan continues; NULL once a scan has reached the end.
+  resume_token       VARCHAR,
+  resume_run_id      VARCHAR,
+  high_water_created TIMESTAMPTZ,
+  last_complete_scan TIMESTAMPTZ
+);
+
+-- The token ladder: the next_page token of scanned pages, keyed by the created_at of the page's last
+-- item. The API has no `since` filter; a nightly run restarts from the highest rung before its
+-- lookback window instead of from the beginning.
+CREATE TABLE IF NOT EXISTS page_ladder (
+  last_created_at TIMESTAMPTZ NOT NULL,
+  token           VARCHAR NOT NULL,
+  run_id          VARCHAR NOT NULL
+);
+
+-- Parquet partitions whose rows changed and are not yet rewritten. Set in the data's transaction,
+-- cleared after the partition file is swapped in: a crash in between is repaired by the next run.
+CREATE TABLE IF NOT EXISTS parquet_dirty (
+  dataset   VARCHAR NOT NULL,
+  partition VARCHAR NOT NULL,
+  PRIMARY KEY (dataset, partition)
+);

@@ -1,0 +1,92 @@
+import { z } from "zod";
+import { ZooUsageError } from "../errors.js";
+import type { AsyncOperation } from "./schemas/index.js";
+import { AsyncOperationSchema } from "./schemas/index.js";
+import type { Transport } from "./transport.js";
+
+export type SortMode = "created_at_ascending" | "created_at_descending";
+
+/**
+ * One page of `GET /user/api-calls` with its items still raw: each record is validated on its own
+ * downstream, so that one bad record lands in `rejects` instead of failing the whole page.
+ */
+export interface RawApiCallsPage {
+  items: unknown[];
+  nextPage: string | null;
+  requestId: string | undefined;
+}
+
+/** The page envelope only (ApiCallWithPriceResultsPage: `items` required, `next_page` nullable). */
+const PageEnvelopeSchema = z.looseObject({
+  items: z.array(z.unknown()),
+  next_page: z.string().nullable().optional(),
+});
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The two Zoo API operations the exporter uses, typed. Retries and errors live in Transport. */
+export class ZooClient {
+  constructor(private readonly transport: Transport) {}
+
+  get stats() {
+    return this.transport.stats;
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  async listApiCalls(params: {
+    limit?: number;
+    pageToken?: string | null;
+    sortBy?: SortMode;
+  }): Promise<RawApiCallsPage> {
+    const response = await this.transport.getJson("/user/api-calls", {
+      limit: params.limit === undefined ? undefined : String(params.limit),
+      page_token: params.pageToken ?? undefined,
+      // The spec contradicts itself about the default order: always say which one (zoo-api.md).
+      sort_by: params.sortBy ?? "created_at_ascending",
+    });
+    const envelope = PageEnvelopeSchema.safeParse(response.body);
+    if (!envelope.success) {
+      throw invalidBody("GET /user/api-calls", response.requestId, envelope.error);
+    }
+    return {
+      items: envelope.data.items,
+      nextPage: envelope.data.next_page ?? null,
+      requestId: response.requestId,
+    };
+  }
+
+  async getAsyncOperation(id: string): Promise<AsyncOperation> {
+    if (!UUID_PATTERN.test(id)) {
+      throw new ZooUsageError({
+        code: "config.invalid",
+        message: `Operation id ${JSON.stringify(id)} is not a UUID`,
+        hint: "An async operation id is the UUID of the API call that started it, e.g. 0198c2a4-6a7b-7cc4-9d3e-5f1a2b3c4d5e.",
+      });
+    }
+    const path = `/async/operations/${id}`;
+    const response = await this.transport.getJson(
+      path,
+      {},
+      {
+        notFoundHint:
+          "No such operation for this token: the id is wrong, or the operation belongs to another user (the API does not reveal which).",
+      },
+    );
+    const parsed = AsyncOperationSchema.safeParse(response.body);
+    if (!parsed.success) throw invalidBody(`GET ${path}`, response.requestId, parsed.error);
+    return parsed.data;
+  }
+}
+
+function invalidBody(where: string, requestId: string | undefined, error: z.ZodError): ZooUsageError {
+  return new ZooUsageError({
+    code: "api.invalid_response",
+    message: `${where} returned a body that does not match the API schema${requestId ? ` (request id ${requestId})` : ""}:\n${z.prettifyError(error)}`,
+    hint: "The API may have changed. Upgrade zoo-usage, or report this with the request id.",
+    cause: error,
+    requestId,
+  });
+}

@@ -1,0 +1,27 @@
+/**
+ * Secrets never appear in full in a message or log: the API token (a credential) and page tokens
+ * (they encode the position in a user's history and are accepted without a second factor).
+ */
+
+/** Keeps a short prefix so two tokens can be told apart in a log, never enough to use one. */
+export function redactSecret(secret: string): string {
+  if (secret.length <= 8) return "[redacted]";
+  return `${secret.slice(0, 4)}…[redacted]`;
+}
+
+/** The path and query of a URL with `page_token` shortened, for messages and logs. */
+export function describeUrl(url: URL): string {
+  const shown = new URL(url.toString());
+  const token = shown.searchParams.get("page_token");
+  if (token !== null) shown.searchParams.set("page_token", redactSecret(token));
+  return `${shown.pathname}${shown.search}`;
+}
+
+/** Removes every occurrence of the given secrets from a free text (an API message, a cause). */
+export function scrubText(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length > 0) out = out.split(secret).join(redactSecret(secret));
+  }
+  return out;
+}

@@ -1,0 +1,123 @@
+import { z } from "zod";
+import { MethodSchema } from "./enums.js";
+import { DateTimeSchema, UuidSchema } from "./primitives.js";
+
+// Already canonical: no leading zeros, no trailing fractional zeros. Most prices take this fast path.
+const CANONICAL_DECIMAL = /^(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
+// A plain decimal, as in Zoo's docs examples ("30.11"). Exponent strings are refused: they are not money
+// text, and expanding "1e999999999" would build a gigabyte of zeros.
+const PLAIN_DECIMAL = /^(\d+)(?:\.(\d+))?$/;
+// What `String(n)` prints for a finite non-negative number: plain, or exponent form below 1e-6 and from 1e21.
+const NUMBER_TEXT = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/;
+
+/** Moves the decimal point by `exponent` and trims leading/trailing zeros; string work only, never a float. */
+function canonicalDecimal(intDigits: string, fracDigits: string, exponent: number): string {
+  const digits = intDigits + fracDigits;
+  const point = intDigits.length + exponent;
+  let whole: string;
+  let fraction: string;
+  if (point <= 0) {
+    whole = "0";
+    fraction = "0".repeat(-point) + digits;
+  } else if (point >= digits.length) {
+    whole = digits + "0".repeat(point - digits.length);
+    fraction = "";
+  } else {
+    whole = digits.slice(0, point);
+    fraction = digits.slice(point);
+  }
+  whole = whole.replace(/^0+(?=\d)/, "");
+  fraction = fraction.replace(/0+$/, "");
+  return fraction === "" ? whole : `${whole}.${fraction}`;
+}
+
+/** The canonical decimal text of a price, or undefined when the value is not a non-negative decimal. */
+function canonicalPrice(value: number | string): string | undefined {
+  if (typeof value === "number") {
+    // Number.isFinite also refuses NaN; -0 passes and prints as "0". String(n) is the shortest text that
+    // reads back as the same double, so no digit is invented or lost.
+    if (!Number.isFinite(value) || value < 0) return undefined;
+    const text = String(value);
+    // Without an exponent, String(n) has no leading or trailing zeros to trim: already canonical.
+    if (!text.includes("e")) return text;
+    const match = NUMBER_TEXT.exec(text);
+    return match ? canonicalDecimal(match[1] ?? "0", match[2] ?? "", Number(match[3] ?? 0)) : undefined;
+  }
+  if (CANONICAL_DECIMAL.test(value)) return value;
+  const match = PLAIN_DECIMAL.exec(value);
+  return match ? canonicalDecimal(match[1] ?? "0", match[2] ?? "", 0) : undefined;
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === "string")
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
+  if (typeof value === "number") return String(value);
+  return value === null ? "null" : typeof value;
+}
+
+function priceMessage(value: unknown): string {
+  return `price must be a non-negative decimal number or string, got ${describeValue(value)}`;
+}
+
+/**
+ * Normalises an ApiCallWithPrice `price` to canonical decimal text ("30.11", "0.0000001", "0"), or null.
+ * The spec types it `number` (format money-usd) but Zoo's docs show decimal strings, so both are accepted;
+ * the result is text so that no later stage does money arithmetic in binary floating point.
+ * @throws TypeError when the value is neither null nor a non-negative decimal number or string.
+ */
+export function normalizePrice(value: unknown): string | null {
+  if (value === null) return null;
+  const text = typeof value === "number" || typeof value === "string" ? canonicalPrice(value) : undefined;
+  if (text === undefined) throw new TypeError(priceMessage(value));
+  return text;
+}
+
+const PriceSchema = z
+  .union([z.number(), z.string()], { error: (issue) => priceMessage(issue.input) })
+  .transform((value, ctx) => {
+    const text = canonicalPrice(value);
+    if (text !== undefined) return text;
+    ctx.issues.push({ code: "custom", message: priceMessage(value), input: value });
+    return z.NEVER;
+  });
+
+/**
+ * One item of GET /user/api-calls (components.schemas.ApiCallWithPrice). Loose: fields this code does not
+ * know (older or newer vintages, e.g. `request_body` before 2026) are kept, not stripped. Optional fields
+ * stay absent rather than defaulting; the spec's `nullable` is mirrored exactly. Validated ~1M times per
+ * run, so only `price` transforms.
+ */
+export const ApiCallWithPriceSchema = z.looseObject({
+  completed_at: DateTimeSchema.nullable().optional(),
+  created_at: DateTimeSchema,
+  // int64, format "duration"; the unit is not documented, so it is kept as the integer the API sent.
+  duration: z.int().nullable().optional(),
+  // Format "email" and "ip" in the spec, but an odd value must not lose the record: any string.
+  email: z.string().optional(),
+  endpoint: z.string().optional(),
+  id: UuidSchema,
+  ip_address: z.string().optional(),
+  method: MethodSchema,
+  // int32 in the spec; any safe integer here, since being stricter buys nothing.
+  minutes: z.int().nullable().optional(),
+  org_id: UuidSchema.nullable().optional(),
+  origin: z.string().optional(),
+  price: PriceSchema.nullable().optional(),
+  request_query_params: z.string().optional(),
+  seconds: z.int().nullable().optional(),
+  started_at: DateTimeSchema.nullable().optional(),
+  status_code: z.int().nullable().optional(),
+  stripe_invoice_item_id: z.string().optional(),
+  token: UuidSchema,
+  updated_at: DateTimeSchema,
+  user_agent: z.string(),
+  user_id: UuidSchema,
+});
+export type ApiCallWithPrice = z.infer<typeof ApiCallWithPriceSchema>;
+
+/** components.schemas.ApiCallWithPriceResultsPage: `next_page` is null only on the final, empty page. */
+export const ApiCallWithPriceResultsPageSchema = z.looseObject({
+  items: z.array(ApiCallWithPriceSchema),
+  next_page: z.string().nullable().optional(),
+});
+export type ApiCallWithPriceResultsPage = z.infer<typeof ApiCallWithPriceResultsPageSchema>;

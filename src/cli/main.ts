@@ -1,0 +1,219 @@
+#!/usr/bin/env node
+import { Command, Option } from "commander";
+import { createClient } from "../api/createClient.js";
+import { runOperationGet } from "../commands/operationGet.js";
+import { runSimulator } from "../commands/simulate.js";
+import { type CommonFlags, describeConfig, loadConfig } from "../config/config.js";
+import { DEFAULT_DB, DEFAULT_OUT } from "../config/exportConfig.js";
+import { ExitCode, type ExitCodeValue } from "../errors.js";
+import { createLogger } from "../log/logger.js";
+import { demoAction } from "./demoAction.js";
+import { exportAction } from "./exportAction.js";
+import {
+  isoDate,
+  nonNegativeInteger,
+  nonNegativeNumber,
+  positiveInteger,
+  probability,
+} from "./parseNumber.js";
+import { reportError } from "./reportError.js";
+
+/**
+ * The switchboard: parse flags, build a Config, call one function, map errors to exit codes.
+ * This is the only module that reads process.env, process.argv and the real clock.
+ */
+const stdout = (text: string) => process.stdout.write(`${text}\n`);
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function addApiOptions(command: Command): Command {
+  return command
+    .option("--base-url <url>", "API base URL (default: $ZOO_HOST, else https://api.zoo.dev)")
+    .option("--max-attempts <n>", "attempts per request, first included", positiveInteger)
+    .option("--max-retry-wait <seconds>", "total time a run may spend waiting to retry", nonNegativeNumber)
+    .option("--request-timeout <seconds>", "time limit for one request's headers and body", nonNegativeNumber)
+    .option("--print-config", "print the effective configuration (token redacted) and exit")
+    .option("--debug", "log every request and show stack traces");
+}
+
+function addExportOptions(command: Command): Command {
+  return command
+    .option("--db <path>", `DuckDB database file (default: $ZOO_USAGE_DB, else ${DEFAULT_DB})`)
+    .option("--out <dir>", `Parquet dataset directory (default: $ZOO_USAGE_OUT, else ${DEFAULT_OUT})`)
+    .option("--limit <n>", "page size of GET /user/api-calls (1-10000)", positiveInteger)
+    .option("--lookback <duration>", "re-read calls created this long before the newest one (3d, 36h, 90m)")
+    .option("--full-refresh", "rescan the whole history instead of the recent window")
+    .addOption(
+      new Option("--partition <by>", "Parquet partitioning by UTC created_at").choices(["month", "day"]),
+    )
+    .addOption(
+      new Option("--duration-unit <unit>", "unit of the API's raw duration").choices(["ns", "us", "ms", "s"]),
+    )
+    .addOption(
+      new Option("--token-column <policy>", "the token column (identifies a credential)").choices([
+        "hash",
+        "drop",
+        "keep",
+      ]),
+    )
+    .addOption(new Option("--email-column <policy>", "the email column").choices(["keep", "hash", "drop"]))
+    .addOption(
+      new Option("--ip-address-column <policy>", "the ip_address column").choices(["keep", "hash", "drop"]),
+    )
+    .option("--max-price <usd>", "reject a call priced above this (sanity limit)", nonNegativeNumber)
+    .option("--batch-records <n>", "records per transaction", positiveInteger)
+    .option("--json", "print a machine-readable run summary on stdout")
+    .option("--no-summary", "do not print the spend summary after the run");
+}
+
+function loggerFor(flags: { debug?: boolean }) {
+  return createLogger({ level: flags.debug ? "debug" : "info" });
+}
+
+async function main(argv: string[]): Promise<ExitCodeValue> {
+  let debug = argv.includes("--debug");
+  const program = new Command()
+    .name("zoo-usage")
+    .description("Export Zoo API (api.zoo.dev) usage and billing data to DuckDB and Parquet.")
+    .showHelpAfterError()
+    .exitOverride();
+
+  let exitCode: ExitCodeValue = ExitCode.ok;
+
+  const operation = program
+    .command("operation")
+    .description("inspect async operations (long-running CAD jobs)");
+  addApiOptions(
+    operation
+      .command("get <id>")
+      .description("show an async operation: type, status, times, formats, results, error")
+      .option("--json", "print the operation object as JSON")
+      .option("--wait", "poll until the operation is completed or failed")
+      .option("--timeout <seconds>", "give up waiting after this long", nonNegativeNumber, 600)
+      .option("--save-outputs <dir>", "write the operation's output files into this directory"),
+  ).action(
+    async (
+      id: string,
+      flags: CommonFlags & {
+        json?: boolean;
+        wait?: boolean;
+        timeout: number;
+        saveOutputs?: string;
+        printConfig?: boolean;
+      },
+    ) => {
+      debug = flags.debug ?? false;
+      const config = loadConfig({ flags, env: process.env });
+      if (flags.printConfig) {
+        stdout(JSON.stringify(describeConfig(config), null, 2));
+        return;
+      }
+      const logger = loggerFor(flags);
+      const client = createClient(config, { logger });
+      try {
+        exitCode = await runOperationGet(
+          client,
+          {
+            id,
+            json: flags.json ?? false,
+            wait: flags.wait ?? false,
+            timeoutMs: flags.timeout * 1000,
+            saveOutputsDir: flags.saveOutputs,
+          },
+          { logger, stdout, now: Date.now, sleep },
+        );
+      } finally {
+        await client.close();
+      }
+    },
+  );
+
+  program
+    .command("sim")
+    .description("run the local Zoo API simulator (for demos, tests and benchmarks; no account needed)")
+    .option("--host <host>", "address to listen on", "127.0.0.1")
+    .option("--port <port>", "port to listen on (0 = any free port)", nonNegativeInteger, 8080)
+    .option("--seed <n>", "seed of the generated data", nonNegativeInteger, 1)
+    .option("--calls <n>", "calls visible at the start", nonNegativeInteger, 100_000)
+    .option("--days <n>", "days of history the calls span", positiveInteger, 90)
+    .option("--users <n>", "number of users", positiveInteger, 3)
+    .option("--now <iso>", "simulated time at start", isoDate)
+    .option("--token <token>", "token of the first user (a simulator credential, not a Zoo one)")
+    .option("--price-as-string", "serve prices as decimal strings, as Zoo's docs show")
+    .addOption(
+      new Option("--latency-ms <ms>", "latency added to every response").argParser(nonNegativeInteger),
+    )
+    .addOption(new Option("--rate-429 <rate>", "share of requests answered 429").argParser(probability))
+    .addOption(
+      new Option("--retry-after <seconds>", "Retry-After sent with 429").argParser(nonNegativeInteger),
+    )
+    .addOption(
+      new Option("--rate-5xx <rate>", "share of requests answered 500/502/503").argParser(probability),
+    )
+    .addOption(new Option("--rate-reset <rate>", "share of connections reset").argParser(probability))
+    .addOption(new Option("--rate-truncated <rate>", "share of bodies cut short").argParser(probability))
+    .addOption(new Option("--fault-seed <n>", "seed of the fault draws").argParser(nonNegativeInteger))
+    .action(async (flags) => {
+      const close = await runSimulator(
+        {
+          host: flags.host,
+          port: flags.port,
+          seed: flags.seed,
+          calls: flags.calls,
+          days: flags.days,
+          users: flags.users,
+          now: flags.now,
+          firstUserToken: flags.token,
+          priceAsString: flags.priceAsString ?? false,
+          faults: {
+            latencyMs: flags.latencyMs,
+            rate429: flags.rate429,
+            retryAfterSeconds: flags.retryAfter,
+            rate5xx: flags.rate5xx,
+            rateReset: flags.rateReset,
+            rateTruncated: flags.rateTruncated,
+            faultSeed: flags.faultSeed,
+          },
+        },
+        stdout,
+      );
+      await new Promise<void>((resolve) => {
+        process.once("SIGINT", resolve);
+        process.once("SIGTERM", resolve);
+      });
+      await close();
+    });
+
+  addApiOptions(addExportOptions(program.command("export")))
+    .description(
+      "export your API calls into DuckDB and Parquet: incremental, crash-safe, exact to the micro-dollar",
+    )
+    .action(async (flags) => {
+      debug = flags.debug ?? false;
+      exitCode = await exportAction({ flags, env: process.env, stdout });
+    });
+
+  addExportOptions(program.command("demo"))
+    .description(
+      "run the export against the built-in simulator (no account, no network): what `npm start` does",
+    )
+    .option("--calls <n>", "calls in the simulated history", positiveInteger, 50_000)
+    .option("--debug", "log every request and show stack traces")
+    .action(async (flags) => {
+      debug = flags.debug ?? false;
+      exitCode = await demoAction({ flags, stdout });
+    });
+
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    // Commander already printed usage errors and help; only map them to an exit code here.
+    const code = (error as { code?: string }).code;
+    if (code === "commander.helpDisplayed" || code === "commander.version" || code === "commander.help")
+      return ExitCode.ok;
+    if (typeof code === "string" && code.startsWith("commander.")) return ExitCode.usage;
+    return reportError(error, debug, (text) => process.stderr.write(text));
+  }
+  return exitCode;
+}
+
+process.exitCode = await main(process.argv);

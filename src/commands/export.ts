@@ -1,0 +1,96 @@
+import { readdir, rm } from "node:fs/promises";
+import path from "node:path";
+import type { ZooClient } from "../api/client.js";
+import type { ExportConfig } from "../config/exportConfig.js";
+import { ExitCode, type ExitCodeValue } from "../errors.js";
+import { openWarehouse } from "../load/database.js";
+import type { Logger } from "../log/logger.js";
+import { exportApiCalls } from "../pipeline/exportApiCalls.js";
+import type { Progress } from "../pipeline/progress.js";
+import type { RunSummary } from "../pipeline/runSummary.js";
+import { SecretBox } from "../secrets/secretBox.js";
+import { loadSecretKey } from "../secrets/secretKey.js";
+
+export interface ExportEffects {
+  logger: Logger;
+  progress: Progress;
+  now: () => Date;
+  signal: AbortSignal;
+  runId: string;
+}
+
+/** `zoo-usage export`: one run into the warehouse; returns the summary and the exit code it maps to. */
+export async function runExport(
+  client: ZooClient,
+  config: ExportConfig,
+  effects: ExportEffects,
+): Promise<{ summary: RunSummary; exitCode: ExitCodeValue }> {
+  const key = await loadSecretKey({ fromEnv: config.secretKey, keyFile: config.keyFile });
+  const warehouse = await openWarehouse(config.dbPath);
+  try {
+    await removeStaleSpools(config.dbPath);
+    const summary = await exportApiCalls(
+      {
+        client,
+        warehouse,
+        secrets: new SecretBox(key),
+        logger: effects.logger,
+        progress: effects.progress,
+        now: effects.now,
+        signal: effects.signal,
+      },
+      {
+        runId: effects.runId,
+        limit: config.limit,
+        lookbackMs: config.lookbackMs,
+        fullRefresh: config.fullRefresh,
+        batchRecords: config.batchRecords,
+        durationUnit: config.durationUnit,
+        partitioning: config.partitioning,
+        privacy: config.privacy,
+        maxPriceUsd: config.maxPriceUsd,
+        outDir: config.outDir,
+        spoolDir: `${spoolPrefix(config.dbPath)}${effects.runId}`,
+      },
+    );
+    return { summary, exitCode: exitCodeOf(summary) };
+  } finally {
+    warehouse.close();
+  }
+}
+
+export function exitCodeOf(summary: RunSummary): ExitCodeValue {
+  if (summary.status === "interrupted") return ExitCode.interrupted;
+  if (summary.status === "partial") return ExitCode.partial;
+  if (summary.status === "failed") return ExitCode.internal;
+  return ExitCode.ok;
+}
+
+/** The human lines printed after a run. */
+export function describeRun(summary: RunSummary, config: ExportConfig): string {
+  const lines = [
+    `export ${summary.status} (run ${summary.run_id}, ${summary.scan_mode} scan, ${summary.seconds.toFixed(1)} s)`,
+    `  requests ${summary.requests} (${summary.retries} retries), pages ${summary.pages}, records seen ${summary.records_seen}`,
+    `  new ${summary.records_new}, updated ${summary.records_updated}, rejected ${summary.records_rejected}${summary.records_rejected > 0 ? " (see the rejects table)" : ""}`,
+    `  Parquet partitions written ${summary.partitions_written}`,
+    `  database ${config.dbPath}`,
+    `  parquet  ${path.join(config.outDir, "api_calls")}`,
+  ];
+  for (const warning of summary.warnings) lines.push(`  warning: ${warning}`);
+  if (summary.message) lines.push(`  stopped by: ${summary.message}`);
+  return lines.join("\n");
+}
+
+/** Spool folders sit beside the database, named after it, so two databases in one folder never mix. */
+function spoolPrefix(dbPath: string): string {
+  return path.join(path.dirname(dbPath), `.${path.basename(dbPath)}.spool-`);
+}
+
+/** Spool files of a run that crashed: safe to remove, since this process now holds the database lock. */
+async function removeStaleSpools(dbPath: string): Promise<void> {
+  const prefix = path.basename(spoolPrefix(dbPath));
+  for (const entry of await readdir(path.dirname(dbPath))) {
+    if (entry.startsWith(prefix))
+      await rm(path.join(path.dirname(dbPath), entry), { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,19 @@
+import { type SimulatorOptions, startSimulator } from "../sim/index.js";
+
+/** `zoo-usage sim`: serves the local Zoo API until the process is stopped. */
+export async function runSimulator(
+  options: SimulatorOptions,
+  stdout: (text: string) => void,
+): Promise<() => Promise<void>> {
+  const simulator = await startSimulator(options);
+  const lines = [
+    `Zoo API simulator listening on ${simulator.url}`,
+    `  simulated now: ${simulator.clock.now().toISOString()} (POST ${simulator.url}/_sim/clock {"advance_ms": N} moves it)`,
+    "  users (each sees only its own calls and operations):",
+    ...simulator.users.map((user, index) => `    user ${index}: id ${user.id}  token ${user.token}`),
+    "Try:",
+    `  ZOO_HOST=${simulator.url} ZOO_API_TOKEN=${simulator.users[0]?.token ?? "<token>"} zoo-usage export`,
+  ];
+  stdout(lines.join("\n"));
+  return () => simulator.close();
+}

@@ -1,0 +1,117 @@
+import { z } from "zod";
+import { redactSecret } from "../api/redact.js";
+import { DEFAULT_RETRY_POLICY } from "../api/retryPolicy.js";
+import { ZooUsageError } from "../errors.js";
+
+export const DEFAULT_BASE_URL = "https://api.zoo.dev";
+
+/**
+ * Token variables in the order the official clients use them (zoo-api.md, Base URL, auth):
+ * the Zoo CLI and Go client, then the Rust/Python and TypeScript legacy names.
+ */
+export const TOKEN_ENV_VARS = ["ZOO_API_TOKEN", "KITTYCAD_API_TOKEN", "KITTYCAD_TOKEN"] as const;
+
+const positiveInt = z.number().int().positive();
+
+export const ConfigSchema = z.object({
+  baseUrl: z.instanceof(URL),
+  /** Secret: only ever read from the environment, never from a flag. */
+  token: z.string().min(1).optional(),
+  tokenSource: z.enum(TOKEN_ENV_VARS).optional(),
+  retry: z.object({
+    maxAttempts: positiveInt,
+    baseDelayMs: z.number().int().nonnegative(),
+    maxDelayMs: positiveInt,
+    maxTotalWaitMs: z.number().int().nonnegative(),
+  }),
+  requestTimeoutMs: positiveInt,
+  debug: z.boolean(),
+});
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** Flags shared by every command that talks to the API; all optional, they override env and defaults. */
+export interface CommonFlags {
+  baseUrl?: string | undefined;
+  maxAttempts?: number | undefined;
+  maxRetryWait?: number | undefined;
+  requestTimeout?: number | undefined;
+  debug?: boolean | undefined;
+}
+
+/** Pure: precedence is flags > environment > defaults. Throws a config error naming the bad input. */
+export function loadConfig(input: { flags: CommonFlags; env: Record<string, string | undefined> }): Config {
+  const { flags, env } = input;
+  const baseUrlSource = flags.baseUrl !== undefined ? "--base-url" : env.ZOO_HOST ? "ZOO_HOST" : "default";
+  const baseUrl = parseBaseUrl(flags.baseUrl ?? (env.ZOO_HOST || DEFAULT_BASE_URL), baseUrlSource);
+  const tokenSource = TOKEN_ENV_VARS.find((name) => (env[name] ?? "").trim() !== "");
+  const candidate = {
+    baseUrl,
+    token: tokenSource ? env[tokenSource]?.trim() : undefined,
+    tokenSource,
+    retry: {
+      ...DEFAULT_RETRY_POLICY,
+      ...(flags.maxAttempts !== undefined && { maxAttempts: flags.maxAttempts }),
+      ...(flags.maxRetryWait !== undefined && { maxTotalWaitMs: Math.round(flags.maxRetryWait * 1000) }),
+    },
+    requestTimeoutMs: Math.round((flags.requestTimeout ?? 60) * 1000),
+    debug: flags.debug ?? false,
+  };
+  const parsed = ConfigSchema.safeParse(candidate);
+  if (!parsed.success) {
+    throw new ZooUsageError({
+      code: "config.invalid",
+      message: `Invalid configuration: ${z.prettifyError(parsed.error)}`,
+      hint: "Check the command-line flags (see --help).",
+    });
+  }
+  return parsed.data;
+}
+
+function parseBaseUrl(raw: string, source: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ZooUsageError({
+      code: "config.invalid",
+      message: `The base URL from ${source} is not a valid URL: ${JSON.stringify(raw)}`,
+      hint: `Use a full URL such as ${DEFAULT_BASE_URL} or http://127.0.0.1:8080.`,
+    });
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new ZooUsageError({
+      code: "config.invalid",
+      message: `The base URL from ${source} must use http or https, not ${url.protocol.replace(":", "")}`,
+      hint: `Use a full URL such as ${DEFAULT_BASE_URL}.`,
+    });
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw new ZooUsageError({
+      code: "config.invalid",
+      message: `The base URL from ${source} must not contain credentials, a query or a fragment`,
+      hint: "Give only scheme, host and port; the token comes from ZOO_API_TOKEN.",
+    });
+  }
+  return url;
+}
+
+/** The token, or a clear error naming the variables to set. */
+export function requireToken(config: Config): string {
+  if (config.token === undefined) {
+    throw new ZooUsageError({
+      code: "config.missing_token",
+      message: `No API token: none of ${TOKEN_ENV_VARS.join(", ")} is set`,
+      hint: "Export ZOO_API_TOKEN=<your token> (tokens are never accepted on the command line, where other users could read them).",
+    });
+  }
+  return config.token;
+}
+
+/** What `--print-config` shows: everything, with the token redacted. */
+export function describeConfig(config: Config): Record<string, unknown> {
+  return {
+    ...config,
+    baseUrl: config.baseUrl.toString(),
+    token: config.token === undefined ? null : redactSecret(config.token),
+  };
+}

@@ -1,0 +1,101 @@
+import path from "node:path";
+import { z } from "zod";
+import { ZooUsageError } from "../errors.js";
+import { PARTITIONINGS } from "../load/partitioning.js";
+import { DEFAULT_DURATION_UNIT, DURATION_UNITS } from "../transform/durationUnit.js";
+import { DEFAULT_PRIVACY, FIELD_POLICIES } from "../transform/privacy.js";
+
+export const DEFAULT_DB = "./zoo-usage/zoo_usage.duckdb";
+export const DEFAULT_OUT = "./zoo-usage/parquet";
+
+/** The flags of `zoo-usage export`, as commander hands them over (all optional). */
+export interface ExportFlags {
+  db?: string | undefined;
+  out?: string | undefined;
+  limit?: number | undefined;
+  lookback?: string | undefined;
+  fullRefresh?: boolean | undefined;
+  partition?: string | undefined;
+  durationUnit?: string | undefined;
+  tokenColumn?: string | undefined;
+  emailColumn?: string | undefined;
+  ipAddressColumn?: string | undefined;
+  maxPrice?: number | undefined;
+  batchRecords?: number | undefined;
+}
+
+const ExportConfigSchema = z.object({
+  dbPath: z.string().min(1),
+  outDir: z.string().min(1),
+  /** Dropshot clamps larger pages to 10000 (zoo-api.md), so more would only mislead the request maths. */
+  limit: z.number().int().min(1).max(10_000),
+  lookbackMs: z.number().int().nonnegative(),
+  fullRefresh: z.boolean(),
+  partitioning: z.enum(PARTITIONINGS as ["month", "day"]),
+  durationUnit: z.enum(DURATION_UNITS as ["ns", "us", "ms", "s"]),
+  privacy: z.object({
+    token: z.enum(FIELD_POLICIES as ["keep", "hash", "drop"]),
+    email: z.enum(FIELD_POLICIES as ["keep", "hash", "drop"]),
+    ipAddress: z.enum(FIELD_POLICIES as ["keep", "hash", "drop"]),
+  }),
+  maxPriceUsd: z.number().positive(),
+  batchRecords: z.number().int().min(1),
+  /** Optional secret key from ZOO_USAGE_SECRET_KEY; otherwise a key file beside the database. */
+  secretKey: z.string().optional(),
+  keyFile: z.string(),
+});
+export type ExportConfig = z.infer<typeof ExportConfigSchema>;
+
+/** Pure: flags > environment > defaults, validated, with errors naming the flag. */
+export function loadExportConfig(input: {
+  flags: ExportFlags;
+  env: Record<string, string | undefined>;
+}): ExportConfig {
+  const { flags, env } = input;
+  const dbPath = flags.db ?? env.ZOO_USAGE_DB ?? DEFAULT_DB;
+  const parsed = ExportConfigSchema.safeParse({
+    dbPath,
+    outDir: flags.out ?? env.ZOO_USAGE_OUT ?? DEFAULT_OUT,
+    limit: flags.limit ?? 1000,
+    lookbackMs: parseLookback(flags.lookback ?? "3d"),
+    fullRefresh: flags.fullRefresh ?? false,
+    partitioning: flags.partition ?? "month",
+    durationUnit: flags.durationUnit ?? DEFAULT_DURATION_UNIT,
+    privacy: {
+      token: flags.tokenColumn ?? DEFAULT_PRIVACY.token,
+      email: flags.emailColumn ?? DEFAULT_PRIVACY.email,
+      ipAddress: flags.ipAddressColumn ?? DEFAULT_PRIVACY.ipAddress,
+    },
+    maxPriceUsd: flags.maxPrice ?? 1_000_000,
+    batchRecords: flags.batchRecords ?? 50_000,
+    secretKey: env.ZOO_USAGE_SECRET_KEY || undefined,
+    keyFile: `${dbPath.replace(/\.duckdb$/, "")}.key`,
+  });
+  if (!parsed.success) {
+    throw new ZooUsageError({
+      code: "config.invalid",
+      message: `Invalid export options: ${z.prettifyError(parsed.error)}`,
+      hint: "See zoo-usage export --help.",
+    });
+  }
+  return {
+    ...parsed.data,
+    dbPath: path.resolve(parsed.data.dbPath),
+    outDir: path.resolve(parsed.data.outDir),
+  };
+}
+
+const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "3d", "36h", "90m", or a bare number of days. */
+export function parseLookback(text: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([mhd]?)\s*$/.exec(text);
+  if (match === null) {
+    throw new ZooUsageError({
+      code: "config.invalid",
+      message: `--lookback ${JSON.stringify(text)} is not a duration`,
+      hint: "Use a number of days, hours or minutes: 3d, 36h, 90m.",
+    });
+  }
+  return Math.round(Number(match[1]) * (UNIT_MS[match[2] || "d"] ?? UNIT_MS.d ?? 0));
+}

@@ -1,0 +1,64 @@
+import type { Warehouse } from "../load/database.js";
+import type { SecretBox } from "../secrets/secretBox.js";
+import { type ExportState, findLadderRung } from "./exportState.js";
+
+export type ScanMode = "full" | "incremental" | "resume";
+
+export interface StartPoint {
+  mode: ScanMode;
+  /** The page token to start from (plaintext), or null to start at the oldest call. */
+  token: string | null;
+  /** Why this start was chosen, for the run's output. */
+  reason: string;
+}
+
+/**
+ * Where a run starts reading:
+ * - resume: a previous run stopped mid-scan; continue from its last committed page token;
+ * - incremental: from the newest ladder rung before (high-water mark - lookback), so that billing
+ *   filled in late and calls listed late are read again, but old history is not;
+ * - full: first run, --full-refresh, no usable rung, or a stored token that cannot be opened.
+ */
+export async function chooseStartPoint(
+  warehouse: Warehouse,
+  state: ExportState,
+  options: { fullRefresh: boolean; lookbackMs: number; secrets: SecretBox },
+): Promise<StartPoint> {
+  if (state.resumeToken !== null) {
+    const token = options.secrets.open(state.resumeToken);
+    if (token !== undefined)
+      return { mode: "resume", token, reason: "resuming the interrupted scan from its last checkpoint" };
+    return {
+      mode: "full",
+      token: null,
+      reason:
+        "the stored resume token cannot be opened with this secret key (key changed?); scanning everything",
+    };
+  }
+  if (options.fullRefresh)
+    return { mode: "full", token: null, reason: "--full-refresh: scanning everything" };
+  if (state.highWaterCreated === null)
+    return { mode: "full", token: null, reason: "first run: scanning everything" };
+  const windowStart = new Date(Date.parse(state.highWaterCreated) - options.lookbackMs).toISOString();
+  const sealed = await findLadderRung(warehouse, windowStart);
+  if (sealed === null) {
+    return {
+      mode: "full",
+      token: null,
+      reason: `no stored position before ${windowStart}: scanning everything`,
+    };
+  }
+  const token = options.secrets.open(sealed);
+  if (token === undefined) {
+    return {
+      mode: "full",
+      token: null,
+      reason: "the stored page token cannot be opened with this secret key; scanning everything",
+    };
+  }
+  return {
+    mode: "incremental",
+    token,
+    reason: `reading calls created since ${windowStart} (lookback window) and newer`,
+  };
+}

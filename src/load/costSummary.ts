@@ -1,0 +1,52 @@
+import type { Warehouse } from "./database.js";
+
+export interface CostSummary {
+  calls: number;
+  costUsd: string;
+  firstCall: string | null;
+  lastCall: string | null;
+  pendingCalls: number;
+  topEndpoints: { template: string; calls: number; costUsd: string }[];
+}
+
+/** The short spend summary shown after a run, read from the views (exact DECIMAL sums as text). */
+export async function readCostSummary(warehouse: Warehouse, top = 5): Promise<CostSummary> {
+  const { connection } = warehouse;
+  const totals = await connection.runAndReadAll(
+    "SELECT count(*)::INTEGER, coalesce(sum(price_usd), 0)::DECIMAL(18,6)::VARCHAR, min(created_at)::VARCHAR, max(created_at)::VARCHAR, count(*) FILTER (WHERE completed_at IS NULL)::INTEGER FROM api_calls",
+  );
+  const [calls, costUsd, firstCall, lastCall, pendingCalls] = (totals.getRows()[0] ?? []) as [
+    number,
+    string,
+    string | null,
+    string | null,
+    number,
+  ];
+  const endpoints = await connection.runAndReadAll(
+    "SELECT coalesce(endpoint_template, '(none)'), calls::INTEGER, cost_usd::VARCHAR FROM cost_per_endpoint LIMIT $top",
+    { top },
+  );
+  return {
+    calls,
+    costUsd,
+    firstCall,
+    lastCall,
+    pendingCalls,
+    topEndpoints: endpoints.getRows().map(([template, count, cost]) => ({
+      template: String(template),
+      calls: Number(count),
+      costUsd: String(cost),
+    })),
+  };
+}
+
+export function describeCostSummary(summary: CostSummary): string {
+  const lines = [
+    `spend: ${summary.costUsd} USD over ${summary.calls} calls (${summary.firstCall ?? "-"} .. ${summary.lastCall ?? "-"}), ${summary.pendingCalls} with billing pending`,
+    "  top endpoints by cost:",
+    ...summary.topEndpoints.map(
+      (row) => `    ${row.costUsd.padStart(14)} USD  ${String(row.calls).padStart(7)} calls  ${row.template}`,
+    ),
+  ];
+  return lines.join("\n");
+}

@@ -1,0 +1,76 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { ExitCode, ZooUsageError } from "../errors.js";
+import { sqlFile } from "./sqlFiles.js";
+
+/** An open warehouse: one DuckDB file, one connection, schema and views applied. */
+export interface Warehouse {
+  path: string;
+  connection: DuckDBConnection;
+  close(): void;
+}
+
+/**
+ * Opens (or creates) the DuckDB file for writing. DuckDB allows one writing process per file, and
+ * takes the lock at open: a second export, or any process holding the file, fails here at once.
+ */
+export async function openWarehouse(
+  dbPath: string,
+  options: { readOnly?: boolean } = {},
+): Promise<Warehouse> {
+  const resolved = path.resolve(dbPath);
+  if (!options.readOnly) {
+    try {
+      await mkdir(path.dirname(resolved), { recursive: true });
+    } catch (cause) {
+      throw new ZooUsageError({
+        code: "config.invalid",
+        message: `Cannot create the directory of the database ${resolved}: ${(cause as Error).message}`,
+        hint: "Choose a writable location with --db.",
+        cause,
+      });
+    }
+  }
+  let instance: DuckDBInstance;
+  try {
+    instance = await DuckDBInstance.create(resolved, options.readOnly ? { access_mode: "READ_ONLY" } : {});
+  } catch (cause) {
+    throw openError(resolved, cause);
+  }
+  const connection = await instance.connect();
+  // Without this, a timestamp without zone and every CAST to DATE follow the machine's zone.
+  await connection.run("SET TimeZone = 'UTC'");
+  if (!options.readOnly) {
+    await connection.run(sqlFile("schema.sql"));
+    await connection.run(sqlFile("views.sql"));
+  }
+  return {
+    path: resolved,
+    connection,
+    close() {
+      connection.closeSync();
+      instance.closeSync();
+    },
+  };
+}
+
+function openError(dbPath: string, cause: unknown): ZooUsageError {
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  if (/lock/i.test(detail)) {
+    const holder = /PID (\d+)/.exec(detail)?.[1];
+    return new ZooUsageError({
+      code: "warehouse.locked",
+      message: `The database ${dbPath} is in use by another process${holder ? ` (PID ${holder})` : ""}`,
+      hint: "Another export is running, or a tool (DuckDB CLI, a BI tool) holds the file open for writing. Wait for it or close it; the next run catches up.",
+      exitCode: ExitCode.locked,
+      cause,
+    });
+  }
+  return new ZooUsageError({
+    code: "warehouse.unreadable",
+    message: `Cannot open ${dbPath} as a DuckDB database: ${detail}`,
+    hint: "Check that --db points to a zoo-usage DuckDB file (or a new path), and that it is readable and writable.",
+    cause,
+  });
+}

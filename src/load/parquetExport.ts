@@ -1,0 +1,101 @@
+import { mkdir, readdir, rename, rm } from "node:fs/promises";
+import path from "node:path";
+import { quotedIdentifier, quotedString } from "@duckdb/node-api";
+import { ZooUsageError } from "../errors.js";
+import type { Warehouse } from "./database.js";
+import { PARTITION_COLUMN, PARTITION_FORMAT, type Partitioning, partitionRange } from "./partitioning.js";
+import { fillSql, sqlFile } from "./sqlFiles.js";
+
+/** One file per partition, always this name: replacing it is a single atomic rename. */
+export const PARTITION_FILE = "data.parquet";
+
+/**
+ * Rewrites the partitions of a dataset marked dirty in the database. Each partition is written
+ * beside its final name (a dot-file, which Spark, Hive, Trino and DuckDB globs ignore), then renamed
+ * over it: a reader sees the old file or the new one, never a partial, missing or doubled partition.
+ * The dirty mark is cleared only after the rename, so a crash in between is redone by the next run.
+ */
+export async function writeDirtyPartitions(
+  warehouse: Warehouse,
+  options: {
+    dataset: string;
+    outDir: string;
+    partitioning: Partitioning;
+    runId: string;
+    onPartition?: () => void;
+  },
+): Promise<number> {
+  const { connection } = warehouse;
+  const dirty = await connection.runAndReadAll(
+    "SELECT partition FROM parquet_dirty WHERE dataset = $dataset ORDER BY partition",
+    { dataset: options.dataset },
+  );
+  const partitions = dirty.getRows().map((row) => String(row[0]));
+  const selectSql = sqlFile(`parquet_${options.dataset}.sql`);
+  for (const partition of partitions) {
+    const dir = path.join(
+      options.outDir,
+      options.dataset,
+      `${PARTITION_COLUMN[options.partitioning]}=${partition}`,
+    );
+    const finalFile = path.join(dir, PARTITION_FILE);
+    const temporary = path.join(dir, `.${PARTITION_FILE}.${options.runId}.tmp`);
+    const { start, end } = partitionRange(options.partitioning, partition);
+    try {
+      await mkdir(dir, { recursive: true });
+      const select = fillSql(selectSql, { start: quotedString(start), end: quotedString(end) });
+      await connection.run(
+        `COPY (${select}) TO ${quotedString(temporary)} (FORMAT parquet, COMPRESSION zstd)`,
+      );
+      await rename(temporary, finalFile);
+    } catch (cause) {
+      await rm(temporary, { force: true });
+      throw new ZooUsageError({
+        code: "output.unwritable",
+        message: `Cannot write the Parquet partition ${finalFile}: ${(cause as Error).message}`,
+        hint: "Check that --out is writable and the disk has space; the database is intact and the next run rewrites this partition.",
+        cause,
+      });
+    }
+    await connection.run("DELETE FROM parquet_dirty WHERE dataset = $dataset AND partition = $partition", {
+      dataset: options.dataset,
+      partition,
+    });
+    options.onPartition?.();
+  }
+  return partitions.length;
+}
+
+/**
+ * Marks dirty every partition that has rows in the table but no file in the dataset (a new --out,
+ * or files deleted by hand), so that the dataset always ends equal to the table.
+ */
+export async function markMissingPartitions(
+  warehouse: Warehouse,
+  options: { dataset: string; table: string; outDir: string; partitioning: Partitioning },
+): Promise<number> {
+  const { connection } = warehouse;
+  const present = new Set<string>();
+  const column = PARTITION_COLUMN[options.partitioning];
+  const datasetDir = path.join(options.outDir, options.dataset);
+  for (const entry of await readdir(datasetDir, { withFileTypes: true }).catch(() => [])) {
+    if (!entry.isDirectory() || !entry.name.startsWith(`${column}=`)) continue;
+    const files = await readdir(path.join(datasetDir, entry.name)).catch(() => [] as string[]);
+    if (files.includes(PARTITION_FILE)) present.add(entry.name.slice(column.length + 1));
+  }
+  const expected = await connection.runAndReadAll(
+    `SELECT DISTINCT strftime(timezone('UTC', created_at), $format) FROM ${quotedIdentifier(options.table)}`,
+    { format: PARTITION_FORMAT[options.partitioning] },
+  );
+  const missing = expected
+    .getRows()
+    .map((row) => String(row[0]))
+    .filter((partition) => !present.has(partition));
+  for (const partition of missing) {
+    await connection.run("INSERT INTO parquet_dirty VALUES ($dataset, $partition) ON CONFLICT DO NOTHING", {
+      dataset: options.dataset,
+      partition,
+    });
+  }
+  return missing.length;
+}

@@ -1,0 +1,34 @@
+import type { RunSummary } from "../pipeline/runSummary.js";
+import type { Warehouse } from "./database.js";
+
+/** The runs table: a row at start (status running) so that a crashed run is visible too. */
+export async function startRun(warehouse: Warehouse, runId: string, startedAt: Date): Promise<void> {
+  await warehouse.connection.run(
+    "INSERT INTO runs (run_id, started_at, status) VALUES ($id, $at::TIMESTAMPTZ, 'running')",
+    {
+      id: runId,
+      at: startedAt.toISOString(),
+    },
+  );
+}
+
+export async function finishRun(warehouse: Warehouse, summary: RunSummary, finishedAt: Date): Promise<void> {
+  await warehouse.connection.run(
+    "UPDATE runs SET finished_at = $at::TIMESTAMPTZ, status = $status, scan_mode = $mode, requests = $requests, pages = $pages, records_seen = $seen, records_new = $new, records_updated = $updated, records_rejected = $rejected, partitions_written = $partitions, retries = $retries, message = $message WHERE run_id = $id",
+    {
+      id: summary.run_id,
+      at: finishedAt.toISOString(),
+      status: summary.status,
+      mode: summary.scan_mode,
+      requests: summary.requests,
+      pages: summary.pages,
+      seen: summary.records_seen,
+      new: summary.records_new,
+      updated: summary.records_updated,
+      rejected: summary.records_rejected,
+      partitions: summary.partitions_written,
+      retries: summary.retries,
+      message: summary.message ?? (summary.warnings.length > 0 ? summary.warnings.join("; ") : null),
+    },
+  );
+}

@@ -1,0 +1,19 @@
+/** The machine-readable result of one export run (`--json`), also stored in the runs table. */
+export type RunStatus = "completed" | "partial" | "failed" | "interrupted";
+
+export interface RunSummary {
+  run_id: string;
+  status: RunStatus;
+  scan_mode: string;
+  requests: number;
+  pages: number;
+  records_seen: number;
+  records_new: number;
+  records_updated: number;
+  records_rejected: number;
+  partitions_written: number;
+  retries: number;
+  seconds: number;
+  warnings: string[];
+  message?: string;
+}

@@ -1,0 +1,25 @@
+/**
+ * A local Zoo API simulator: GET /user/api-calls and GET /async/operations/{id} behaving as
+ * docs/zoo-api.md describes api.zoo.dev, on seeded, lazily generated data. Used by the tests, the
+ * demo and the benchmark; nothing in the pipeline imports it.
+ */
+export type { SimClock } from "./clock.js";
+export {
+  createDataset,
+  Dataset,
+  type DatasetOptions,
+  DEFAULT_NOW_ISO,
+  type SortKey,
+  type SortMode,
+} from "./dataset.js";
+export { decodePageToken, encodePageToken } from "./pageToken.js";
+export { type RunningSimulator, startSimulator } from "./server.js";
+export type {
+  ApiCallRecord,
+  AsyncOperation,
+  FaultOptions,
+  OperationStatus,
+  OperationType,
+  SimUser,
+  SimulatorOptions,
+} from "./types.js";

@@ -1,0 +1,57 @@
+import { randomUUID } from "node:crypto";
+import type { ServerResponse } from "node:http";
+
+/** What a route decided to send; the server adds the common headers and applies faults. */
+export interface Reply {
+  status: number;
+  body: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+/**
+ * An error reply in the spec's Error shape. `error_code` is omitted (not null) when there is none
+ * (zoo-api.md, Errors); `request_id` repeats the x-request-id header.
+ */
+export function errorReply(
+  requestId: string,
+  status: number,
+  message: string,
+  errorCode?: string,
+  headers?: Record<string, string>,
+): Reply {
+  const body =
+    errorCode === undefined
+      ? { message, request_id: requestId }
+      : { message, request_id: requestId, error_code: errorCode };
+  return headers === undefined
+    ? { status, body: JSON.stringify(body) }
+    : { status, body: JSON.stringify(body), headers };
+}
+
+export function newRequestId(): string {
+  return randomUUID();
+}
+
+/**
+ * Sends a reply. Every response carries x-request-id; successful ones also X-Api-Call-Id (spec: a
+ * required header of every 200). With `truncate`, the headers promise the full body but only half
+ * of it is sent before the connection is destroyed, as a proxy dying mid-response would.
+ */
+export function send(res: ServerResponse, requestId: string, reply: Reply, truncate = false): void {
+  const body = typeof reply.body === "string" ? Buffer.from(reply.body) : reply.body;
+  const headers: Record<string, string | number> = {
+    "content-type": "application/json",
+    "content-length": body.length,
+    "x-request-id": requestId,
+    ...reply.headers,
+  };
+  if (reply.status < 400) headers["x-api-call-id"] = randomUUID();
+  res.writeHead(reply.status, headers);
+  if (!truncate) {
+    res.end(body);
+    return;
+  }
+  res.write(body.subarray(0, Math.floor(body.length / 2)), () => {
+    res.socket?.destroy();
+  });
+}

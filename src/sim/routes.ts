@@ -1,0 +1,144 @@
+import { ByteWriter } from "./byteWriter.js";
+import type { Dataset, SortKey, SortMode } from "./dataset.js";
+import { decodePageToken, encodePageToken } from "./pageToken.js";
+import { UUID_PATTERN } from "./random.js";
+import { errorReply, type Reply } from "./responses.js";
+import { formatMicros, microsFromDate } from "./time.js";
+
+/** What the API routes need from the running simulator. */
+export interface RouteContext {
+  dataset: Dataset;
+  now(): Date;
+  priceAsString: boolean;
+}
+
+/** zoo-api.md: limit absent = 100; values above 10000 are silently clamped to 10000. */
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 10_000;
+const U32_MAX = 4_294_967_295;
+const SORT_MODES: readonly string[] = ["created_at_ascending", "created_at_descending"];
+
+/** zoo-api.md: "Repeated query parameters: the last value wins." */
+function lastValue(query: URLSearchParams, name: string): string | undefined {
+  return query.getAll(name).at(-1);
+}
+
+function badQuery(requestId: string, reason: string): Reply {
+  return errorReply(requestId, 400, `unable to parse query string: ${reason}`);
+}
+
+/**
+ * Bearer auth; the listing and the operations are scoped to the token's user. Returns the user's
+ * index or a 401. Unknown and missing tokens get the same answer.
+ */
+function authenticate(
+  ctx: RouteContext,
+  requestId: string,
+  authorization: string | undefined,
+): number | Reply {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
+  const user = match?.[1] === undefined ? undefined : ctx.dataset.userIndexByToken(match[1]);
+  return user ?? errorReply(requestId, 401, "unauthorized: a valid API token is required");
+}
+
+/**
+ * GET /user/api-calls (operationId user_list_api_calls). The query string is checked before auth
+ * (an inference: Dropshot runs its extractors, Query<PaginationParams>, before the handler body,
+ * where Zoo's auth presumably lives), so a bad query is a 400 even without a token.
+ */
+export function listApiCalls(
+  ctx: RouteContext,
+  requestId: string,
+  query: URLSearchParams,
+  authorization: string | undefined,
+): Reply {
+  const rawLimit = lastValue(query, "limit");
+  let limit = DEFAULT_LIMIT;
+  if (rawLimit !== undefined) {
+    // Dropshot parses limit as a non-zero u32; these are the Rust parser's messages.
+    if (rawLimit === "") return badQuery(requestId, "cannot parse integer from empty string");
+    if (!/^\+?\d+$/.test(rawLimit)) return badQuery(requestId, "invalid digit found in string");
+    const n = Number(rawLimit.replace("+", ""));
+    if (n > U32_MAX) return badQuery(requestId, "number too large to fit in target type");
+    if (n === 0) return badQuery(requestId, "expected a non-zero value");
+    limit = Math.min(n, MAX_LIMIT);
+  }
+
+  let order: SortMode = "created_at_descending";
+  let after: SortKey | null = null;
+  const rawToken = lastValue(query, "page_token");
+  if (rawToken !== undefined) {
+    // With a token Dropshot ignores sort_by: the scan mode travels inside the token.
+    const decoded = decodePageToken(rawToken);
+    if (!decoded.ok) return badQuery(requestId, `failed to parse pagination token: ${decoded.reason}`);
+    order = decoded.token.sortBy;
+    after = { createdUs: decoded.token.createdUs, id: decoded.token.id };
+  } else {
+    const rawSort = lastValue(query, "sort_by");
+    if (rawSort !== undefined) {
+      if (!SORT_MODES.includes(rawSort)) {
+        return badQuery(
+          requestId,
+          `unknown variant \`${rawSort}\`, expected \`created_at_ascending\` or \`created_at_descending\``,
+        );
+      }
+      order = rawSort as SortMode;
+    }
+    // Absent: newest first, as the spec's description of user_list_api_calls says.
+  }
+
+  const user = authenticate(ctx, requestId, authorization);
+  if (typeof user !== "number") return user;
+
+  const nowUs = microsFromDate(ctx.now());
+  const indices = ctx.dataset.pageIndices(user, nowUs, order, after, limit);
+  // ~700 bytes per item; sizing the buffer up front avoids regrowth on big pages.
+  const body = new ByteWriter(1024 + indices.length * 800);
+  body.ascii('{"items":[');
+  for (let k = 0; k < indices.length; k++) {
+    if (k > 0) body.charCode(44);
+    ctx.dataset.writeCall(body, ctx.dataset.rawCallAt(indices[k] ?? 0, nowUs), ctx.priceAsString);
+  }
+  // Dropshot sets next_page on every non-empty page, even a short last one; only an empty page ends
+  // the scan (zoo-api.md).
+  const last = indices.at(-1);
+  const next =
+    last === undefined
+      ? "null"
+      : `"${encodePageToken(order, formatMicros(ctx.dataset.createdAt(last)), ctx.dataset.idOf(last))}"`;
+  body.ascii(`],"next_page":${next}}`);
+  return { status: 200, body: body.bytes() };
+}
+
+/**
+ * GET /async/operations/{id} (operationId get_async_operation). Another user's operation is a 404
+ * like an unknown one, so its existence does not leak (spec: "If the user is not authenticated to
+ * view the specified async operation, then it is not returned").
+ */
+export function getAsyncOperation(
+  ctx: RouteContext,
+  requestId: string,
+  rawId: string,
+  authorization: string | undefined,
+): Reply {
+  let id: string;
+  try {
+    id = decodeURIComponent(rawId);
+  } catch {
+    id = rawId;
+  }
+  if (!UUID_PATTERN.test(id)) {
+    return errorReply(
+      requestId,
+      400,
+      `unable to parse path parameter "id": invalid UUID ${JSON.stringify(id)}`,
+    );
+  }
+  const user = authenticate(ctx, requestId, authorization);
+  if (typeof user !== "number") return user;
+  const operation = ctx.dataset.operationFor(id, ctx.now());
+  if (operation === undefined || operation.user_id !== ctx.dataset.userId(user)) {
+    return errorReply(requestId, 404, `not found: no async operation with id ${id.toLowerCase()}`);
+  }
+  return { status: 200, body: JSON.stringify(operation) };
+}

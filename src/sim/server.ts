@@ -1,0 +1,142 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { createClock, type SimClock } from "./clock.js";
+import { handleControl } from "./control.js";
+import { Dataset, DEFAULT_NOW_ISO } from "./dataset.js";
+import { FaultInjector } from "./faults.js";
+import { errorReply, newRequestId, type Reply, send } from "./responses.js";
+import { getAsyncOperation, listApiCalls, type RouteContext } from "./routes.js";
+import { SimStats } from "./stats.js";
+import type { FaultOptions, SimUser, SimulatorOptions } from "./types.js";
+
+export interface RunningSimulator {
+  /** Base URL, e.g. http://127.0.0.1:41234 */
+  url: string;
+  users: SimUser[];
+  clock: SimClock;
+  stats: {
+    requests: number;
+    byPath: Record<string, number>;
+    faultsInjected: Record<string, number>;
+    reset(): void;
+  };
+  /** Changes faults at runtime; the fault stream restarts from `faultSeed`. */
+  setFaults(faults: FaultOptions): void;
+  close(): Promise<void>;
+}
+
+const OPERATION_PATH = /^\/async\/operations\/([^/]+)$/;
+
+/** Starts the simulator over plain node:http. Resolves once it is listening. */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  const now = options.now ?? new Date(DEFAULT_NOW_ISO);
+  const dataset = new Dataset({ ...options, now });
+  const clock = createClock(now);
+  const faults = new FaultInjector(options.faults);
+  const stats = new SimStats();
+  const users = dataset.users;
+  const routes: RouteContext = {
+    dataset,
+    now: () => clock.now(),
+    priceAsString: options.priceAsString ?? false,
+  };
+  const control = { clock, stats, faults, users };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      // A bug in the simulator must still answer, and in the API's shape.
+      const requestId = newRequestId();
+      if (res.headersSent) res.destroy(error instanceof Error ? error : undefined);
+      else send(res, requestId, errorReply(requestId, 500, "Internal Server Error", "Internal"));
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = newRequestId();
+    const target = req.url ?? "/";
+    const q = target.indexOf("?");
+    const path = q === -1 ? target : target.slice(0, q);
+    if (path.startsWith("/_sim/")) {
+      send(res, requestId, await handleControl(control, req, path, requestId));
+      return;
+    }
+    const opMatch = OPERATION_PATH.exec(path);
+    stats.countRequest(
+      path === "/user/api-calls" ? path : opMatch ? "/async/operations/{id}" : "(unmatched)",
+    );
+
+    const fault = faults.draw();
+    if (faults.latencyMs > 0) await sleep(faults.latencyMs);
+    if (fault === "reset") {
+      stats.countFault(fault);
+      req.socket.destroy();
+      return;
+    }
+    if (fault === "429") {
+      stats.countFault(fault);
+      const headers = { "retry-after": faults.retryAfter(new Date()) };
+      send(res, requestId, errorReply(requestId, 429, "Too Many Requests", undefined, headers));
+      return;
+    }
+    if (fault === "500" || fault === "502" || fault === "503") {
+      stats.countFault(fault);
+      send(res, requestId, serverError(requestId, fault));
+      return;
+    }
+
+    const reply = route(req, path, opMatch?.[1], target.slice(q === -1 ? target.length : q + 1), requestId);
+    // A cut body is only meaningful on a success; other replies are sent whole.
+    const truncate = fault === "truncated" && reply.status === 200;
+    if (truncate) stats.countFault("truncated");
+    send(res, requestId, reply, truncate);
+  }
+
+  function route(
+    req: IncomingMessage,
+    path: string,
+    operationId: string | undefined,
+    queryString: string,
+    requestId: string,
+  ): Reply {
+    const method = req.method ?? "GET";
+    const known = path === "/user/api-calls" || operationId !== undefined;
+    if (!known) return errorReply(requestId, 404, "Not Found");
+    // Both routes are GET only in the spec; Dropshot answers other methods with 405.
+    if (method !== "GET")
+      return errorReply(requestId, 405, "Method Not Allowed", undefined, { allow: "GET" });
+    const authorization = req.headers.authorization;
+    if (operationId !== undefined) return getAsyncOperation(routes, requestId, operationId, authorization);
+    return listApiCalls(routes, requestId, new URLSearchParams(queryString), authorization);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${host}:${address.port}`,
+    users,
+    clock,
+    stats,
+    setFaults: (next) => faults.set(next),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Generic 5xx bodies, as Dropshot's for_internal_error / for_unavail and a failing gateway give. */
+function serverError(requestId: string, status: "500" | "502" | "503"): Reply {
+  if (status === "500") return errorReply(requestId, 500, "Internal Server Error", "Internal");
+  if (status === "502") return errorReply(requestId, 502, "Bad Gateway");
+  return errorReply(requestId, 503, "Service Unavailable", "ServiceNotAvailable");
+}

@@ -1,0 +1,100 @@
+/**
+ * Shapes the simulator serves. They mirror the spec's components.schemas (ApiCallWithPrice,
+ * AsyncApiCallOutput) but are declared here because nothing outside src/sim may be imported by it.
+ */
+
+export interface SimUser {
+  id: string;
+  token: string;
+  email: string;
+  orgId: string | null;
+}
+
+/**
+ * One ApiCallWithPrice as served at a given moment. `price` is kept as its exact decimal text (the
+ * server writes it into the JSON as a number or a string, see SimulatorOptions.priceAsString).
+ * An optional property that is `undefined` is omitted from the JSON.
+ */
+export interface ApiCallRecord {
+  id: string;
+  user_id: string;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  /** Run time in nanoseconds (the spec leaves the unit undocumented; zoo-api.md). */
+  duration: number | null;
+  email: string;
+  endpoint: string;
+  ip_address: string;
+  method: string;
+  minutes: number | null;
+  seconds: number | null;
+  org_id: string | null;
+  origin: string;
+  price: string | null;
+  request_query_params: string;
+  status_code: number | null;
+  stripe_invoice_item_id?: string | undefined;
+  token: string;
+  user_agent: string;
+}
+
+export type OperationType =
+  | "file_conversion"
+  | "file_center_of_mass"
+  | "file_mass"
+  | "file_volume"
+  | "file_density"
+  | "file_surface_area"
+  | "text_to_cad"
+  | "text_to_cad_iteration"
+  | "text_to_cad_multi_file_iteration";
+
+export type OperationStatus = "queued" | "uploaded" | "in_progress" | "completed" | "failed";
+
+/** One AsyncApiCallOutput: the fields common to all 9 variants plus the variant's own. */
+export interface AsyncOperation {
+  type: OperationType;
+  id: string;
+  user_id: string;
+  status: OperationStatus;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  error: string | null;
+  [field: string]: unknown;
+}
+
+export interface FaultOptions {
+  /** Added before every API response. */
+  latencyMs?: number;
+  /** 0..1 probability per request of a 429. */
+  rate429?: number;
+  /** Value of Retry-After on a 429 (default 1). */
+  retryAfterSeconds?: number;
+  /** Send Retry-After as an HTTP date instead of seconds (both are allowed by RFC 9110). */
+  retryAfterAsDate?: boolean;
+  /** 0..1 probability of a 500, 502 or 503 (chosen at random). */
+  rate5xx?: number;
+  /** 0..1 probability of destroying the socket without any response. */
+  rateReset?: number;
+  /** 0..1 probability of a 200 whose body is cut in half before the connection is destroyed. */
+  rateTruncated?: number;
+  /** Seed of the fault PRNG, so a run's faults are reproducible. */
+  faultSeed?: number;
+}
+
+export interface SimulatorOptions {
+  seed?: number;
+  calls?: number;
+  days?: number;
+  users?: number;
+  now?: Date;
+  host?: string;
+  port?: number;
+  firstUserToken?: string;
+  priceAsString?: boolean;
+  faults?: FaultOptions;
+}

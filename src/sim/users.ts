@@ -1,0 +1,56 @@
+import { EMAIL_DOMAINS, FIRST_NAMES } from "./catalog.js";
+import { derivedUuid } from "./identity.js";
+import { hash32, pick, unit } from "./random.js";
+import { SALT } from "./salts.js";
+import type { SimUser } from "./types.js";
+
+/** A user plus the per-user pools its calls draw from. */
+export interface UserProfile extends SimUser {
+  /** Ids of the user's API tokens: ApiCallWithPrice.token is one of these (1 to 3 per user). */
+  apiTokens: string[];
+  /** The few IPv4 addresses the user calls from. */
+  ipv4: string[];
+}
+
+/**
+ * Users are derived from the seed. User 0 has no org (billed personally) and user 1 belongs to an
+ * org, so both shapes of ApiCallWithPrice.org_id appear whenever there are two users or more.
+ */
+export function createUsers(seed: number, count: number, firstUserToken?: string): UserProfile[] {
+  if (!Number.isInteger(count) || count < 1) throw new RangeError("the simulator needs users >= 1");
+  const users: UserProfile[] = [];
+  for (let u = 0; u < count; u++) {
+    const name = pick(FIRST_NAMES, seed, u, SALT.userEmail);
+    const domain = pick(EMAIL_DOMAINS, seed, u, SALT.userEmail + 100);
+    const suffix = (hash32(seed, u, SALT.userEmail + 200) % 900) + 100;
+    const hasOrg = u === 1 || (u > 1 && unit(seed, u, SALT.userOrg) < 0.5);
+    const tokenCount = 1 + (hash32(seed, u, SALT.userApiTokens) % 3);
+    users.push({
+      id: derivedUuid(seed, u, SALT.userId),
+      token: u === 0 && firstUserToken !== undefined ? firstUserToken : derivedUuid(seed, u, SALT.userToken),
+      email: `${name}.${suffix}@${domain}`,
+      orgId: hasOrg ? derivedUuid(seed, u, SALT.userOrg) : null,
+      apiTokens: Array.from({ length: tokenCount }, (_, k) =>
+        derivedUuid(seed, u * 8 + k, SALT.userApiTokens),
+      ),
+      ipv4: Array.from({ length: 3 }, (_, k) => ipv4(hash32(seed, u * 8 + k, SALT.userIps))),
+    });
+  }
+  return users;
+}
+
+function ipv4(h: number): string {
+  return `${((h >>> 24) % 200) + 23}.${(h >>> 16) & 0xff}.${(h >>> 8) & 0xff}.${(h & 0xfe) + 1}`;
+}
+
+/**
+ * The owner of call i. The first `count` calls go one to each user so every user has calls; after
+ * that user 0 gets half of the stream and the others share the rest, so user 0 is the heavy user.
+ */
+export function userOf(seed: number, i: number, count: number): number {
+  if (i < count) return i;
+  if (count === 1) return 0;
+  const u = unit(seed, i, SALT.user);
+  if (u < 0.5) return 0;
+  return 1 + Math.min(count - 2, Math.floor((u - 0.5) * 2 * (count - 1)));
+}

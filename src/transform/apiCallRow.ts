@@ -1,0 +1,144 @@
+import { z } from "zod";
+import { ApiCallWithPriceSchema } from "../api/schemas/index.js";
+import type { SecretBox } from "../secrets/secretBox.js";
+import type { EndpointTemplater } from "./endpointTemplate.js";
+import { priceProblem } from "./money.js";
+import { applyPolicy, type PrivacyPolicy } from "./privacy.js";
+
+/** One api_calls row as the loader writes it: exact values as strings, no floats on money. */
+export interface ApiCallRow {
+  id: string;
+  user_id: string;
+  org_id: string | null;
+  method: string;
+  endpoint: string | null;
+  endpoint_template: string | null;
+  status_code: number | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  updated_at: string;
+  duration_raw: number | null;
+  minutes: number | null;
+  seconds: number | null;
+  price_usd: string | null;
+  token_hash: string | null;
+  email: string | null;
+  ip_address: string | null;
+  origin: string | null;
+  user_agent: string;
+  request_query_params: string | null;
+  stripe_invoice_item_id: string | null;
+  extra: string | null;
+}
+
+export interface TransformContext {
+  templater: EndpointTemplater;
+  secrets: SecretBox;
+  privacy: PrivacyPolicy;
+  maxPriceUsd: number;
+}
+
+export type TransformResult =
+  | { ok: true; row: ApiCallRow }
+  | { ok: false; reason: string; recordId: string | null };
+
+const KNOWN_FIELDS = new Set(Object.keys(ApiCallWithPriceSchema.shape));
+
+/** Validates one raw record and maps it to a row, or says precisely why it cannot be loaded. */
+export function transformApiCall(raw: unknown, context: TransformContext): TransformResult {
+  const parsed = ApiCallWithPriceSchema.safeParse(raw);
+  const recordId = idOf(raw);
+  if (!parsed.success) return { ok: false, reason: z.prettifyError(parsed.error), recordId };
+  const call = parsed.data;
+  const source = raw as Record<string, unknown>;
+  if (call.price !== null && call.price !== undefined) {
+    const problem = priceProblem(call.price, context.maxPriceUsd, typeof source.price === "number");
+    if (problem !== undefined) return { ok: false, reason: `✖ ${problem}\n  → at price`, recordId };
+  }
+  const hash = (value: string) => context.secrets.hash(value);
+  return {
+    ok: true,
+    row: {
+      id: call.id,
+      user_id: call.user_id,
+      org_id: call.org_id ?? null,
+      method: call.method,
+      endpoint: call.endpoint ?? null,
+      endpoint_template: call.endpoint === undefined ? null : context.templater.templateOf(call.endpoint),
+      status_code: call.status_code ?? null,
+      created_at: toMicros(call.created_at),
+      started_at: nullableTime(call.started_at),
+      completed_at: nullableTime(call.completed_at),
+      updated_at: toMicros(call.updated_at),
+      duration_raw: call.duration ?? null,
+      minutes: call.minutes ?? null,
+      seconds: call.seconds ?? null,
+      price_usd: call.price ?? null,
+      token_hash: applyPolicy(call.token, context.privacy.token, hash),
+      email: applyPolicy(call.email, context.privacy.email, hash),
+      ip_address: applyPolicy(call.ip_address, context.privacy.ipAddress, hash),
+      origin: call.origin ?? null,
+      user_agent: call.user_agent,
+      request_query_params: call.request_query_params ?? null,
+      stripe_invoice_item_id: call.stripe_invoice_item_id ?? null,
+      extra: extraFields(source),
+    },
+  };
+}
+
+/** Fields this version does not know, kept as JSON so an API change never loses data. */
+function extraFields(source: Record<string, unknown>): string | null {
+  let extra: Record<string, unknown> | undefined;
+  for (const key in source) {
+    if (!KNOWN_FIELDS.has(key)) {
+      extra ??= {};
+      extra[key] = source[key];
+    }
+  }
+  return extra === undefined ? null : JSON.stringify(extra);
+}
+
+/** DuckDB keeps microseconds: extra fraction digits (RFC 3339 allows nanoseconds) are cut, not rounded. */
+function toMicros(time: string): string {
+  return time.replace(/(\.\d{6})\d+/, "$1");
+}
+
+function nullableTime(time: string | null | undefined): string | null {
+  return time === null || time === undefined ? null : toMicros(time);
+}
+
+function idOf(raw: unknown): string | null {
+  const id = (raw as { id?: unknown } | null)?.id;
+  return typeof id === "string" ? id.slice(0, 100) : null;
+}
+
+/**
+ * A rejected record as it is kept in `rejects`: raw, except that the sensitive fields follow the same
+ * policy as in api_calls, so a rejected record does not leak what an accepted one would not.
+ */
+export function rawForRejects(raw: unknown, context: TransformContext): string {
+  let value = raw;
+  if (raw !== null && typeof raw === "object" && !Array.isArray(raw)) {
+    const copy: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+    const hash = (text: string) => context.secrets.hash(text);
+    const fields: [string, keyof PrivacyPolicy][] = [
+      ["token", "token"],
+      ["email", "email"],
+      ["ip_address", "ipAddress"],
+    ];
+    for (const [field, policy] of fields) {
+      if (field in copy)
+        copy[field] =
+          typeof copy[field] === "string"
+            ? applyPolicy(copy[field], context.privacy[policy], hash)
+            : copy[field];
+    }
+    value = copy;
+  }
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

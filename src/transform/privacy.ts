@@ -1,0 +1,24 @@
+/**
+ * What happens to personal or credential fields on their way into the warehouse.
+ * - keep: stored as received; hash: keyed HMAC-SHA256 (groupable, not readable); drop: NULL.
+ * `token` identifies a credential and defaults to hash; email and ip_address default to keep.
+ */
+export type FieldPolicy = "keep" | "hash" | "drop";
+export const FIELD_POLICIES: readonly FieldPolicy[] = ["keep", "hash", "drop"];
+
+export interface PrivacyPolicy {
+  token: FieldPolicy;
+  email: FieldPolicy;
+  ipAddress: FieldPolicy;
+}
+
+export const DEFAULT_PRIVACY: PrivacyPolicy = { token: "hash", email: "keep", ipAddress: "keep" };
+
+export function applyPolicy(
+  value: string | null | undefined,
+  policy: FieldPolicy,
+  hash: (value: string) => string,
+): string | null {
+  if (value === null || value === undefined || policy === "drop") return null;
+  return policy === "hash" ? hash(value) : value;
+}

@@ -1,0 +1,88 @@
+import { describe, expect, test } from "vitest";
+import { assertSecureTransport, isLoopback } from "../../src/api/secureTransport.js";
+import { DEFAULT_BASE_URL, describeConfig, loadConfig, requireToken } from "../../src/config/config.js";
+import { ZooUsageError } from "../../src/errors.js";
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (error) {
+    return error instanceof ZooUsageError ? error.code : "not a ZooUsageError";
+  }
+  return undefined;
+}
+
+describe("loadConfig", () => {
+  test("defaults to api.zoo.dev", () => {
+    expect(loadConfig({ flags: {}, env: {} }).baseUrl.toString()).toBe(`${DEFAULT_BASE_URL}/`);
+  });
+
+  test("--base-url beats ZOO_HOST, which beats the default", () => {
+    const env = { ZOO_HOST: "https://env.example.com" };
+    expect(loadConfig({ flags: {}, env }).baseUrl.host).toBe("env.example.com");
+    expect(loadConfig({ flags: { baseUrl: "https://flag.example.com" }, env }).baseUrl.host).toBe(
+      "flag.example.com",
+    );
+  });
+
+  test.each([
+    [{ ZOO_API_TOKEN: "a", KITTYCAD_API_TOKEN: "b", KITTYCAD_TOKEN: "c" }, "a", "ZOO_API_TOKEN"],
+    [{ KITTYCAD_API_TOKEN: "b", KITTYCAD_TOKEN: "c" }, "b", "KITTYCAD_API_TOKEN"],
+    [{ KITTYCAD_TOKEN: "c" }, "c", "KITTYCAD_TOKEN"],
+    [{ ZOO_API_TOKEN: "  ", KITTYCAD_TOKEN: "c" }, "c", "KITTYCAD_TOKEN"],
+  ])("token from %j", (env, token, source) => {
+    const config = loadConfig({ flags: {}, env });
+    expect(config.token).toBe(token);
+    expect(config.tokenSource).toBe(source);
+  });
+
+  test("a missing token is a config error naming the variables", () => {
+    const config = loadConfig({ flags: {}, env: {} });
+    expect(codeOf(() => requireToken(config))).toBe("config.missing_token");
+    expect(() => requireToken(config)).toThrow(/ZOO_API_TOKEN, KITTYCAD_API_TOKEN, KITTYCAD_TOKEN/);
+  });
+
+  test.each([
+    ["not a url", /not a valid URL/],
+    ["ftp://api.zoo.dev", /http or https/],
+    ["https://user:pw@api.zoo.dev", /credentials/],
+    ["https://api.zoo.dev/?x=1", /query/],
+  ])("rejects base URL %j", (baseUrl, message) => {
+    expect(codeOf(() => loadConfig({ flags: { baseUrl }, env: {} }))).toBe("config.invalid");
+    expect(() => loadConfig({ flags: { baseUrl }, env: {} })).toThrow(message);
+  });
+
+  test("retry flags override the defaults", () => {
+    const config = loadConfig({ flags: { maxAttempts: 3, maxRetryWait: 1.5 }, env: {} });
+    expect(config.retry.maxAttempts).toBe(3);
+    expect(config.retry.maxTotalWaitMs).toBe(1500);
+  });
+
+  test("describeConfig never shows the token", () => {
+    const token = "zoo-secret-token-1234567890";
+    const shown = JSON.stringify(describeConfig(loadConfig({ flags: {}, env: { ZOO_API_TOKEN: token } })));
+    expect(shown).not.toContain(token);
+    expect(shown).toContain("redacted");
+  });
+});
+
+describe("plain http", () => {
+  test.each(["localhost", "127.0.0.1", "127.1.2.3", "[::1]", "api.localhost"])("%s is loopback", (host) => {
+    expect(isLoopback(host)).toBe(true);
+  });
+
+  test.each(["api.zoo.dev", "10.0.0.1", "192.168.1.2", "128.0.0.1", "[::2]", "localhost.evil.com"])(
+    "%s is not loopback",
+    (host) => {
+      expect(isLoopback(host)).toBe(false);
+    },
+  );
+
+  test("a token is never sent over http to a remote host", () => {
+    expect(codeOf(() => assertSecureTransport(new URL("http://api.zoo.dev")))).toBe(
+      "config.insecure_transport",
+    );
+    expect(codeOf(() => assertSecureTransport(new URL("http://127.0.0.1:8080")))).toBeUndefined();
+    expect(codeOf(() => assertSecureTransport(new URL("https://api.zoo.dev")))).toBeUndefined();
+  });
+});

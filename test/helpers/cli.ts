@@ -1,0 +1,44 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
+export const CLI = path.join(REPO_ROOT, "dist/cli/main.js");
+
+/** The end-to-end tests run the built binary, as a user would; `npm test` builds it first. */
+export function requireBuiltCli(): void {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` (npm test does it) first`);
+}
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI with exactly the given environment (plus PATH), never the test's own. */
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string; onSpawn?: (child: ChildProcess) => void } = {},
+): Promise<CliResult> {
+  requireBuiltCli();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd ?? REPO_ROOT,
+      env: { PATH: process.env.PATH ?? "", TZ: "UTC", ...options.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+    options.onSpawn?.(child);
+  });
+}

@@ -1,0 +1,76 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { createClient } from "../../src/api/createClient.js";
+import { runExport } from "../../src/commands/export.js";
+import { loadConfig } from "../../src/config/config.js";
+import { type ExportFlags, loadExportConfig } from "../../src/config/exportConfig.js";
+import { type Logger, silentLogger } from "../../src/log/logger.js";
+import { silentProgress } from "../../src/pipeline/progress.js";
+import type { RunSummary } from "../../src/pipeline/runSummary.js";
+
+/** A temp dir per test with the default layout: db, key file and Parquet dataset inside it. */
+export async function tempWorkspace(): Promise<{
+  dir: string;
+  db: string;
+  out: string;
+  cleanup: () => Promise<void>;
+}> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "zoo-usage-test-"));
+  return {
+    dir,
+    db: path.join(dir, "zoo_usage.duckdb"),
+    out: path.join(dir, "parquet"),
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+let runCounter = 0;
+
+/** One in-process export run, as the CLI would do it, with fast retries. */
+export async function exportOnce(options: {
+  baseUrl: string;
+  token: string;
+  flags: ExportFlags;
+  logger?: Logger;
+  signal?: AbortSignal;
+  maxAttempts?: number;
+}): Promise<{ summary: RunSummary; exitCode: number }> {
+  const config = loadConfig({
+    flags: { baseUrl: options.baseUrl, maxAttempts: options.maxAttempts ?? 4 },
+    env: { ZOO_API_TOKEN: options.token },
+  });
+  const client = createClient(
+    { ...config, retry: { ...config.retry, baseDelayMs: 1, maxDelayMs: 20 } },
+    {
+      logger: options.logger ?? silentLogger,
+    },
+  );
+  try {
+    runCounter += 1;
+    return await runExport(client, loadExportConfig({ flags: options.flags, env: {} }), {
+      logger: options.logger ?? silentLogger,
+      progress: silentProgress,
+      now: () => new Date(),
+      signal: options.signal ?? new AbortController().signal,
+      runId: `test-run-${String(runCounter).padStart(4, "0")}-${process.pid}`,
+    });
+  } finally {
+    await client.close();
+  }
+}
+
+/** Reads query results from a database file, opened read-only and closed again. */
+export async function queryDb(db: string, sql: string): Promise<Record<string, unknown>[]> {
+  const instance = await DuckDBInstance.create(db, { access_mode: "READ_ONLY" });
+  const connection = await instance.connect();
+  try {
+    await connection.run("SET TimeZone = 'UTC'");
+    const reader = await connection.runAndReadAll(sql);
+    return reader.getRowObjectsJS() as Record<string, unknown>[];
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}

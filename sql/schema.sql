@@ -67,7 +67,11 @@ CREATE TABLE IF NOT EXISTS export_state (
   resume_token       VARCHAR,
   resume_run_id      VARCHAR,
   high_water_created TIMESTAMPTZ,
-  last_complete_scan TIMESTAMPTZ
+  last_complete_scan TIMESTAMPTZ,
+  -- Settings the stored data depends on: duration_ms is derived with this unit, and the Parquet
+  -- dataset is laid out by this partitioning.
+  duration_unit      VARCHAR,
+  partitioning       VARCHAR
 );
 
 -- The token ladder: the next_page token of scanned pages, keyed by the created_at of the page's last

@@ -74,3 +74,31 @@ SELECT id, created_at, method, endpoint, endpoint_template, status_code, updated
 FROM api_calls
 WHERE completed_at IS NULL
 ORDER BY created_at;
+
+-- The evidence for the unit of the undocumented `duration`: raw units per microsecond of
+-- completed_at - started_at (the billing interval). About 1000 means nanoseconds, 1 microseconds,
+-- 0.001 milliseconds, 0.000001 seconds. README, "Duration", reports it on the demo data.
+CREATE OR REPLACE VIEW duration_unit_evidence AS
+WITH pairs AS (
+  SELECT duration_raw::DOUBLE / (epoch_us(completed_at) - epoch_us(started_at)) AS raw_per_us
+  FROM api_calls
+  WHERE duration_raw > 0 AND completed_at > started_at
+),
+summary AS (
+  SELECT
+    count(*) AS calls_compared,
+    median(raw_per_us) AS median_raw_per_us,
+    quantile_cont(raw_per_us, 0.05) AS p05_raw_per_us,
+    quantile_cont(raw_per_us, 0.95) AS p95_raw_per_us
+  FROM pairs
+)
+SELECT
+  *,
+  CASE
+    WHEN median_raw_per_us BETWEEN 500 AND 2000 THEN 'ns'
+    WHEN median_raw_per_us BETWEEN 0.5 AND 2 THEN 'us'
+    WHEN median_raw_per_us BETWEEN 0.0005 AND 0.002 THEN 'ms'
+    WHEN median_raw_per_us BETWEEN 0.0000005 AND 0.000002 THEN 's'
+    ELSE 'unclear'
+  END AS implied_unit
+FROM summary;

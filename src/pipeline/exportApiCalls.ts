@@ -12,10 +12,12 @@ import {
   serializeRow,
 } from "../load/apiCallLoader.js";
 import type { Warehouse } from "../load/database.js";
+import { durationUnitWarning } from "../load/durationEvidence.js";
 import { markMissingPartitions, writeDirtyPartitions } from "../load/parquetExport.js";
 import type { Partitioning } from "../load/partitioning.js";
 import { finishRun, startRun } from "../load/runHistory.js";
 import { sqlFile } from "../load/sqlFiles.js";
+import { reconcileSettings } from "../load/storedSettings.js";
 import type { Logger } from "../log/logger.js";
 import type { SecretBox } from "../secrets/secretBox.js";
 import { rawForRejects, type TransformContext, transformApiCall } from "../transform/apiCallRow.js";
@@ -89,6 +91,8 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
   await mkdir(options.spoolDir, { recursive: true, mode: 0o700 });
   await startRun(warehouse, options.runId, startedAt);
   const state = await readExportState(warehouse);
+  const settingsNote = await reconcileSettings(warehouse, options);
+  if (settingsNote !== undefined) logger.info(settingsNote);
   let start = await chooseStartPoint(warehouse, state, {
     fullRefresh: options.fullRefresh,
     lookbackMs: options.lookbackMs,
@@ -157,6 +161,8 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
     });
   }
   await rm(options.spoolDir, { recursive: true, force: true });
+  const durationWarning = fatal ? undefined : await durationUnitWarning(warehouse, options.durationUnit);
+  if (durationWarning !== undefined) warn(durationWarning);
   summary.status = statusOf(failure, deps.signal.aborted, summary.records_rejected);
   if (failure !== undefined) summary.message = failure instanceof Error ? failure.message : String(failure);
   summary.seconds = (deps.now().getTime() - startedAt.getTime()) / 1000;

@@ -29,7 +29,8 @@ export interface ApiCallRow {
   user_agent: string;
   request_query_params: string | null;
   stripe_invoice_item_id: string | null;
-  extra: string | null;
+  /** Unknown fields as an object; the NDJSON spool nests it, and DuckDB stores it as JSON. */
+  extra: Record<string, unknown> | null;
 }
 
 export interface TransformContext {
@@ -88,7 +89,7 @@ export function transformApiCall(raw: unknown, context: TransformContext): Trans
 }
 
 /** Fields this version does not know, kept as JSON so an API change never loses data. */
-function extraFields(source: Record<string, unknown>): string | null {
+function extraFields(source: Record<string, unknown>): Record<string, unknown> | null {
   let extra: Record<string, unknown> | undefined;
   for (const key in source) {
     if (!KNOWN_FIELDS.has(key)) {
@@ -96,7 +97,7 @@ function extraFields(source: Record<string, unknown>): string | null {
       extra[key] = source[key];
     }
   }
-  return extra === undefined ? null : JSON.stringify(extra);
+  return extra ?? null;
 }
 
 /** DuckDB keeps microseconds: extra fraction digits (RFC 3339 allows nanoseconds) are cut, not rounded. */

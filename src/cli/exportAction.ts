@@ -71,6 +71,8 @@ export async function exportAction(options: ExportActionOptions): Promise<ExitCo
       signal: interruptSignal(logger),
       runId: newRunId(now()),
     });
+    // maxRSS is in KiB (Node's resourceUsage).
+    summary.peak_rss_mb = Math.round(process.resourceUsage().maxRSS / 1024);
     if (flags.json) {
       stdout(JSON.stringify(summary, null, 2));
     } else {

@@ -15,5 +15,7 @@ export interface RunSummary {
   retries: number;
   seconds: number;
   warnings: string[];
+  /** Peak resident memory of the exporting process (set by the CLI, which owns process facts). */
+  peak_rss_mb?: number;
   message?: string;
 }

@@ -90,3 +90,51 @@ CREATE TABLE IF NOT EXISTS parquet_dirty (
   partition VARCHAR NOT NULL,
   PRIMARY KEY (dataset, partition)
 );
+
+-- Async operations (the long-running CAD jobs), one per API call that started one; the id is the
+-- call's id (spec: "the same as the API call ID"). Scalar fields of each variant are columns, the
+-- rest is in `details` JSON. Output files (base64 CAD data) are never stored: only their names and
+-- sizes. `fetch_status` is 'found' or 'not_found' (a 404: recorded, never retried).
+CREATE TABLE IF NOT EXISTS async_operations (
+  id                    UUID PRIMARY KEY,
+  call_created_at       TIMESTAMPTZ NOT NULL,
+  fetch_status          VARCHAR NOT NULL,
+  operation_type        VARCHAR,
+  status                VARCHAR,
+  user_id               UUID,
+  created_at            TIMESTAMPTZ,
+  started_at            TIMESTAMPTZ,
+  completed_at          TIMESTAMPTZ,
+  updated_at            TIMESTAMPTZ,
+  queue_ms              DOUBLE,
+  run_ms                DOUBLE,
+  error                 VARCHAR,
+  src_format            VARCHAR,
+  output_format         VARCHAR,
+  output_unit           VARCHAR,
+  result_value          DOUBLE,
+  center_of_mass_x      DOUBLE,
+  center_of_mass_y      DOUBLE,
+  center_of_mass_z      DOUBLE,
+  material_density      DOUBLE,
+  material_density_unit VARCHAR,
+  material_mass         DOUBLE,
+  material_mass_unit    VARCHAR,
+  model                 VARCHAR,
+  model_version         VARCHAR,
+  kcl_version           VARCHAR,
+  feedback              VARCHAR,
+  prompt                VARCHAR,
+  conversation_id       UUID,
+  project_name          VARCHAR,
+  output_count          INTEGER,
+  output_bytes          BIGINT,
+  -- [{"name": ..., "bytes": ...}] for each output file.
+  outputs               JSON,
+  -- Non-scalar variant fields (format options, source ranges, code) and unknown fields.
+  details               JSON,
+  -- The whole body of an operation whose type this version does not know (outputs replaced by sizes).
+  raw_unknown           JSON,
+  fetched_at            TIMESTAMPTZ NOT NULL,
+  fetch_run_id          VARCHAR NOT NULL
+);

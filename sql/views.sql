@@ -102,3 +102,56 @@ SELECT
     ELSE 'unclear'
   END AS implied_unit
 FROM summary;
+
+-- Async operations joined to the calls that started them (same id), for cost by kind of job.
+CREATE OR REPLACE VIEW operations_with_cost AS
+SELECT o.*, c.price_usd, c.endpoint_template, c.completed_at IS NULL AS billing_pending
+FROM async_operations AS o
+JOIN api_calls AS c USING (id)
+WHERE o.fetch_status = 'found';
+
+CREATE OR REPLACE VIEW cost_per_operation_type AS
+SELECT
+  operation_type,
+  status,
+  count(*) AS operations,
+  count(price_usd) AS priced_operations,
+  coalesce(sum(price_usd), 0)::DECIMAL(18, 6) AS cost_usd
+FROM operations_with_cost
+GROUP BY operation_type, status
+ORDER BY cost_usd DESC, operation_type, status;
+
+-- Jobs that failed but were billed: what finance asks Zoo about first.
+CREATE OR REPLACE VIEW billed_failed_operations AS
+SELECT id, operation_type, error, price_usd, created_at, completed_at, src_format, output_format
+FROM operations_with_cost
+WHERE status = 'failed' AND price_usd > 0
+ORDER BY price_usd DESC, created_at;
+
+-- How long jobs wait in the queue (created -> started) and run (started -> completed), per type.
+CREATE OR REPLACE VIEW operation_timings AS
+SELECT
+  operation_type,
+  count(*) AS operations,
+  quantile_cont(queue_ms, 0.5) AS queue_ms_p50,
+  quantile_cont(queue_ms, 0.9) AS queue_ms_p90,
+  quantile_cont(queue_ms, 0.99) AS queue_ms_p99,
+  quantile_cont(run_ms, 0.5) AS run_ms_p50,
+  quantile_cont(run_ms, 0.9) AS run_ms_p90,
+  quantile_cont(run_ms, 0.99) AS run_ms_p99
+FROM operations_with_cost
+WHERE status = 'completed'
+GROUP BY operation_type
+ORDER BY operation_type;
+
+CREATE OR REPLACE VIEW conversion_pairs AS
+SELECT
+  src_format,
+  output_format,
+  count(*) AS conversions,
+  count(*) FILTER (WHERE status = 'failed') AS failed,
+  coalesce(sum(price_usd), 0)::DECIMAL(18, 6) AS cost_usd
+FROM operations_with_cost
+WHERE operation_type = 'file_conversion'
+GROUP BY src_format, output_format
+ORDER BY conversions DESC, src_format, output_format;

@@ -41,6 +41,7 @@ export type ErrorCode =
   | "warehouse.unreadable"
   | "warehouse.other_user"
   | "output.unwritable"
+  | "operation.not_in_warehouse"
   | "operation.failed"
   | "operation.wait_timeout"
   | "internal";

@@ -59,6 +59,14 @@ export class ZooClient {
   }
 
   async getAsyncOperation(id: string): Promise<AsyncOperation> {
+    const { body, requestId } = await this.getAsyncOperationRaw(id);
+    const parsed = AsyncOperationSchema.safeParse(body);
+    if (!parsed.success) throw invalidBody(`GET /async/operations/${id}`, requestId, parsed.error);
+    return parsed.data;
+  }
+
+  /** The operation body unvalidated: the export validates it itself, to reject one bad body, not fail. */
+  async getAsyncOperationRaw(id: string): Promise<{ body: unknown; requestId: string | undefined }> {
     if (!UUID_PATTERN.test(id)) {
       throw new ZooUsageError({
         code: "config.invalid",
@@ -75,9 +83,7 @@ export class ZooClient {
           "No such operation for this token: the id is wrong, or the operation belongs to another user (the API does not reveal which).",
       },
     );
-    const parsed = AsyncOperationSchema.safeParse(response.body);
-    if (!parsed.success) throw invalidBody(`GET ${path}`, response.requestId, parsed.error);
-    return parsed.data;
+    return { body: response.body, requestId: response.requestId };
   }
 }
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 import { Command, Option } from "commander";
 import { createClient } from "../api/createClient.js";
+import { runOperationFromDb } from "../commands/operationFromDb.js";
 import { runOperationGet } from "../commands/operationGet.js";
 import { runSimulator } from "../commands/simulate.js";
 import { type CommonFlags, describeConfig, loadConfig } from "../config/config.js";
-import { DEFAULT_DB, DEFAULT_OUT } from "../config/exportConfig.js";
+import { DEFAULT_DB, DEFAULT_OUT, loadExportConfig } from "../config/exportConfig.js";
 import { ExitCode, type ExitCodeValue } from "../errors.js";
 import { createLogger } from "../log/logger.js";
 import { demoAction } from "./demoAction.js";
@@ -61,6 +62,8 @@ function addExportOptions(command: Command): Command {
     )
     .option("--max-price <usd>", "reject a call priced above this (sanity limit)", nonNegativeNumber)
     .option("--batch-records <n>", "records per transaction", positiveInteger)
+    .option("--no-operations", "do not fetch the async operations the calls started")
+    .option("--operations-concurrency <n>", "async operations fetched at once (default 8)", positiveInteger)
     .option("--json", "print a machine-readable run summary on stdout")
     .option("--no-summary", "do not print the spend summary after the run");
 }
@@ -89,7 +92,12 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
       .option("--json", "print the operation object as JSON")
       .option("--wait", "poll until the operation is completed or failed")
       .option("--timeout <seconds>", "give up waiting after this long", nonNegativeNumber, 600)
-      .option("--save-outputs <dir>", "write the operation's output files into this directory"),
+      .option("--save-outputs <dir>", "write the operation's output files into this directory")
+      .option("--from-db", "show what the warehouse holds for this id instead of asking the API")
+      .option(
+        "--db <path>",
+        `with --from-db: the DuckDB database (default: $ZOO_USAGE_DB, else ${DEFAULT_DB})`,
+      ),
   ).action(
     async (
       id: string,
@@ -99,9 +107,16 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
         timeout: number;
         saveOutputs?: string;
         printConfig?: boolean;
+        fromDb?: boolean;
+        db?: string;
       },
     ) => {
       debug = flags.debug ?? false;
+      if (flags.fromDb) {
+        const { dbPath } = loadExportConfig({ flags: { db: flags.db }, env: process.env });
+        exitCode = await runOperationFromDb({ id, dbPath, json: flags.json ?? false }, stdout);
+        return;
+      }
       const config = loadConfig({ flags, env: process.env });
       if (flags.printConfig) {
         stdout(JSON.stringify(describeConfig(config), null, 2));
@@ -191,6 +206,7 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
       debug = flags.debug ?? false;
       exitCode = await exportAction({ flags, env: process.env, stdout });
     });
+
 
   addExportOptions(program.command("demo"))
     .description(

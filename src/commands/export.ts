@@ -49,6 +49,8 @@ export async function runExport(
         partitioning: config.partitioning,
         privacy: config.privacy,
         maxPriceUsd: config.maxPriceUsd,
+        operations: config.operations,
+        operationsConcurrency: config.operationsConcurrency,
         outDir: config.outDir,
         spoolDir: `${spoolPrefix(config.dbPath)}${effects.runId}`,
       },
@@ -72,9 +74,14 @@ export function describeRun(summary: RunSummary, config: ExportConfig): string {
     `export ${summary.status} (run ${summary.run_id}, ${summary.scan_mode} scan, ${summary.seconds.toFixed(1)} s)`,
     `  requests ${summary.requests} (${summary.retries} retries), pages ${summary.pages}, records seen ${summary.records_seen}`,
     `  new ${summary.records_new}, updated ${summary.records_updated}, rejected ${summary.records_rejected}${summary.records_rejected > 0 ? " (see the rejects table)" : ""}`,
+    ...(summary.operations === undefined
+      ? []
+      : [
+          `  async operations fetched ${summary.operations.fetched} (${summary.operations.changed} changed, ${summary.operations.notFound} not found, ${summary.operations.rejected} rejected)`,
+        ]),
     `  Parquet partitions written ${summary.partitions_written}`,
     `  database ${config.dbPath}`,
-    `  parquet  ${path.join(config.outDir, "api_calls")}`,
+    `  parquet  ${path.join(config.outDir, "api_calls")}${config.operations ? ` and ${path.join(config.outDir, "async_operations")}` : ""}`,
   ];
   for (const warning of summary.warnings) lines.push(`  warning: ${warning}`);
   if (summary.message) lines.push(`  stopped by: ${summary.message}`);

@@ -22,6 +22,9 @@ export interface ExportFlags {
   ipAddressColumn?: string | undefined;
   maxPrice?: number | undefined;
   batchRecords?: number | undefined;
+  /** Commander's `--no-operations` sets this to false. */
+  operations?: boolean | undefined;
+  operationsConcurrency?: number | undefined;
 }
 
 const ExportConfigSchema = z.object({
@@ -40,6 +43,9 @@ const ExportConfigSchema = z.object({
   }),
   maxPriceUsd: z.number().positive(),
   batchRecords: z.number().int().min(1),
+  operations: z.boolean(),
+  /** Parallel GET /async/operations/{id}: enough to hide latency, few enough to stay polite. */
+  operationsConcurrency: z.number().int().min(1).max(64),
   /** Optional secret key from ZOO_USAGE_SECRET_KEY; otherwise a key file beside the database. */
   secretKey: z.string().optional(),
   keyFile: z.string(),
@@ -68,6 +74,8 @@ export function loadExportConfig(input: {
     },
     maxPriceUsd: flags.maxPrice ?? 1_000_000,
     batchRecords: flags.batchRecords ?? 50_000,
+    operations: flags.operations ?? true,
+    operationsConcurrency: flags.operationsConcurrency ?? 8,
     secretKey: env.ZOO_USAGE_SECRET_KEY || undefined,
     keyFile: `${dbPath.replace(/\.duckdb$/, "")}.key`,
   });

@@ -1,10 +1,9 @@
-import { rm, writeFile } from "node:fs/promises";
-import path from "node:path";
 import { quotedString } from "@duckdb/node-api";
 import type { ApiCallRow } from "../transform/apiCallRow.js";
 import { DURATION_UNITS, type DurationUnit, UNITS_PER_MS } from "../transform/durationUnit.js";
 import type { Warehouse } from "./database.js";
 import { PARTITION_FORMAT, type Partitioning } from "./partitioning.js";
+import { Spool } from "./spool.js";
 import { fillSql, sqlFile } from "./sqlFiles.js";
 
 export interface RejectRow {
@@ -60,7 +59,7 @@ export function serializeReject(reject: RejectRow): string {
  * DECIMAL/TIMESTAMPTZ casts). Rows, rejects, dirty partitions and checkpoint share one transaction.
  */
 export class ApiCallLoader {
-  private sequence = 0;
+  private readonly spool: Spool;
   private readonly stageSql = sqlFile("stage_api_calls.sql");
   private readonly changedSql = sqlFile("changed_api_calls.sql");
   private readonly upsertSql = sqlFile("upsert_api_calls.sql");
@@ -75,18 +74,19 @@ export class ApiCallLoader {
       partitioning: Partitioning;
     },
   ) {
-    if (!DURATION_UNITS.includes(options.durationUnit))
+    if (!DURATION_UNITS.includes(options.durationUnit)) {
       throw new Error(`unknown duration unit ${options.durationUnit}`);
+    }
+    this.spool = new Spool(options.spoolDir, options.runId);
   }
 
   async commit(batch: Batch): Promise<BatchResult> {
     const { connection } = this.warehouse;
-    const files: string[] = [];
     const result: BatchResult = { inserted: 0, updated: 0, rejected: batch.rejects.length };
     try {
-      const rowsFile = batch.rows.length > 0 ? await this.spool("rows", batch.rows, files) : undefined;
+      const rowsFile = batch.rows.length > 0 ? await this.spool.write("rows", batch.rows) : undefined;
       const rejectsFile =
-        batch.rejects.length > 0 ? await this.spool("rejects", batch.rejects, files) : undefined;
+        batch.rejects.length > 0 ? await this.spool.write("rejects", batch.rejects) : undefined;
       await connection.run("BEGIN TRANSACTION");
       try {
         if (rowsFile !== undefined) {
@@ -132,15 +132,7 @@ export class ApiCallLoader {
       }
       return result;
     } finally {
-      await Promise.all(files.map((file) => rm(file, { force: true })));
+      await this.spool.cleanup();
     }
-  }
-
-  private async spool(kind: string, lines: string[], files: string[]): Promise<string> {
-    this.sequence += 1;
-    const file = path.join(this.options.spoolDir, `${this.options.runId}-${this.sequence}-${kind}.ndjson`);
-    files.push(file);
-    await writeFile(file, `${lines.join("\n")}\n`, { mode: 0o600 });
-    return file;
   }
 }

@@ -72,7 +72,7 @@ export async function writeDirtyPartitions(
  */
 export async function markMissingPartitions(
   warehouse: Warehouse,
-  options: { dataset: string; table: string; outDir: string; partitioning: Partitioning },
+  options: { dataset: string; table: string; timeColumn: string; outDir: string; partitioning: Partitioning },
 ): Promise<number> {
   const { connection } = warehouse;
   const present = new Set<string>();
@@ -84,7 +84,7 @@ export async function markMissingPartitions(
     if (files.includes(PARTITION_FILE)) present.add(entry.name.slice(column.length + 1));
   }
   const expected = await connection.runAndReadAll(
-    `SELECT DISTINCT strftime(timezone('UTC', created_at), $format) FROM ${quotedIdentifier(options.table)}`,
+    `SELECT DISTINCT strftime(timezone('UTC', ${quotedIdentifier(options.timeColumn)}), $format) FROM ${quotedIdentifier(options.table)}`,
     { format: PARTITION_FORMAT[options.partitioning] },
   );
   const missing = expected

@@ -2,6 +2,7 @@ import { mkdir, rm } from "node:fs/promises";
 import type { ZooClient } from "../api/client.js";
 import { ZooUsageError } from "../errors.js";
 import { readExportState } from "../extract/exportState.js";
+import { fetchOperations } from "../extract/fetchOperations.js";
 import { paginate } from "../extract/paginate.js";
 import { chooseStartPoint, type ScanMode, type StartPoint } from "../extract/startPoint.js";
 import {
@@ -13,6 +14,7 @@ import {
 } from "../load/apiCallLoader.js";
 import type { Warehouse } from "../load/database.js";
 import { durationUnitWarning } from "../load/durationEvidence.js";
+import { OperationLoader } from "../load/operationLoader.js";
 import { markMissingPartitions, writeDirtyPartitions } from "../load/parquetExport.js";
 import type { Partitioning } from "../load/partitioning.js";
 import { finishRun, startRun } from "../load/runHistory.js";
@@ -40,7 +42,16 @@ export interface ExportOptions {
   maxPriceUsd: number;
   outDir: string;
   spoolDir: string;
+  /** Also fetch the async operations the exported calls started (--no-operations skips). */
+  operations: boolean;
+  operationsConcurrency: number;
 }
+
+/** The Parquet datasets, each partitioned by the UTC month or day of its time column. */
+const DATASETS = [
+  { dataset: "api_calls", table: "api_calls", timeColumn: "created_at" },
+  { dataset: "async_operations", table: "async_operations", timeColumn: "call_created_at" },
+] as const;
 
 export interface ExportDeps {
   client: ZooClient;
@@ -100,14 +111,17 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
   });
   if (start.mode === "full" && state.resumeToken !== null) warn(start.reason);
   logger.info(`scan: ${start.reason}`);
-  const missing = await markMissingPartitions(warehouse, {
-    dataset: "api_calls",
-    table: "api_calls",
-    outDir: options.outDir,
-    partitioning: options.partitioning,
-  });
-  if (missing > 0)
-    logger.info(`${missing} Parquet partition(s) missing from ${options.outDir}; they will be written`);
+  for (const dataset of DATASETS) {
+    const missing = await markMissingPartitions(warehouse, {
+      ...dataset,
+      outDir: options.outDir,
+      partitioning: options.partitioning,
+    });
+    if (missing > 0)
+      logger.info(
+        `${missing} ${dataset.dataset} partition(s) missing from ${options.outDir}; they will be written`,
+      );
+  }
 
   const loader = new ApiCallLoader(warehouse, options);
   const context: TransformContext = {
@@ -145,6 +159,18 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
   } catch (error) {
     failure = error;
   }
+  if (options.operations && failure === undefined && !deps.signal.aborted) {
+    progress.update({ phase: "fetching operations" });
+    try {
+      const fetched = await fetchOperations(
+        { ...deps, loader: new OperationLoader(warehouse, options) },
+        { runId: options.runId, concurrency: options.operationsConcurrency },
+      );
+      summary.operations = fetched;
+    } catch (error) {
+      failure = error;
+    }
+  }
   summary.scan_mode = start.mode;
   summary.requests = deps.client.stats.requests;
   summary.retries = deps.client.stats.retries;
@@ -152,18 +178,24 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
   const fatal = failure !== undefined && !isResumable(failure);
   if (!fatal && !deps.signal.aborted) {
     progress.update({ phase: "writing parquet" });
-    summary.partitions_written = await writeDirtyPartitions(warehouse, {
-      dataset: "api_calls",
-      outDir: options.outDir,
-      partitioning: options.partitioning,
-      runId: options.runId,
-      onPartition: () => progress.add({ partitions: 1 }),
-    });
+    for (const { dataset } of DATASETS) {
+      summary.partitions_written += await writeDirtyPartitions(warehouse, {
+        dataset,
+        outDir: options.outDir,
+        partitioning: options.partitioning,
+        runId: options.runId,
+        onPartition: () => progress.add({ partitions: 1 }),
+      });
+    }
   }
   await rm(options.spoolDir, { recursive: true, force: true });
   const durationWarning = fatal ? undefined : await durationUnitWarning(warehouse, options.durationUnit);
   if (durationWarning !== undefined) warn(durationWarning);
-  summary.status = statusOf(failure, deps.signal.aborted, summary.records_rejected);
+  summary.status = statusOf(
+    failure,
+    deps.signal.aborted,
+    summary.records_rejected + (summary.operations?.rejected ?? 0),
+  );
   if (failure !== undefined) summary.message = failure instanceof Error ? failure.message : String(failure);
   summary.seconds = (deps.now().getTime() - startedAt.getTime()) / 1000;
   await finishRun(warehouse, summary, deps.now());

@@ -6,6 +6,7 @@ export interface ProgressCounters {
   phase: string;
   pages: number;
   records: number;
+  operations: number;
   rejected: number;
   retries: number;
   partitions: number;
@@ -13,7 +14,9 @@ export interface ProgressCounters {
 
 export interface Progress {
   update(change: Partial<ProgressCounters>): void;
-  add(change: Partial<Pick<ProgressCounters, "pages" | "records" | "rejected" | "partitions">>): void;
+  add(
+    change: Partial<Pick<ProgressCounters, "pages" | "records" | "operations" | "rejected" | "partitions">>,
+  ): void;
   done(): void;
 }
 
@@ -28,6 +31,7 @@ export function createProgress(options: {
     phase: "starting",
     pages: 0,
     records: 0,
+    operations: 0,
     rejected: 0,
     retries: 0,
     partitions: 0,
@@ -39,7 +43,7 @@ export function createProgress(options: {
   const describe = () => {
     const seconds = Math.max(0.001, (options.now() - started) / 1000);
     const rate = Math.round(counters.records / seconds);
-    return `${counters.phase}: ${counters.pages} pages, ${counters.records} records (${rate}/s), ${counters.rejected} rejected, ${counters.retries} retries, ${counters.partitions} partitions written, ${seconds.toFixed(1)} s`;
+    return `${counters.phase}: ${counters.pages} pages, ${counters.records} records (${rate}/s), ${counters.operations} operations, ${counters.rejected} rejected, ${counters.retries} retries, ${counters.partitions} partitions written, ${seconds.toFixed(1)} s`;
   };
   const show = (force: boolean) => {
     const now = options.now();
@@ -61,6 +65,7 @@ export function createProgress(options: {
     add(change) {
       counters.pages += change.pages ?? 0;
       counters.records += change.records ?? 0;
+      counters.operations += change.operations ?? 0;
       counters.rejected += change.rejected ?? 0;
       counters.partitions += change.partitions ?? 0;
       show(false);

@@ -15,6 +15,8 @@ export interface RunSummary {
   retries: number;
   seconds: number;
   warnings: string[];
+  /** Async operations fetched this run (absent with --no-operations or when the scan failed). */
+  operations?: { fetched: number; changed: number; notFound: number; rejected: number };
   /** Peak resident memory of the exporting process (set by the CLI, which owns process facts). */
   peak_rss_mb?: number;
   message?: string;

@@ -118,7 +118,16 @@ describe("zoo-usage operation get (the built CLI)", () => {
         ["operation", "get", String(operation?.id), "--wait", "--timeout", "60", "--json"],
         {
           env: busyEnv,
-          onSpawn: () => setTimeout(() => busySim.clock.advance(86_400_000), 1500),
+          // Move the clock once the CLI has seen the operation unfinished: it must poll again to see the end.
+          onSpawn: (child) => {
+            let moved = false;
+            child.stderr?.on("data", (chunk: Buffer) => {
+              if (!moved && chunk.toString().includes("polling again")) {
+                moved = true;
+                busySim.clock.advance(86_400_000);
+              }
+            });
+          },
         },
       );
       const finished = JSON.parse(result.stdout) as { status: string };

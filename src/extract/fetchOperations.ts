@@ -1,0 +1,133 @@
+import { quotedString } from "@duckdb/node-api";
+import type { ZooClient } from "../api/client.js";
+import { ZooUsageError } from "../errors.js";
+import type { RejectRow } from "../load/apiCallLoader.js";
+import type { Warehouse } from "../load/database.js";
+import type { OperationLoader } from "../load/operationLoader.js";
+import { fillSql, sqlFile } from "../load/sqlFiles.js";
+import type { Progress } from "../pipeline/progress.js";
+import {
+  notFoundOperation,
+  OPERATION_STARTING_TEMPLATES,
+  type OperationRow,
+  transformOperation,
+} from "../transform/operationRow.js";
+
+export interface OperationFetchDeps {
+  client: ZooClient;
+  warehouse: Warehouse;
+  loader: OperationLoader;
+  progress: Progress;
+  signal: AbortSignal;
+  now: () => Date;
+}
+
+export interface OperationFetchResult {
+  /** Operations asked for and answered (found or not found). */
+  fetched: number;
+  changed: number;
+  notFound: number;
+  rejected: number;
+}
+
+const EPOCH = { createdAt: "1970-01-01T00:00:00.000000Z", id: "00000000-0000-0000-0000-000000000000" };
+
+/**
+ * Fetches GET /async/operations/{id} for the exported calls that started one and whose operation is
+ * not yet stored in a final state, `concurrency` requests at a time, committing every chunk. A 404 is
+ * recorded as not found (and never asked again); a body that fails validation goes to `rejects`.
+ * If the API keeps failing, what was fetched is committed before the error propagates.
+ */
+export async function fetchOperations(
+  deps: OperationFetchDeps,
+  options: { runId: string; concurrency: number; chunkSize?: number },
+): Promise<OperationFetchResult> {
+  const result: OperationFetchResult = { fetched: 0, changed: 0, notFound: 0, rejected: 0 };
+  const candidatesSql = fillSql(sqlFile("candidate_operations.sql"), {
+    templates: `[${OPERATION_STARTING_TEMPLATES.map((template) => quotedString(template)).join(", ")}]`,
+  });
+  let after = EPOCH;
+  while (!deps.signal.aborted) {
+    const reader = await deps.warehouse.connection.runAndReadAll(candidatesSql, {
+      after_created: after.createdAt,
+      after_id: after.id,
+      limit: options.chunkSize ?? 1000,
+    });
+    const candidates = reader
+      .getRows()
+      .map(([id, createdAt]) => ({ id: String(id), createdAt: String(createdAt) }));
+    const last = candidates.at(-1);
+    if (last === undefined) break;
+    const rows: OperationRow[] = [];
+    const rejects: RejectRow[] = [];
+    let failure: unknown;
+    await forEachConcurrently(candidates, options.concurrency, deps.signal, async ({ id }) => {
+      if (failure !== undefined) return;
+      try {
+        const { body } = await deps.client.getAsyncOperationRaw(id);
+        const fetchedAt = deps.now().toISOString();
+        const transformed = transformOperation(id, body, fetchedAt);
+        result.fetched += 1;
+        if (transformed.ok) {
+          rows.push(transformed.row);
+        } else {
+          result.rejected += 1;
+          rejects.push({
+            run_id: options.runId,
+            rejected_at: fetchedAt,
+            record_id: id,
+            reason: `async operation: ${transformed.reason}`,
+            raw_json: safeJson(body),
+          });
+        }
+      } catch (error) {
+        if (error instanceof ZooUsageError && error.code === "api.not_found") {
+          result.fetched += 1;
+          result.notFound += 1;
+          rows.push(notFoundOperation(id, deps.now().toISOString()));
+        } else {
+          failure = error;
+        }
+      }
+    });
+    const committed = await deps.loader.commit(rows, rejects);
+    result.changed += committed.changed;
+    deps.progress.add({ operations: rows.length + rejects.length, rejected: rejects.length });
+    if (failure !== undefined) throw failure;
+    after = { createdAt: last.createdAt, id: last.id };
+  }
+  return result;
+}
+
+/** Runs `work` over the items with at most `concurrency` in flight; stops taking new ones when aborted. */
+async function forEachConcurrently<T>(
+  items: readonly T[],
+  concurrency: number,
+  signal: AbortSignal,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length && !signal.aborted) {
+      const item = items[next] as T;
+      next += 1;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
+}
+
+/** Output files are dropped from a rejected body too: the database never holds CAD data. */
+function safeJson(body: unknown): string {
+  try {
+    if (body !== null && typeof body === "object" && "outputs" in body) {
+      return JSON.stringify({
+        ...(body as Record<string, unknown>),
+        outputs: "[removed: output files are not stored]",
+      });
+    }
+    return JSON.stringify(body) ?? String(body);
+  } catch {
+    return String(body);
+  }
+}

@@ -1,0 +1,208 @@
+import { z } from "zod";
+import { AsyncOperationSchema, isUnknownAsyncOperation } from "../api/schemas/index.js";
+import { outputFiles } from "../operations/operationView.js";
+
+/**
+ * Endpoint templates whose successful POST starts an async operation. From the spec: these paths
+ * answer 201 with a FileConversion, FileCenterOfMass, FileMass, FileVolume, FileDensity or
+ * FileSurfaceArea (variants of AsyncApiCallOutput). The text-to-CAD routes left the spec but stay in
+ * histories (see LEGACY_PATHS in endpointTemplate.ts).
+ */
+export const OPERATION_STARTING_TEMPLATES: readonly string[] = [
+  "/file/conversion",
+  "/file/conversion/{src_format}/{output_format}",
+  "/file/center-of-mass",
+  "/file/mass",
+  "/file/volume",
+  "/file/density",
+  "/file/surface-area",
+  "/ai/text-to-cad/{output_format}",
+  "/ml/text-to-cad/iteration",
+  "/ml/text-to-cad/multi-file/iteration",
+];
+
+/** One async_operations row as the loader spools it (queue_ms/run_ms and call_created_at come in SQL). */
+export interface OperationRow {
+  id: string;
+  fetch_status: "found" | "not_found";
+  operation_type: string | null;
+  status: string | null;
+  user_id: string | null;
+  created_at: string | null;
+  started_at: string | null;
+  completed_at: string | null;
+  updated_at: string | null;
+  error: string | null;
+  src_format: string | null;
+  output_format: string | null;
+  output_unit: string | null;
+  result_value: number | null;
+  center_of_mass_x: number | null;
+  center_of_mass_y: number | null;
+  center_of_mass_z: number | null;
+  material_density: number | null;
+  material_density_unit: string | null;
+  material_mass: number | null;
+  material_mass_unit: string | null;
+  model: string | null;
+  model_version: string | null;
+  kcl_version: string | null;
+  feedback: string | null;
+  prompt: string | null;
+  conversation_id: string | null;
+  project_name: string | null;
+  output_count: number;
+  output_bytes: number;
+  outputs: { name: string; bytes: number }[];
+  details: Record<string, unknown> | null;
+  raw_unknown: Record<string, unknown> | null;
+  fetched_at: string;
+}
+
+/** Fields that become columns (or are dropped, for outputs); everything else goes to `details`. */
+const COLUMN_FIELDS = new Set([
+  "id",
+  "type",
+  "status",
+  "user_id",
+  "created_at",
+  "started_at",
+  "completed_at",
+  "updated_at",
+  "error",
+  "src_format",
+  "output_format",
+  "output_unit",
+  "mass",
+  "volume",
+  "density",
+  "surface_area",
+  "center_of_mass",
+  "material_density",
+  "material_density_unit",
+  "material_mass",
+  "material_mass_unit",
+  "model",
+  "model_version",
+  "kcl_version",
+  "feedback",
+  "prompt",
+  "conversation_id",
+  "project_name",
+  "outputs",
+]);
+
+export type OperationResult = { ok: true; row: OperationRow } | { ok: false; reason: string };
+
+/** Validates a fetched body and maps it to a row; an unknown `type` is kept raw, not rejected. */
+export function transformOperation(id: string, body: unknown, fetchedAt: string): OperationResult {
+  const parsed = AsyncOperationSchema.safeParse(body);
+  if (!parsed.success) return { ok: false, reason: z.prettifyError(parsed.error) };
+  const operation = parsed.data;
+  const fields: Record<string, unknown> = isUnknownAsyncOperation(operation) ? operation.raw : operation;
+  if (typeof fields.id === "string" && fields.id.toLowerCase() !== id.toLowerCase()) {
+    return { ok: false, reason: `✖ operation id ${fields.id} differs from the API call id ${id}\n  → at id` };
+  }
+  const files = outputFiles(fields).map((file) => ({ name: file.name, bytes: file.bytes }));
+  const unknown = isUnknownAsyncOperation(operation);
+  const sizedBody = files.length > 0 ? { ...fields, outputs: files } : fields;
+  const details: Record<string, unknown> = {};
+  if (!unknown) {
+    for (const [key, value] of Object.entries(fields)) {
+      if (!COLUMN_FIELDS.has(key) && value !== undefined && value !== null) details[key] = value;
+    }
+  }
+  const center = fields.center_of_mass as { x?: unknown; y?: unknown; z?: unknown } | null | undefined;
+  return {
+    ok: true,
+    row: {
+      id,
+      fetch_status: "found",
+      operation_type: String(fields.type),
+      status: text(fields.status),
+      user_id: text(fields.user_id),
+      created_at: time(fields.created_at),
+      started_at: time(fields.started_at),
+      completed_at: time(fields.completed_at),
+      updated_at: time(fields.updated_at),
+      error: text(fields.error),
+      src_format: text(fields.src_format),
+      output_format: text(fields.output_format),
+      output_unit: text(fields.output_unit),
+      result_value: number(fields.mass ?? fields.volume ?? fields.density ?? fields.surface_area),
+      center_of_mass_x: number(center?.x),
+      center_of_mass_y: number(center?.y),
+      center_of_mass_z: number(center?.z),
+      material_density: number(fields.material_density),
+      material_density_unit: text(fields.material_density_unit),
+      material_mass: number(fields.material_mass),
+      material_mass_unit: text(fields.material_mass_unit),
+      model: text(fields.model),
+      model_version: text(fields.model_version),
+      kcl_version: text(fields.kcl_version),
+      feedback: text(fields.feedback),
+      prompt: text(fields.prompt),
+      conversation_id: text(fields.conversation_id),
+      project_name: text(fields.project_name),
+      output_count: files.length,
+      output_bytes: files.reduce((sum, file) => sum + file.bytes, 0),
+      outputs: files,
+      details: Object.keys(details).length > 0 ? details : null,
+      raw_unknown: unknown ? sizedBody : null,
+      fetched_at: fetchedAt,
+    },
+  };
+}
+
+/** The row for a 404: the call started no operation this user can see. */
+export function notFoundOperation(id: string, fetchedAt: string): OperationRow {
+  return {
+    id,
+    fetch_status: "not_found",
+    operation_type: null,
+    status: null,
+    user_id: null,
+    created_at: null,
+    started_at: null,
+    completed_at: null,
+    updated_at: null,
+    error: null,
+    src_format: null,
+    output_format: null,
+    output_unit: null,
+    result_value: null,
+    center_of_mass_x: null,
+    center_of_mass_y: null,
+    center_of_mass_z: null,
+    material_density: null,
+    material_density_unit: null,
+    material_mass: null,
+    material_mass_unit: null,
+    model: null,
+    model_version: null,
+    kcl_version: null,
+    feedback: null,
+    prompt: null,
+    conversation_id: null,
+    project_name: null,
+    output_count: 0,
+    output_bytes: 0,
+    outputs: [],
+    details: null,
+    raw_unknown: null,
+    fetched_at: fetchedAt,
+  };
+}
+
+function text(value: unknown): string | null {
+  return typeof value === "string" ? value : null;
+}
+
+/** DuckDB keeps microseconds: extra fraction digits of an RFC 3339 time are cut. */
+function time(value: unknown): string | null {
+  return typeof value === "string" ? value.replace(/(\.\d{6})\d+/, "$1") : null;
+}
+
+function number(value: unknown): number | null {
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}

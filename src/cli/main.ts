@@ -207,7 +207,6 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
       exitCode = await exportAction({ flags, env: process.env, stdout });
     });
 
-
   addExportOptions(program.command("demo"))
     .description(
       "run the export against the built-in simulator (no account, no network): what `npm start` does",

@@ -17,6 +17,7 @@ import {
   positiveInteger,
   probability,
 } from "./parseNumber.js";
+import { registerReportCommand } from "./reportCommand.js";
 import { reportError } from "./reportError.js";
 
 /**
@@ -206,6 +207,8 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
       debug = flags.debug ?? false;
       exitCode = await exportAction({ flags, env: process.env, stdout });
     });
+
+  registerReportCommand(program, { env: process.env, stdout });
 
   addExportOptions(program.command("demo"))
     .description(

@@ -12,14 +12,30 @@ export interface CountingProxy {
   close(): Promise<void>;
 }
 
+/** An answer the proxy gives instead of asking the simulator (to inject failures). */
+export interface InjectedResponse {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+}
+
 export async function startCountingProxy(
   target: string,
   rewrite?: (pathname: string, body: string, search: URLSearchParams) => string,
+  intercept?: (pathname: string, search: URLSearchParams, count: number) => InjectedResponse | undefined,
 ): Promise<CountingProxy> {
   const counts = new Map<string, number>();
   const server = http.createServer(async (request, response) => {
     const url = new URL(request.url ?? "/", target);
-    counts.set(url.pathname, (counts.get(url.pathname) ?? 0) + 1);
+    const count = (counts.get(url.pathname) ?? 0) + 1;
+    counts.set(url.pathname, count);
+    const injected = intercept?.(url.pathname, url.searchParams, count);
+    if (injected !== undefined) {
+      response
+        .writeHead(injected.status, { "content-type": "application/json", ...injected.headers })
+        .end(injected.body);
+      return;
+    }
     try {
       const upstream = await fetch(url, { headers: { authorization: request.headers.authorization ?? "" } });
       let body = await upstream.text();

@@ -1,0 +1,41 @@
+/**
+ * UTC calendar days as `YYYY-MM-DD` strings. Every day in a report is a UTC day (the views cut
+ * `timezone('UTC', created_at)` into dates), so the arithmetic here never touches a local zone.
+ */
+const DAY_MS = 86_400_000;
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real calendar date written YYYY-MM-DD (2026-02-30 is not one). */
+export function isIsoDay(text: string): boolean {
+  const match = ISO_DAY.exec(text);
+  if (match === null) return false;
+  const [, year, month, day] = match.map(Number) as [number, number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+export function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Days from `first` to `last`, both included (empty when last < first). */
+export function dayRange(first: string, last: string): string[] {
+  const days: string[] = [];
+  for (let day = first; day <= last; day = addDays(day, 1)) days.push(day);
+  return days;
+}
+
+/** Number of days from `first` to `last`, both included. */
+export function daySpan(first: string, last: string): number {
+  return Math.round((Date.parse(`${last}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`)) / DAY_MS) + 1;
+}
+
+/** The last `length` days ending at `last`, never starting before `notBefore`. */
+export function trailingWindow(
+  last: string,
+  length: number,
+  notBefore: string,
+): { first: string; last: string } {
+  const first = addDays(last, -(length - 1));
+  return { first: first < notBefore ? notBefore : first, last };
+}

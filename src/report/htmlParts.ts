@@ -1,0 +1,34 @@
+import { escapeHtml as esc } from "./escapeHtml.js";
+
+export const COLORS = { spend: "#2563eb", ok: "#94a3b8", failed: "#dc2626", other: "#cbd5e1" } as const;
+
+/** Operation statuses as the API names them (AsyncApiCallOutput.status); others get a neutral colour. */
+const STATUS_COLORS: Record<string, string> = {
+  completed: "#16a34a",
+  failed: "#dc2626",
+  in_progress: "#f59e0b",
+  queued: "#a78bfa",
+  uploaded: "#38bdf8",
+};
+
+export function statusColor(status: string | null): string {
+  return STATUS_COLORS[status ?? ""] ?? "#64748b";
+}
+
+export function legend(items: [string, string][]): string {
+  return `<ul class="legend">${items
+    .map(([name, color]) => `<li><span style="background:${color}"></span>${esc(name)}</li>`)
+    .join("")}</ul>`;
+}
+
+/** How a column lays out: right-aligned numbers, unbroken text (dates), or text that may wrap. */
+export type ColumnKind = "num" | "nowrap" | "wrap";
+
+/** A table of text cells, escaped here; `kinds[i]` lays out column i (default "wrap"). */
+export function table(headers: string[], rows: string[][], kinds: ColumnKind[]): string {
+  const cell = (tag: "th" | "td", text: string, i: number) =>
+    `<${tag} class="${kinds[i] ?? "wrap"}">${esc(text)}</${tag}>`;
+  return `<table><thead><tr>${headers.map((h, i) => cell("th", h, i)).join("")}</tr></thead><tbody>${rows
+    .map((row) => `<tr>${row.map((text, i) => cell("td", text, i)).join("")}</tr>`)
+    .join("")}</tbody></table>`;
+}

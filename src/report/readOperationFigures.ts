@@ -1,0 +1,51 @@
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { sqlFile } from "../load/sqlFiles.js";
+import type { OperationFigures } from "./figures.js";
+import { count, optionalText, queryRows, text } from "./rowValues.js";
+
+/** The views the operation sections read; another part of zoo-usage creates them. */
+export const OPERATION_VIEWS = ["cost_per_operation_type", "billed_failed_operations"] as const;
+
+/**
+ * The operation figures, or null when the database predates the operation views (both must
+ * exist: a report never creates views, and opens the database read-only anyway).
+ */
+export async function readOperationFigures(
+  connection: DuckDBConnection,
+  options: { from: string | null; to: string | null; top: number },
+): Promise<OperationFigures | null> {
+  const present = await queryRows(
+    connection,
+    "SELECT count(DISTINCT view_name)::BIGINT AS n FROM duckdb_views() WHERE NOT internal AND view_name IN ($a, $b)",
+    { a: OPERATION_VIEWS[0], b: OPERATION_VIEWS[1] },
+  );
+  if (present[0] === undefined || count(present[0], "n") < OPERATION_VIEWS.length) return null;
+
+  const types = await queryRows(connection, sqlFile("report_operation_types.sql"), {});
+  const failed = await queryRows(connection, sqlFile("report_billed_failed.sql"), options);
+  const totals = failed[0] ?? {};
+  return {
+    by_type_and_status: {
+      scope: "all_time",
+      rows: types.map((row) => ({
+        operation_type: optionalText(row, "operation_type"),
+        status: optionalText(row, "status"),
+        operations: count(row, "operations"),
+        cost_usd: text(row, "cost_usd"),
+      })),
+    },
+    billed_failed: {
+      operations: count(totals, "operations"),
+      cost_usd: text(totals, "cost_usd"),
+      most_expensive: failed
+        .filter((row) => row.id !== null)
+        .map((row) => ({
+          id: text(row, "id"),
+          operation_type: optionalText(row, "operation_type"),
+          error: optionalText(row, "error"),
+          price_usd: text(row, "price_usd"),
+          created_at: optionalText(row, "created_at"),
+        })),
+    },
+  };
+}

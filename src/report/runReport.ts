@@ -1,0 +1,86 @@
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import { ZooUsageError } from "../errors.js";
+import { openWarehouse, type Warehouse } from "../load/database.js";
+import type { Logger } from "../log/logger.js";
+import type { ReportFigures } from "./figures.js";
+import { renderHtml } from "./html.js";
+import { readReportFigures } from "./readFigures.js";
+import type { ReportConfig } from "./reportConfig.js";
+import { queryRows } from "./rowValues.js";
+import { renderTerminal } from "./terminal.js";
+import { writeFileAtomic } from "./writeAtomic.js";
+
+export interface ReportEffects {
+  stdout: (text: string) => void;
+  logger: Logger;
+  now: () => Date;
+}
+
+/** The views a report reads; the export creates them. */
+const REQUIRED_VIEWS = ["cost_per_day", "cost_per_day_endpoint", "api_calls_enriched", "pending_billing"];
+
+/**
+ * `zoo-usage report`: reads the figures from the database, opened read-only (it works beside
+ * other readers and never creates or changes anything), then prints them and optionally writes
+ * the HTML page.
+ */
+export async function runReport(config: ReportConfig, effects: ReportEffects): Promise<ReportFigures> {
+  const figures = await readFigures(config, effects.now());
+  if (config.htmlPath !== null) {
+    const written = await writeFileAtomic(config.htmlPath, renderHtml(figures));
+    if (config.json) effects.logger.info(`HTML report written to ${written}`);
+    else effects.stdout(`${renderTerminal(figures)}\n\nHTML report: ${written}`);
+  } else if (!config.json) {
+    effects.stdout(renderTerminal(figures));
+  }
+  if (config.json) effects.stdout(toJson(figures));
+  return figures;
+}
+
+/** JSON with any stray bigint as a decimal string (JSON.stringify would throw on it). */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value, (_, v) => (typeof v === "bigint" ? v.toString() : v), 2);
+}
+
+async function readFigures(config: ReportConfig, generatedAt: Date): Promise<ReportFigures> {
+  const dbPath = path.resolve(config.dbPath);
+  // Read-only DuckDB cannot open a missing file and says so cryptically: say it plainly first.
+  const file = await stat(dbPath).catch(() => null);
+  if (file === null || !file.isFile()) {
+    throw new ZooUsageError({
+      code: "config.invalid",
+      message: `No zoo-usage database at ${dbPath}`,
+      hint: "Run `zoo-usage export` first (or `npm start` for the demo), or point --db or $ZOO_USAGE_DB at the database.",
+    });
+  }
+  const warehouse = await openWarehouse(dbPath, { readOnly: true });
+  try {
+    await requireViews(warehouse);
+    return await readReportFigures(warehouse, {
+      from: config.from,
+      to: config.to,
+      top: config.top,
+      generatedAt,
+    });
+  } finally {
+    warehouse.close();
+  }
+}
+
+async function requireViews(warehouse: Warehouse): Promise<void> {
+  const rows = await queryRows(
+    warehouse.connection,
+    "SELECT view_name FROM duckdb_views() WHERE NOT internal",
+    {},
+  );
+  const present = new Set(rows.map((row) => String(row.view_name)));
+  const missing = REQUIRED_VIEWS.filter((view) => !present.has(view));
+  if (missing.length > 0) {
+    throw new ZooUsageError({
+      code: "warehouse.unreadable",
+      message: `${warehouse.path} is not a zoo-usage database: the view${missing.length > 1 ? "s" : ""} ${missing.join(", ")} ${missing.length > 1 ? "are" : "is"} missing`,
+      hint: "Point --db at the database `zoo-usage export` writes (an export of this version creates the views).",
+    });
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Display of exact decimal strings (as DuckDB prints DECIMAL sums). Nothing here adds money: the
+ * figures are summed in SQL. `chartValue` turns a figure into a float only to size a bar or a
+ * sparkline block, never to print it.
+ */
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/** "54207.687837" -> "54,207.687837": digits unchanged, thousands grouped. */
+export function groupDigits(decimal: string): string {
+  const match = DECIMAL.exec(decimal);
+  if (match === null) return decimal;
+  const [, sign = "", integer = "", fraction] = match;
+  const grouped = integer.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${sign}${grouped}${fraction === undefined ? "" : `.${fraction}`}`;
+}
+
+/** A count with thousands grouped: 49998 -> "49,998". */
+export function groupCount(value: number): string {
+  return groupDigits(String(value));
+}
+
+/** The magnitude of a decimal string, for chart geometry only. */
+export function chartValue(decimal: string): number {
+  const value = Number(decimal);
+  return Number.isFinite(value) ? value : 0;
+}
+
+/** A share as a percentage with one decimal ("5.0%"), or "-" without a whole. */
+export function percent(part: number, whole: number): string {
+  return whole === 0 ? "-" : `${((100 * part) / whole).toFixed(1)}%`;
+}

@@ -4,6 +4,7 @@ import type { ZooClient } from "../api/client.js";
 import type { ExportConfig } from "../config/exportConfig.js";
 import { ExitCode, type ExitCodeValue } from "../errors.js";
 import { openWarehouse } from "../load/database.js";
+import { assertWritableDirectory } from "../load/preflight.js";
 import type { Logger } from "../log/logger.js";
 import { exportApiCalls } from "../pipeline/exportApiCalls.js";
 import type { Progress } from "../pipeline/progress.js";
@@ -25,9 +26,12 @@ export async function runExport(
   config: ExportConfig,
   effects: ExportEffects,
 ): Promise<{ summary: RunSummary; exitCode: ExitCodeValue }> {
-  const key = await loadSecretKey({ fromEnv: config.secretKey, keyFile: config.keyFile });
+  await assertWritableDirectory(config.outDir, "--out");
+  await assertWritableDirectory(path.dirname(config.dbPath), "--db");
+  // The database first: a file that is not DuckDB, or is locked, fails before anything is created.
   const warehouse = await openWarehouse(config.dbPath);
   try {
+    const key = await loadSecretKey({ fromEnv: config.secretKey, keyFile: config.keyFile });
     await removeStaleSpools(config.dbPath);
     const summary = await exportApiCalls(
       {

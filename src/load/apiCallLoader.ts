@@ -5,6 +5,7 @@ import type { Warehouse } from "./database.js";
 import { PARTITION_FORMAT, type Partitioning } from "./partitioning.js";
 import { Spool } from "./spool.js";
 import { fillSql, sqlFile } from "./sqlFiles.js";
+import { asStorageError } from "./storageError.js";
 
 export interface RejectRow {
   run_id: string;
@@ -61,8 +62,10 @@ export function serializeReject(reject: RejectRow): string {
 export class ApiCallLoader {
   private readonly spool: Spool;
   private readonly stageSql = sqlFile("stage_api_calls.sql");
+  private readonly dedupeSql = sqlFile("dedupe_staged_api_calls.sql");
   private readonly changedSql = sqlFile("changed_api_calls.sql");
-  private readonly upsertSql = sqlFile("upsert_api_calls.sql");
+  private readonly insertSql = sqlFile("insert_api_calls.sql");
+  private readonly updateSql = sqlFile("update_api_calls.sql");
   private readonly rejectsSql = sqlFile("load_rejects.sql");
 
   constructor(
@@ -91,6 +94,10 @@ export class ApiCallLoader {
       try {
         if (rowsFile !== undefined) {
           await connection.run(fillSql(this.stageSql, { file: quotedString(rowsFile) }));
+          const repeats = await connection.runAndReadAll(
+            "SELECT (count(*) - count(DISTINCT id))::INTEGER FROM staged_api_calls",
+          );
+          if (Number(repeats.getRows()[0]?.[0] ?? 0) > 0) await connection.run(this.dedupeSql);
           await connection.run(this.changedSql);
           await connection.run(
             "INSERT INTO parquet_dirty SELECT DISTINCT 'api_calls', strftime(timezone('UTC', created_at), $format) FROM changed_api_calls ON CONFLICT DO NOTHING",
@@ -102,19 +109,24 @@ export class ApiCallLoader {
           const [inserted, updated] = (counts.getRows()[0] ?? [0, 0]) as number[];
           result.inserted = inserted ?? 0;
           result.updated = updated ?? 0;
-          await connection.run(this.upsertSql, {
+          const params = {
             run_id: this.options.runId,
             units_per_ms: UNITS_PER_MS[this.options.durationUnit],
-          });
+          };
+          if (result.inserted > 0) await connection.run(this.insertSql, params);
+          if (result.updated > 0) await connection.run(this.updateSql, params);
         }
         if (rejectsFile !== undefined)
           await connection.run(fillSql(this.rejectsSql, { file: quotedString(rejectsFile) }));
-        for (const rung of batch.rungs) {
-          await connection.run("INSERT INTO page_ladder VALUES ($created, $token, $run)", {
-            created: rung.lastCreatedAt,
-            token: rung.sealedToken,
-            run: this.options.runId,
-          });
+        // The batch's rungs (one per page) in statements of up to 500 rows: a statement per rung
+        // cost ~6 ms of round trip each, 1.2 s per 200k calls.
+        for (let start = 0; start < batch.rungs.length; start += 500) {
+          const rungs = batch.rungs.slice(start, start + 500);
+          const values = rungs.map((_, i) => `($${3 * i + 1}, $${3 * i + 2}, $${3 * i + 3})`);
+          await connection.run(
+            `INSERT INTO page_ladder VALUES ${values.join(", ")}`,
+            rungs.flatMap((rung) => [rung.lastCreatedAt, rung.sealedToken, this.options.runId]),
+          );
         }
         if (batch.userId !== null) {
           await connection.run("UPDATE export_state SET user_id = $user::UUID WHERE user_id IS NULL", {
@@ -127,8 +139,8 @@ export class ApiCallLoader {
         );
         await connection.run("COMMIT");
       } catch (error) {
-        await connection.run("ROLLBACK");
-        throw error;
+        await connection.run("ROLLBACK").catch(() => undefined);
+        throw asStorageError(error, `a batch of api calls to ${this.warehouse.path}`);
       }
       return result;
     } finally {

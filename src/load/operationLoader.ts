@@ -5,6 +5,7 @@ import type { Warehouse } from "./database.js";
 import { PARTITION_FORMAT, type Partitioning } from "./partitioning.js";
 import { Spool } from "./spool.js";
 import { fillSql, sqlFile } from "./sqlFiles.js";
+import { asStorageError } from "./storageError.js";
 
 export interface OperationBatchResult {
   changed: number;
@@ -63,8 +64,8 @@ export class OperationLoader {
           await connection.run(fillSql(this.rejectsSql, { file: quotedString(rejectsFile) }));
         await connection.run("COMMIT");
       } catch (error) {
-        await connection.run("ROLLBACK");
-        throw error;
+        await connection.run("ROLLBACK").catch(() => undefined);
+        throw asStorageError(error, `a batch of async operations to ${this.warehouse.path}`);
       }
       return result;
     } finally {

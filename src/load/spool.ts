@@ -1,5 +1,6 @@
 import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { asStorageError } from "./storageError.js";
 
 /**
  * NDJSON spool files: the fastest measured way into DuckDB (read_json with explicit column types,
@@ -18,7 +19,11 @@ export class Spool {
     this.sequence += 1;
     const file = path.join(this.dir, `${this.runId}-${this.sequence}-${kind}.ndjson`);
     this.files.push(file);
-    await writeFile(file, `${lines.join("\n")}\n`, { mode: 0o600 });
+    try {
+      await writeFile(file, `${lines.join("\n")}\n`, { mode: 0o600 });
+    } catch (error) {
+      throw asStorageError(error, `the spool file ${file}`);
+    }
     return file;
   }
 

@@ -198,7 +198,13 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
   );
   if (failure !== undefined) summary.message = failure instanceof Error ? failure.message : String(failure);
   summary.seconds = (deps.now().getTime() - startedAt.getTime()) / 1000;
-  await finishRun(warehouse, summary, deps.now());
+  try {
+    await finishRun(warehouse, summary, deps.now());
+  } catch (error) {
+    // Recording the run must not hide why it failed (a full disk fails both).
+    if (!fatal) throw error;
+    logger.warn(`could not record the run in the runs table: ${(error as Error).message}`);
+  }
   progress.update({ phase: summary.status });
   progress.done();
   if (fatal) throw failure;

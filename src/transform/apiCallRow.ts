@@ -100,9 +100,20 @@ function extraFields(source: Record<string, unknown>): Record<string, unknown> |
   return extra ?? null;
 }
 
-/** DuckDB keeps microseconds: extra fraction digits (RFC 3339 allows nanoseconds) are cut, not rounded. */
+/**
+ * DuckDB keeps microseconds: extra fraction digits (RFC 3339 allows nanoseconds) are cut, not rounded.
+ * Most times have one "." and at most 6 digits after it: returned as they are, without the regex
+ * (4 per record, ~1M records per full scan).
+ */
 function toMicros(time: string): string {
+  const dot = time.indexOf(".");
+  if (dot === -1 || (!isDigitAt(time, dot + 7) && time.indexOf(".", dot + 1) === -1)) return time;
   return time.replace(/(\.\d{6})\d+/, "$1");
+}
+
+function isDigitAt(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  return code >= 48 && code <= 57;
 }
 
 function nullableTime(time: string | null | undefined): string | null {

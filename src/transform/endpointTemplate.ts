@@ -27,6 +27,12 @@ const NUMBER_SEGMENT = /^\d+$/;
  */
 export class EndpointTemplater {
   private readonly byLength = new Map<number, CompiledTemplate[]>();
+  /**
+   * The candidates of `byLength` narrowed by the first segment (e.g. "async", "file"), same order:
+   * the templates whose first segment is that literal or a parameter. Uuids make many endpoints
+   * unique (`/async/operations/{id}` is polled a lot), so most lookups miss the cache and match.
+   */
+  private readonly byFirstSegment = new Map<number, Map<string, CompiledTemplate[]>>();
   private readonly cache = new Map<string, string>();
 
   constructor(templates: readonly string[] = [...SPEC_PATHS, ...LEGACY_PATHS]) {
@@ -37,7 +43,18 @@ export class EndpointTemplater {
       list.push(compiled);
       this.byLength.set(segments.length, list);
     }
-    for (const list of this.byLength.values()) list.sort((a, b) => b.literals - a.literals);
+    for (const [length, list] of this.byLength) {
+      list.sort((a, b) => b.literals - a.literals);
+      const byFirst = new Map<string, CompiledTemplate[]>();
+      for (const first of new Set(list.map((candidate) => candidate.segments[1]))) {
+        if (typeof first !== "string") continue;
+        byFirst.set(
+          first,
+          list.filter((candidate) => (candidate.segments[1] ?? first) === first),
+        );
+      }
+      this.byFirstSegment.set(length, byFirst);
+    }
   }
 
   templateOf(endpoint: string): string {
@@ -45,14 +62,21 @@ export class EndpointTemplater {
     if (cached !== undefined) return cached;
     const result = this.match(endpoint);
     // Concrete endpoints repeat a lot (the same conversion pair, /user); uuids make the rest unique.
-    if (this.cache.size < 50_000) this.cache.set(endpoint, result);
+    // Bounded: start again when full, so that the common endpoints are cached again soon.
+    if (this.cache.size >= 50_000) this.cache.clear();
+    this.cache.set(endpoint, result);
     return result;
   }
 
   private match(endpoint: string): string {
     const path = endpoint.split("?")[0] ?? "";
     const segments = path.split("/");
-    for (const candidate of this.byLength.get(segments.length) ?? []) {
+    const first = segments[1];
+    const candidates =
+      (first === undefined ? undefined : this.byFirstSegment.get(segments.length)?.get(first)) ??
+      this.byLength.get(segments.length) ??
+      [];
+    for (const candidate of candidates) {
       if (candidate.segments.every((literal, i) => literal === null || literal === segments[i])) {
         return candidate.template;
       }

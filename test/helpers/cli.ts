@@ -20,11 +20,19 @@ export interface CliResult {
 /** Runs the CLI with exactly the given environment (plus PATH), never the test's own. */
 export function runCli(
   args: string[],
-  options: { env?: Record<string, string>; cwd?: string; onSpawn?: (child: ChildProcess) => void } = {},
+  options: {
+    env?: Record<string, string>;
+    cwd?: string;
+    onSpawn?: (child: ChildProcess) => void;
+    /** Run through this shell: args[0..] are the shell's own ("-c", script, $0, $1 = CLI path...). */
+    shell?: string;
+  } = {},
 ): Promise<CliResult> {
   requireBuiltCli();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const command = options.shell ?? process.execPath;
+    const argv = options.shell ? args.map((arg) => (arg === "CLI" ? CLI : arg)) : [CLI, ...args];
+    const child = spawn(command, argv, {
       cwd: options.cwd ?? REPO_ROOT,
       env: { PATH: process.env.PATH ?? "", TZ: "UTC", ...options.env },
       stdio: ["ignore", "pipe", "pipe"],

@@ -1,0 +1,93 @@
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { createDataset, type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import { type CliResult, runCli } from "../helpers/cli.js";
+import { startCountingProxy } from "../helpers/countingProxy.js";
+import { tempWorkspace } from "../helpers/exportHarness.js";
+
+/**
+ * Runs the demo, exports, failure paths and --debug with recognisable tokens, then searches every
+ * byte written (stdout, stderr, the database, WAL, key, spool and Parquet files) for the API tokens
+ * and for every page token the API handed out: none may appear.
+ */
+const CANARY = "zoo-SECRET-canary-token-4f9c2e7a1b3d";
+const WRONG = "zoo-SECRET-wrong-token-8e1d5c3a9f7b";
+
+let sim: RunningSimulator;
+beforeAll(async () => {
+  sim = await startSimulator({ seed: 81, calls: 1500, days: 10, users: 2, firstUserToken: CANARY });
+});
+afterAll(() => sim.close());
+
+async function everyByteUnder(dir: string): Promise<string> {
+  const parts: string[] = [];
+  for (const name of await readdir(dir, { recursive: true })) {
+    const bytes = await readFile(path.join(dir, String(name))).catch(() => undefined);
+    if (bytes !== undefined) parts.push(bytes.toString("latin1"));
+  }
+  return parts.join("\n");
+}
+
+test("no API token and no page token appears in any output or file", async () => {
+  const { dir, db, out, cleanup } = await tempWorkspace();
+  const pageTokens = new Set<string>();
+  const proxy = await startCountingProxy(
+    sim.url,
+    (pathname, body) => {
+      const next =
+        pathname === "/user/api-calls" ? (JSON.parse(body) as { next_page?: string | null }).next_page : null;
+      if (next) pageTokens.add(next);
+      return body;
+    },
+    // Every 7th listing fails, so retries and their log lines are part of what is searched.
+    (pathname, _, count) =>
+      pathname === "/user/api-calls" && count % 7 === 0
+        ? { status: 503, body: JSON.stringify({ message: "unavailable", request_id: "r" }) }
+        : undefined,
+  );
+  const results: CliResult[] = [];
+  try {
+    const env = { ZOO_API_TOKEN: CANARY, ZOO_HOST: proxy.url };
+    const exportArgs = ["export", "--db", db, "--out", out, "--limit", "50", "--debug"];
+    results.push(await runCli(exportArgs, { env }));
+    sim.clock.advance(86_400_000);
+    results.push(await runCli([...exportArgs, "--json"], { env }));
+    // Failure paths: a wrong token, retries running out, an operation that is not there, bad flags.
+    results.push(await runCli(exportArgs, { env: { ...env, ZOO_API_TOKEN: WRONG } }));
+    results.push(await runCli([...exportArgs, "--max-attempts", "1", "--full-refresh"], { env }));
+    results.push(
+      await runCli(["operation", "get", "00000000-0000-4000-8000-000000000000", "--debug"], { env }),
+    );
+    results.push(
+      await runCli(["export", "--db", db, "--out", out, "--base-url", "http://example.com", "--debug"], {
+        env,
+      }),
+    );
+    results.push(await runCli(["export", "--print-config", "--db", db], { env }));
+    results.push(
+      await runCli(["report", "--db", db, "--html", path.join(dir, "report.html"), "--debug"], { env }),
+    );
+    // The demo, with its own simulator credential.
+    const demoToken = createDataset({ seed: 1, calls: 50_000, days: 90, users: 1 }).users[0]?.token ?? "";
+    results.push(await runCli(["demo", "--calls", "2000", "--debug", "--no-summary"], { cwd: dir }));
+
+    expect(results[0]?.code, results[0]?.stderr).toBe(0);
+    expect(results[2]?.code).toBe(3);
+    expect(results[3]?.code).toBe(4);
+    expect(results.at(-1)?.code, results.at(-1)?.stderr).toBe(0);
+    expect(pageTokens.size).toBeGreaterThan(10);
+    const written = [
+      ...results.map((result) => `${result.stdout}\n${result.stderr}`),
+      await everyByteUnder(dir),
+    ].join("\n");
+    for (const secret of [CANARY, WRONG, demoToken, ...pageTokens]) {
+      expect(written.includes(secret), `secret ${secret.slice(0, 12)}… was written somewhere`).toBe(false);
+    }
+    // Sanity: the search does see what was written (the request ids of the failures, for one).
+    expect(written).toContain("request id");
+  } finally {
+    await proxy.close();
+    await cleanup();
+  }
+}, 180_000);

@@ -1,68 +1,26 @@
 import { mkdir, rm } from "node:fs/promises";
-import type { ZooClient } from "../api/client.js";
 import { ZooUsageError } from "../errors.js";
 import { readExportState } from "../extract/exportState.js";
 import { fetchOperations } from "../extract/fetchOperations.js";
-import { paginate } from "../extract/paginate.js";
-import { chooseStartPoint, type ScanMode, type StartPoint } from "../extract/startPoint.js";
-import {
-  ApiCallLoader,
-  type Batch,
-  emptyBatch,
-  serializeReject,
-  serializeRow,
-} from "../load/apiCallLoader.js";
-import type { Warehouse } from "../load/database.js";
+import { chooseStartPoint, type ScanMode } from "../extract/startPoint.js";
+import { ApiCallLoader } from "../load/apiCallLoader.js";
 import { durationUnitWarning } from "../load/durationEvidence.js";
 import { OperationLoader } from "../load/operationLoader.js";
 import { markMissingPartitions, writeDirtyPartitions } from "../load/parquetExport.js";
-import type { Partitioning } from "../load/partitioning.js";
 import { finishRun, startRun } from "../load/runHistory.js";
-import { sqlFile } from "../load/sqlFiles.js";
 import { reconcileSettings } from "../load/storedSettings.js";
-import type { Logger } from "../log/logger.js";
-import type { SecretBox } from "../secrets/secretBox.js";
-import { rawForRejects, type TransformContext, transformApiCall } from "../transform/apiCallRow.js";
-import type { DurationUnit } from "../transform/durationUnit.js";
+import type { TransformContext } from "../transform/apiCallRow.js";
 import { EndpointTemplater } from "../transform/endpointTemplate.js";
-import type { PrivacyPolicy } from "../transform/privacy.js";
-import type { Progress } from "./progress.js";
 import type { RunStatus, RunSummary } from "./runSummary.js";
+import { ApiCallScanner, type ExportDeps, type ExportOptions } from "./scanApiCalls.js";
 
-export interface ExportOptions {
-  runId: string;
-  limit: number;
-  lookbackMs: number;
-  fullRefresh: boolean;
-  /** Records per transaction: a crash loses at most this many, re-read on the next run. */
-  batchRecords: number;
-  durationUnit: DurationUnit;
-  partitioning: Partitioning;
-  privacy: PrivacyPolicy;
-  maxPriceUsd: number;
-  outDir: string;
-  spoolDir: string;
-  /** Also fetch the async operations the exported calls started (--no-operations skips). */
-  operations: boolean;
-  operationsConcurrency: number;
-}
+export type { ExportDeps, ExportOptions } from "./scanApiCalls.js";
 
 /** The Parquet datasets, each partitioned by the UTC month or day of its time column. */
 const DATASETS = [
   { dataset: "api_calls", table: "api_calls", timeColumn: "created_at" },
   { dataset: "async_operations", table: "async_operations", timeColumn: "call_created_at" },
 ] as const;
-
-export interface ExportDeps {
-  client: ZooClient;
-  warehouse: Warehouse;
-  secrets: SecretBox;
-  logger: Logger;
-  progress: Progress;
-  now: () => Date;
-  /** Aborted by SIGINT/SIGTERM: the current batch commits and the run stops. */
-  signal: AbortSignal;
-}
 
 /** Errors after which the run keeps what it has committed and ends partial, to resume next time. */
 const RESUMABLE_API_ERRORS = new Set([
@@ -123,19 +81,21 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
       );
   }
 
-  const loader = new ApiCallLoader(warehouse, options);
-  const context: TransformContext = {
+  const transform: TransformContext = {
     templater: new EndpointTemplater(),
     secrets,
     privacy: options.privacy,
     maxPriceUsd: options.maxPriceUsd,
   };
-  let knownUser = state.userId;
+  const scanner = new ApiCallScanner(
+    { deps, options, summary, loader: new ApiCallLoader(warehouse, options), transform, warn },
+    state.userId,
+  );
   let failure: unknown;
   try {
     progress.update({ phase: "fetching" });
     try {
-      await scan(start);
+      await scanner.scan(start);
     } catch (error) {
       // A stored token the API no longer accepts: forget every stored position and scan everything.
       if (
@@ -154,7 +114,7 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
       await warehouse.connection.run("DELETE FROM page_ladder");
       await warehouse.connection.run("UPDATE export_state SET resume_token = NULL");
       start = { mode: "full", token: null, reason: "stored page token rejected by the API" };
-      await scan(start);
+      await scanner.scan(start);
     }
   } catch (error) {
     failure = error;
@@ -209,114 +169,6 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
   progress.done();
   if (fatal) throw failure;
   return summary;
-
-  async function scan(from: StartPoint): Promise<void> {
-    let batch = emptyBatch(null);
-    let inFlight: Promise<void> | undefined;
-    let lastCreatedAt = "";
-    const commit = async (toCommit: Batch) => {
-      const result = await loader.commit(toCommit);
-      summary.records_new += result.inserted;
-      summary.records_updated += result.updated;
-    };
-    const pages = paginate(
-      (token) =>
-        deps.client.listApiCalls({ limit: options.limit, pageToken: token, sortBy: "created_at_ascending" }),
-      from.token,
-      { onWarning: warn },
-    );
-    try {
-      for await (const { page } of pages) {
-        summary.pages += 1;
-        let pageRecords = 0;
-        let pageRejects = 0;
-        for (const item of page.items) {
-          summary.records_seen += 1;
-          const result = transformApiCall(item, context);
-          if (result.ok && knownUser !== null && result.row.user_id !== knownUser) {
-            throw otherUserError(warehouse.path, knownUser, result.row.user_id);
-          }
-          if (!result.ok) {
-            pageRejects += 1;
-            summary.records_rejected += 1;
-            batch.rejects.push(
-              serializeReject({
-                run_id: options.runId,
-                rejected_at: deps.now().toISOString(),
-                record_id: result.recordId,
-                reason: result.reason,
-                raw_json: rawForRejects(item, context),
-              }),
-            );
-            continue;
-          }
-          if (knownUser === null) {
-            knownUser = result.row.user_id;
-            batch.userId = knownUser;
-          }
-          pageRecords += 1;
-          if (
-            result.row.created_at < lastCreatedAt &&
-            Date.parse(result.row.created_at) < Date.parse(lastCreatedAt)
-          ) {
-            warn(
-              `call ${result.row.id} is listed after a newer call (${result.row.created_at} < ${lastCreatedAt}); loaded anyway`,
-            );
-          } else {
-            lastCreatedAt = result.row.created_at;
-          }
-          batch.rows.push(serializeRow(result.row));
-          if (batch.maxCreatedAt === null || result.row.created_at > batch.maxCreatedAt)
-            batch.maxCreatedAt = result.row.created_at;
-        }
-        const sealedNext = page.nextPage === null ? null : secrets.seal(page.nextPage);
-        if (sealedNext !== null && lastCreatedAt !== "" && page.items.length > 0) {
-          batch.rungs.push({ lastCreatedAt, sealedToken: sealedNext });
-        }
-        batch.resumeToken = sealedNext;
-        batch.pages += 1;
-        progress.add({ pages: 1, records: pageRecords, rejected: pageRejects });
-        progress.update({ retries: deps.client.stats.retries });
-        if (batch.rows.length + batch.rejects.length >= options.batchRecords || deps.signal.aborted) {
-          await inFlight;
-          inFlight = commit(batch);
-          batch = emptyBatch(batch.resumeToken);
-        }
-        if (deps.signal.aborted) {
-          warn("interrupted: the current batch is committed and the next run resumes from it");
-          break;
-        }
-      }
-    } finally {
-      // Whatever ended the scan, what was read and checkpointed so far is committed.
-      await inFlight;
-      if (batch.pages > 0) await commit(batch);
-    }
-    if (!deps.signal.aborted) await finishScan(warehouse, deps.now(), options.lookbackMs);
-  }
-}
-
-/** After a complete scan: the position is the end; thin the ladder. */
-async function finishScan(warehouse: Warehouse, now: Date, lookbackMs: number): Promise<void> {
-  await warehouse.connection.run(
-    "UPDATE export_state SET resume_token = NULL, last_complete_scan = $now::TIMESTAMPTZ",
-    {
-      now: now.toISOString(),
-    },
-  );
-  const state = await readExportState(warehouse);
-  if (state.highWaterCreated === null) return;
-  // Keep every rung from twice the lookback before the high-water mark: a run never starts earlier.
-  const keepFrom = new Date(Date.parse(state.highWaterCreated) - 2 * lookbackMs).toISOString();
-  await warehouse.connection.run(sqlFile("prune_ladder.sql"), { keep_from: keepFrom });
-}
-
-function otherUserError(dbPath: string, stored: string, seen: string): ZooUsageError {
-  return new ZooUsageError({
-    code: "warehouse.other_user",
-    message: `The database ${dbPath} holds the calls of user ${stored}, but this token lists calls of user ${seen}`,
-    hint: "Use one database per user: pass another --db for this token.",
-  });
 }
 
 function isResumable(error: unknown): boolean {

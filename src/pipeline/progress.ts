@@ -40,20 +40,25 @@ export function createProgress(options: {
   const interval = options.intervalMs ?? (options.isTty ? 200 : 10_000);
   let lastShown = 0;
   let lineShown = false;
-  const describe = () => {
-    const seconds = Math.max(0.001, (options.now() - started) / 1000);
-    const rate = Math.round(counters.records / seconds);
-    return `${counters.phase}: ${counters.pages} pages, ${counters.records} records (${rate}/s), ${counters.operations} operations, ${counters.rejected} rejected, ${counters.retries} retries, ${counters.partitions} partitions written, ${seconds.toFixed(1)} s`;
-  };
+  let lastCounts = "";
+  const counts = () =>
+    `${counters.phase}: ${counters.pages} pages, ${counters.records} records, ${counters.operations} operations, ${counters.rejected} rejected, ${counters.retries} retries, ${counters.partitions} partitions written`;
   const show = (force: boolean) => {
     const now = options.now();
     if (!force && now - lastShown < interval) return;
+    const text = counts();
+    // In a log, a line that says nothing new is noise.
+    if (!options.isTty && text === lastCounts) return;
     lastShown = now;
+    lastCounts = text;
+    const seconds = Math.max(0.001, (now - started) / 1000);
+    const rate = Math.round((counters.records + counters.operations) / seconds);
+    const line = `${text}, ${rate} items/s, ${seconds.toFixed(1)} s`;
     if (options.isTty) {
-      options.write(`\r\x1b[2K${describe()}`);
+      options.write(`\r\x1b[2K${line}`);
       lineShown = true;
     } else {
-      options.log(describe());
+      options.log(line);
     }
   };
   return {

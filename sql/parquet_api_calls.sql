@@ -2,6 +2,9 @@
 -- tools cannot read Parquet's UUID logical type. DECIMAL(18,6) and TIMESTAMPTZ (UTC, micros) stay
 -- typed. created_at stays inside the files; the partition column is only in the path.
 -- The start and end placeholders (quoted literals) bound one partition, half-open, in UTC.
+-- No ORDER BY: sorting a month held ~1 KB per row in memory (330 MB for a 330k-row month). Rows
+-- stream in the table's order, which is the order the export loaded them: ascending created_at
+-- apart from calls listed late, so row-group statistics on created_at stay tight.
 SELECT
   id::VARCHAR AS id, user_id::VARCHAR AS user_id, org_id::VARCHAR AS org_id,
   method, endpoint, endpoint_template, status_code,
@@ -11,4 +14,3 @@ SELECT
   extra::VARCHAR AS extra
 FROM api_calls
 WHERE created_at >= {{start}}::TIMESTAMPTZ AND created_at < {{end}}::TIMESTAMPTZ
-ORDER BY created_at, id

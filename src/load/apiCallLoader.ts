@@ -1,9 +1,10 @@
+import path from "node:path";
 import { quotedString } from "@duckdb/node-api";
 import type { ApiCallRow } from "../transform/apiCallRow.js";
 import { DURATION_UNITS, type DurationUnit, UNITS_PER_MS } from "../transform/durationUnit.js";
 import type { Warehouse } from "./database.js";
 import { PARTITION_FORMAT, type Partitioning } from "./partitioning.js";
-import { Spool } from "./spool.js";
+import { RowSpool, Spool } from "./spool.js";
 import { fillSql, sqlFile } from "./sqlFiles.js";
 import { asStorageError } from "./storageError.js";
 
@@ -23,7 +24,7 @@ export interface Rung {
 
 /** Everything one transaction commits: rows, rejects and the checkpoint that covers them. */
 export interface Batch {
-  rows: string[];
+  rows: RowSpool;
   rejects: string[];
   rungs: Rung[];
   /** Where to resume if the run stops after this batch (sealed), or null when the scan ended. */
@@ -39,11 +40,6 @@ export interface BatchResult {
   inserted: number;
   updated: number;
   rejected: number;
-}
-
-/** A new batch starts where the previous one ended: its resume token is the current position. */
-export function emptyBatch(resumeToken: string | null): Batch {
-  return { rows: [], rejects: [], rungs: [], resumeToken, maxCreatedAt: null, userId: null, pages: 0 };
 }
 
 export function serializeRow(row: ApiCallRow): string {
@@ -64,6 +60,8 @@ export class ApiCallLoader {
   private readonly stageSql = sqlFile("stage_api_calls.sql");
   private readonly dedupeSql = sqlFile("dedupe_staged_api_calls.sql");
   private readonly changedSql = sqlFile("changed_api_calls.sql");
+  /** Batches started, to name their spool files. */
+  private batches = 0;
   private readonly insertSql = sqlFile("insert_api_calls.sql");
   private readonly updateSql = sqlFile("update_api_calls.sql");
   private readonly rejectsSql = sqlFile("load_rejects.sql");
@@ -83,11 +81,19 @@ export class ApiCallLoader {
     this.spool = new Spool(options.spoolDir, options.runId);
   }
 
+  /** A new, empty batch with its own spool file; it starts where the previous one ended. */
+  newBatch(resumeToken: string | null): Batch {
+    this.batches += 1;
+    const file = path.join(this.options.spoolDir, `${this.options.runId}-batch-${this.batches}-rows.ndjson`);
+    const rows = new RowSpool(file);
+    return { rows, rejects: [], rungs: [], resumeToken, maxCreatedAt: null, userId: null, pages: 0 };
+  }
+
   async commit(batch: Batch): Promise<BatchResult> {
     const { connection } = this.warehouse;
     const result: BatchResult = { inserted: 0, updated: 0, rejected: batch.rejects.length };
     try {
-      const rowsFile = batch.rows.length > 0 ? await this.spool.write("rows", batch.rows) : undefined;
+      const rowsFile = await batch.rows.finish();
       const rejectsFile =
         batch.rejects.length > 0 ? await this.spool.write("rejects", batch.rejects) : undefined;
       await connection.run("BEGIN TRANSACTION");
@@ -145,6 +151,7 @@ export class ApiCallLoader {
       return result;
     } finally {
       await this.spool.cleanup();
+      await batch.rows.remove();
     }
   }
 }

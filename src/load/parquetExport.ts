@@ -6,6 +6,12 @@ import type { Warehouse } from "./database.js";
 import { PARTITION_COLUMN, PARTITION_FORMAT, type Partitioning, partitionRange } from "./partitioning.js";
 import { fillSql, sqlFile } from "./sqlFiles.js";
 
+/**
+ * Rows per Parquet row group. DuckDB's writer holds a row group in memory before it compresses it:
+ * its default of 122,880 rows took ~125 MB; 32,768 take ~65 MB, for files 0.7% larger.
+ */
+const ROW_GROUP_ROWS = 32_768;
+
 /** One file per partition, always this name: replacing it is a single atomic rename. */
 export const PARTITION_FILE = "data.parquet";
 
@@ -23,6 +29,8 @@ export async function writeDirtyPartitions(
     partitioning: Partitioning;
     runId: string;
     onPartition?: () => void;
+    /** Only the partitions whose value sorts before this one (those a forward scan has passed). */
+    before?: string;
   },
 ): Promise<number> {
   const { connection } = warehouse;
@@ -30,7 +38,10 @@ export async function writeDirtyPartitions(
     "SELECT partition FROM parquet_dirty WHERE dataset = $dataset ORDER BY partition",
     { dataset: options.dataset },
   );
-  const partitions = dirty.getRows().map((row) => String(row[0]));
+  const partitions = dirty
+    .getRows()
+    .map((row) => String(row[0]))
+    .filter((partition) => options.before === undefined || partition < options.before);
   const selectSql = sqlFile(`parquet_${options.dataset}.sql`);
   for (const partition of partitions) {
     const dir = path.join(
@@ -45,7 +56,7 @@ export async function writeDirtyPartitions(
       await mkdir(dir, { recursive: true });
       const select = fillSql(selectSql, { start: quotedString(start), end: quotedString(end) });
       await connection.run(
-        `COPY (${select}) TO ${quotedString(temporary)} (FORMAT parquet, COMPRESSION zstd)`,
+        `COPY (${select}) TO ${quotedString(temporary)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${ROW_GROUP_ROWS})`,
       );
       await rename(temporary, finalFile);
     } catch (cause) {

@@ -3,14 +3,9 @@ import { ZooUsageError } from "../errors.js";
 import { readExportState } from "../extract/exportState.js";
 import { paginate } from "../extract/paginate.js";
 import type { StartPoint } from "../extract/startPoint.js";
-import {
-  type ApiCallLoader,
-  type Batch,
-  emptyBatch,
-  serializeReject,
-  serializeRow,
-} from "../load/apiCallLoader.js";
+import { type ApiCallLoader, type Batch, serializeReject, serializeRow } from "../load/apiCallLoader.js";
 import type { Warehouse } from "../load/database.js";
+import { writeDirtyPartitions } from "../load/parquetExport.js";
 import type { Partitioning } from "../load/partitioning.js";
 import { sqlFile } from "../load/sqlFiles.js";
 import type { Logger } from "../log/logger.js";
@@ -20,6 +15,13 @@ import type { DurationUnit } from "../transform/durationUnit.js";
 import type { PrivacyPolicy } from "../transform/privacy.js";
 import type { Progress } from "./progress.js";
 import type { RunSummary } from "./runSummary.js";
+
+/**
+ * The smallest batch committed early (while the previous commit is done before the batch is full).
+ * A commit has a fixed cost of ~30 ms of CPU; committing every page at 50 ms latency cost 1.5x the
+ * CPU of 10k-record commits.
+ */
+const EAGER_COMMIT_RECORDS = 10_000;
 
 export interface ExportOptions {
   runId: string;
@@ -75,13 +77,37 @@ export class ApiCallScanner {
   async scan(from: StartPoint): Promise<void> {
     const { deps, options, summary, loader, transform: context, warn } = this.context;
     const { warehouse, secrets, progress } = deps;
-    let batch = emptyBatch(null);
+    let batch = loader.newBatch(null);
     let inFlight: Promise<void> | undefined;
+    let idle = true;
     let lastCreatedAt = "";
     const commit = async (toCommit: Batch) => {
       const result = await loader.commit(toCommit);
       summary.records_new += result.inserted;
       summary.records_updated += result.updated;
+    };
+    // The scan goes forward in created_at: the partitions before the last committed call's are
+    // complete for this run, so they are written while the scan goes on rather than after it. A
+    // call listed late dirties its partition again, and the end of the run rewrites it.
+    const writePassedPartitions = async (committedUpTo: string | null) => {
+      if (committedUpTo === null) return;
+      const at = new Date(Date.parse(committedUpTo)).toISOString();
+      summary.partitions_written += await writeDirtyPartitions(warehouse, {
+        dataset: "api_calls",
+        outDir: options.outDir,
+        partitioning: options.partitioning,
+        runId: options.runId,
+        before: options.partitioning === "month" ? at.slice(0, 7) : at.slice(0, 10),
+        onPartition: () => progress.add({ partitions: 1 }),
+      });
+    };
+    const startCommit = (toCommit: Batch) => {
+      idle = false;
+      inFlight = commit(toCommit)
+        .then(() => writePassedPartitions(toCommit.maxCreatedAt))
+        .finally(() => {
+          idle = true;
+        });
     };
     const pages = paginate(
       (token) =>
@@ -94,6 +120,7 @@ export class ApiCallScanner {
         summary.pages += 1;
         let pageRecords = 0;
         let pageRejects = 0;
+        const pageRows: string[] = [];
         for (const item of page.items) {
           summary.records_seen += 1;
           const result = transformApiCall(item, context);
@@ -129,7 +156,7 @@ export class ApiCallScanner {
           } else {
             lastCreatedAt = result.row.created_at;
           }
-          batch.rows.push(serializeRow(result.row));
+          pageRows.push(serializeRow(result.row));
           if (batch.maxCreatedAt === null || result.row.created_at > batch.maxCreatedAt)
             batch.maxCreatedAt = result.row.created_at;
         }
@@ -137,14 +164,20 @@ export class ApiCallScanner {
         if (sealedNext !== null && lastCreatedAt !== "" && page.items.length > 0) {
           batch.rungs.push({ lastCreatedAt, sealedToken: sealedNext });
         }
+        batch.rows.append(pageRows);
         batch.resumeToken = sealedNext;
         batch.pages += 1;
         progress.add({ pages: 1, records: pageRecords, rejected: pageRejects });
         progress.update({ retries: deps.client.stats.retries });
-        if (batch.rows.length + batch.rejects.length >= options.batchRecords || deps.signal.aborted) {
+        // Commit when the batch is full, or as soon as the previous commit is done and the batch is
+        // worth a transaction: DuckDB works while the next pages arrive, and what is left to commit
+        // after the last page stays small.
+        const size = batch.rows.count + batch.rejects.length;
+        const worthCommitting = size >= Math.min(EAGER_COMMIT_RECORDS, options.batchRecords);
+        if (size >= options.batchRecords || deps.signal.aborted || (idle && worthCommitting)) {
           await inFlight;
-          inFlight = commit(batch);
-          batch = emptyBatch(batch.resumeToken);
+          startCommit(batch);
+          batch = loader.newBatch(batch.resumeToken);
         }
         if (deps.signal.aborted) {
           warn("interrupted: the current batch is committed and the next run resumes from it");

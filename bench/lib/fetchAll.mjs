@@ -1,0 +1,93 @@
+import { once } from "node:events";
+import { createWriteStream } from "node:fs";
+import { Agent } from "undici";
+
+export const LIMIT = 1000;
+
+function pageUrl(base, token) {
+  const query = new URLSearchParams({ limit: String(LIMIT), sort_by: "created_at_ascending" });
+  if (token !== null) query.set("page_token", token);
+  return `${base}/user/api-calls?${query}`;
+}
+
+/**
+ * next_page without parsing the whole body: the simulator, like Dropshot, writes it after the items.
+ * Falls back to a full parse when the tail does not look like that.
+ */
+function nextPageOf(text) {
+  const at = text.lastIndexOf('"next_page":');
+  const end = text.lastIndexOf("}");
+  if (at !== -1 && end > at) {
+    try {
+      return JSON.parse(text.slice(at + '"next_page":'.length, end));
+    } catch {}
+  }
+  return JSON.parse(text).next_page ?? null;
+}
+
+async function getPage(dispatcher, base, apiToken, pageToken) {
+  const response = await dispatcher.request({
+    origin: new URL(base).origin,
+    path: pageUrl(base, pageToken).slice(new URL(base).origin.length),
+    method: "GET",
+    headers: { authorization: `Bearer ${apiToken}`, accept: "application/json" },
+  });
+  const text = await response.body.text();
+  if (response.statusCode !== 200) throw new Error(`GET /user/api-calls: ${response.statusCode} ${text}`);
+  return text;
+}
+
+/**
+ * The fetch ceiling: a bare keep-alive loop over every page (limit 1000, ascending, following
+ * next_page until it is null), bodies read and discarded. Nothing else a fetcher could skip.
+ */
+export async function fetchCeiling({ url, token }) {
+  const dispatcher = new Agent({ keepAliveTimeout: 30_000 });
+  const started = performance.now();
+  let pageToken = null;
+  let requests = 0;
+  let bytes = 0;
+  try {
+    for (;;) {
+      const text = await getPage(dispatcher, url, token, pageToken);
+      requests += 1;
+      bytes += text.length;
+      pageToken = nextPageOf(text);
+      if (pageToken === null) break;
+    }
+  } finally {
+    await dispatcher.close();
+  }
+  return { seconds: (performance.now() - started) / 1000, requests, bodyBytes: bytes };
+}
+
+/**
+ * Untimed: the same pages written as NDJSON (one item per line, as JSON.stringify prints it), the
+ * input of the load ceiling and the yardstick of the Parquet size.
+ */
+export async function writeNdjson({ url, token }, file) {
+  const dispatcher = new Agent({ keepAliveTimeout: 30_000 });
+  const out = createWriteStream(file);
+  let pageToken = null;
+  let records = 0;
+  let bytes = 0;
+  let requests = 0;
+  try {
+    for (;;) {
+      const page = JSON.parse(await getPage(dispatcher, url, token, pageToken));
+      requests += 1;
+      let chunk = "";
+      for (const item of page.items) chunk += `${JSON.stringify(item)}\n`;
+      records += page.items.length;
+      bytes += Buffer.byteLength(chunk);
+      if (!out.write(chunk)) await once(out, "drain");
+      pageToken = page.next_page ?? null;
+      if (pageToken === null) break;
+    }
+  } finally {
+    out.end();
+    await once(out, "close");
+    await dispatcher.close();
+  }
+  return { records, bytes, requests };
+}

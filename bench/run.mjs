@@ -12,7 +12,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { parseBenchArgs, USAGE } from "./lib/args.mjs";
-import { cliHasExportFlag, directoryBytes, nightlyExpectation, runExport, runNode } from "./lib/exporter.mjs";
+import { directoryBytes, nightlyExpectation, runExport, runNode } from "./lib/exporter.mjs";
 import { fetchCeiling, LIMIT, writeNdjson } from "./lib/fetchAll.mjs";
 import { loadCeiling } from "./lib/loadCeiling.mjs";
 import { ROOT } from "./lib/paths.mjs";
@@ -36,10 +36,9 @@ const work = options.work
 await mkdir(work, { recursive: true });
 if (options.cpuProfDir) await mkdir(path.resolve(options.cpuProfDir), { recursive: true });
 
-// The export also fetches async operations when the CLI can (one request per operation): that is
-// not what these targets measure, so it is off unless asked for.
-const exportArgs =
-  !options.withOperations && (await cliHasExportFlag("--no-operations")) ? ["--no-operations"] : [];
+// The export also fetches async operations (one request per operation): that is not what these
+// targets measure, so it is off unless asked for.
+const exportArgs = options.withOperations ? [] : ["--no-operations"];
 
 const startedAt = new Date();
 const startLoad = os.loadavg()[0];

@@ -45,12 +45,6 @@ export function runNode(args, { env = {}, nodeArgs = [] } = {}) {
   });
 }
 
-/** True when the built CLI has the flag (the bench must also run on versions without it). */
-export async function cliHasExportFlag(flag) {
-  const { stdout } = await runNode([CLI, "export", "--help"]);
-  return stdout.includes(flag);
-}
-
 /**
  * One `zoo-usage export` as a user runs it: the built CLI in its own process, token and host from
  * the environment. Wall time is measured around the whole process (start-up and close included).

@@ -144,30 +144,27 @@ async function benchOne(calls, latencyMs) {
       ? path.resolve(options.cpuProfDir, `${calls}-${latencyMs}ms`)
       : undefined;
 
+    // One export as a user runs it, with the list requests the simulator served for it.
+    const exportCounting = async (kind) => {
+      const before = await sim.listRequests();
+      const result = await runExport({
+        sim,
+        db,
+        out,
+        extraArgs: exportArgs,
+        cpuProfDir: cpuProfDir && path.join(cpuProfDir, kind),
+      });
+      return { ...result, listRequests: (await sim.listRequests()) - before };
+    };
+
     log(`${tag}: zoo-usage export, cold`);
     const coldLoad = os.loadavg()[0];
-    let before = await sim.listRequests();
-    const cold = await runExport({
-      sim,
-      db,
-      out,
-      extraArgs: exportArgs,
-      cpuProfDir: cpuProfDir && path.join(cpuProfDir, "cold"),
-    });
-    const coldList = (await sim.listRequests()) - before;
+    const cold = await exportCounting("cold");
     const parquetBytes = await directoryBytes(out);
 
     log(`${tag}: zoo-usage export, nightly (clock +1 day)`);
     await sim.advanceClock(DAY_MS);
-    before = await sim.listRequests();
-    const nightly = await runExport({
-      sim,
-      db,
-      out,
-      extraArgs: exportArgs,
-      cpuProfDir: cpuProfDir && path.join(cpuProfDir, "nightly"),
-    });
-    const nightlyList = (await sim.listRequests()) - before;
+    const nightly = await exportCounting("nightly");
     const expected = await nightlyExpectation(db, {
       coldRunId: cold.summary.run_id,
       nightlyRunId: nightly.summary.run_id,
@@ -198,7 +195,7 @@ async function benchOne(calls, latencyMs) {
         peakRssMb: cold.summary.peak_rss_mb ?? cold.maxRssMb,
         cpuSeconds: cold.cpuSeconds,
         loadAverageBefore: coldLoad,
-        requests: coldList,
+        requests: cold.listRequests,
         summaryRequests: cold.summary.requests,
         partitionsWritten: cold.summary.partitions_written,
         parquetBytes,
@@ -206,7 +203,7 @@ async function benchOne(calls, latencyMs) {
       nightly: {
         seconds: nightly.wallSeconds,
         summarySeconds: nightly.summary.seconds,
-        requests: nightlyList,
+        requests: nightly.listRequests,
         summaryRequests: nightly.summary.requests,
         recordsSeen: nightly.summary.records_seen,
         recordsUpdated: nightly.summary.records_updated,
@@ -228,7 +225,7 @@ async function benchOne(calls, latencyMs) {
     }
     log(
       `${tag}: fetch ${fetched.seconds.toFixed(1)} s, export ${cold.wallSeconds.toFixed(1)} s ` +
-        `(${cold.summary.peak_rss_mb} MB), nightly ${nightly.wallSeconds.toFixed(1)} s ${nightlyList} requests`,
+        `(${cold.summary.peak_rss_mb} MB), nightly ${nightly.wallSeconds.toFixed(1)} s ${nightly.listRequests} requests`,
     );
     return run;
   } finally {

@@ -18,8 +18,8 @@ import type { RunSummary } from "./runSummary.js";
 
 /**
  * The smallest batch committed early (while the previous commit is done before the batch is full).
- * A commit has a fixed cost of ~30 ms of CPU; committing every page at 50 ms latency cost 1.5x the
- * CPU of 10k-record commits.
+ * A commit has a fixed cost of ~20 ms of CPU: committing every page at 50 ms latency cost 1.35x the
+ * CPU of 10k-record commits (14.6 s vs 10.9 s for 200k calls).
  */
 const EAGER_COMMIT_RECORDS = 10_000;
 

@@ -5,9 +5,9 @@
  * Run as a child by bench/run.mjs: `node bench/naive.mjs DB PARQUET` with BENCH_URL and BENCH_TOKEN;
  * prints one JSON line with its figures.
  */
-import { DuckDBInstance } from "@duckdb/node-api";
+import { DuckDBInstance, quotedString } from "@duckdb/node-api";
 import { request } from "undici";
-import { CREATE_TABLE, ITEM_COLUMNS, quoted } from "./lib/duckdbSql.mjs";
+import { CREATE_TABLE, ITEM_COLUMNS } from "./lib/duckdbSql.mjs";
 
 const [dbFile, parquetFile] = process.argv.slice(2);
 const base = process.env.BENCH_URL;
@@ -46,7 +46,7 @@ for (;;) {
 }
 appender.closeSync();
 await connection.run(
-  `COPY (SELECT * FROM api_calls ORDER BY created_at) TO ${quoted(parquetFile)} (FORMAT parquet, COMPRESSION zstd)`,
+  `COPY (SELECT * FROM api_calls ORDER BY created_at) TO ${quotedString(parquetFile)} (FORMAT parquet, COMPRESSION zstd)`,
 );
 connection.closeSync();
 instance.closeSync();

@@ -1,3 +1,5 @@
+import { quotedString } from "@duckdb/node-api";
+
 /** The columns of one GET /user/api-calls item, typed as the exporter types them. */
 export const ITEM_COLUMNS = [
   ["id", "UUID"],
@@ -27,11 +29,7 @@ export const CREATE_TABLE = `CREATE TABLE api_calls (${ITEM_COLUMNS.map(
   ([name, type]) => `${name} ${type}${name === "id" ? " PRIMARY KEY" : ""}`,
 ).join(", ")})`;
 
-export function quoted(text) {
-  return `'${String(text).replaceAll("'", "''")}'`;
-}
-
 export function readJsonSql(file) {
-  const columns = ITEM_COLUMNS.map(([name, type]) => `${name}: ${quoted(type)}`).join(", ");
-  return `INSERT INTO api_calls SELECT * FROM read_json(${quoted(file)}, format = 'newline_delimited', columns = {${columns}})`;
+  const columns = ITEM_COLUMNS.map(([name, type]) => `${name}: ${quotedString(type)}`).join(", ");
+  return `INSERT INTO api_calls SELECT * FROM read_json(${quotedString(file)}, format = 'newline_delimited', columns = {${columns}})`;
 }

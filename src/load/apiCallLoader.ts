@@ -57,11 +57,11 @@ export function serializeReject(reject: RejectRow): string {
  */
 export class ApiCallLoader {
   private readonly spool: Spool;
+  /** Batches started, to name their spool files. */
+  private batches = 0;
   private readonly stageSql = sqlFile("stage_api_calls.sql");
   private readonly dedupeSql = sqlFile("dedupe_staged_api_calls.sql");
   private readonly changedSql = sqlFile("changed_api_calls.sql");
-  /** Batches started, to name their spool files. */
-  private batches = 0;
   private readonly insertSql = sqlFile("insert_api_calls.sql");
   private readonly updateSql = sqlFile("update_api_calls.sql");
   private readonly rejectsSql = sqlFile("load_rejects.sql");

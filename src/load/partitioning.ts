@@ -8,6 +8,12 @@ export const PARTITIONINGS: readonly Partitioning[] = ["month", "day"];
 export const PARTITION_FORMAT: Record<Partitioning, string> = { month: "%Y-%m", day: "%Y-%m-%d" };
 export const PARTITION_COLUMN: Record<Partitioning, string> = { month: "created_month", day: "created_day" };
 
+/** The partition value of a time (RFC 3339, any offset): its UTC month or day, as PARTITION_FORMAT. */
+export function partitionOf(partitioning: Partitioning, time: string): string {
+  const utc = new Date(Date.parse(time)).toISOString();
+  return partitioning === "month" ? utc.slice(0, 7) : utc.slice(0, 10);
+}
+
 /** The half-open UTC interval [start, end) a partition value covers. */
 export function partitionRange(partitioning: Partitioning, value: string): { start: string; end: string } {
   const match = /^(\d{4})-(\d{2})(?:-(\d{2}))?$/.exec(value);

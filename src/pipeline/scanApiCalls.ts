@@ -6,7 +6,7 @@ import type { StartPoint } from "../extract/startPoint.js";
 import { type ApiCallLoader, type Batch, serializeReject, serializeRow } from "../load/apiCallLoader.js";
 import type { Warehouse } from "../load/database.js";
 import { writeDirtyPartitions } from "../load/parquetExport.js";
-import type { Partitioning } from "../load/partitioning.js";
+import { type Partitioning, partitionOf } from "../load/partitioning.js";
 import { sqlFile } from "../load/sqlFiles.js";
 import type { Logger } from "../log/logger.js";
 import type { SecretBox } from "../secrets/secretBox.js";
@@ -91,13 +91,12 @@ export class ApiCallScanner {
     // call listed late dirties its partition again, and the end of the run rewrites it.
     const writePassedPartitions = async (committedUpTo: string | null) => {
       if (committedUpTo === null) return;
-      const at = new Date(Date.parse(committedUpTo)).toISOString();
       summary.partitions_written += await writeDirtyPartitions(warehouse, {
         dataset: "api_calls",
         outDir: options.outDir,
         partitioning: options.partitioning,
         runId: options.runId,
-        before: options.partitioning === "month" ? at.slice(0, 7) : at.slice(0, 10),
+        before: partitionOf(options.partitioning, committedUpTo),
         onPartition: () => progress.add({ partitions: 1 }),
       });
     };

@@ -1,0 +1,21 @@
+import { describe, expect, test } from "vitest";
+import { partitionOf, partitionRange } from "../../src/load/partitioning.js";
+
+describe("partition values", () => {
+  test("a time's partition is its UTC month or day, whatever its offset", () => {
+    expect(partitionOf("month", "2026-10-31T23:59:59.999999Z")).toBe("2026-10");
+    expect(partitionOf("month", "2026-11-01T01:30:00+02:00")).toBe("2026-10");
+    expect(partitionOf("day", "2026-11-01T01:30:00+02:00")).toBe("2026-10-31");
+    expect(partitionOf("day", "2026-11-01T00:00:00Z")).toBe("2026-11-01");
+  });
+
+  test("a time lies in the range of its own partition", () => {
+    for (const partitioning of ["month", "day"] as const) {
+      for (const time of ["2026-02-28T23:00:00-03:00", "2026-12-31T23:59:59Z", "2026-01-01T00:00:00Z"]) {
+        const { start, end } = partitionRange(partitioning, partitionOf(partitioning, time));
+        expect(Date.parse(start)).toBeLessThanOrEqual(Date.parse(time));
+        expect(Date.parse(time)).toBeLessThan(Date.parse(end));
+      }
+    }
+  });
+});

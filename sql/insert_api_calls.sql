@@ -1,6 +1,8 @@
--- Insert the staged rows whose id is new. A plain INSERT: in DuckDB an INSERT ... ON CONFLICT DO
--- UPDATE costs about twice as much per row, and a cold run is all new ids. $run_id marks who wrote
--- them; $units_per_ms turns the raw duration into milliseconds (README, "Duration").
+-- Insert new rows: the rows placeholder is either the staged rows whose id is new (changed_api_calls), or, when
+-- the loader knows the whole batch is new, the batch's sources read directly (no staging table).
+-- A plain INSERT: in DuckDB an INSERT ... ON CONFLICT DO UPDATE costs about twice as much per row.
+-- $run_id marks who wrote them; $units_per_ms turns the raw duration into milliseconds (README,
+-- "Duration").
 INSERT INTO api_calls
 SELECT
   id, user_id, org_id, method, endpoint, endpoint_template, status_code,
@@ -8,5 +10,4 @@ SELECT
   duration_raw, duration_raw / $units_per_ms, minutes, seconds, price_usd,
   token_hash, email, ip_address, origin, user_agent, request_query_params, stripe_invoice_item_id,
   extra, $run_id, $run_id
-FROM staged_api_calls
-WHERE id IN (SELECT id FROM changed_api_calls WHERE is_new);
+FROM {{rows}};

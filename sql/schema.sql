@@ -1,8 +1,11 @@
 -- zoo-usage warehouse schema. Applied on every open; every statement is idempotent.
 -- Times are TIMESTAMPTZ (UTC instants); money is DECIMAL(18,6): exact to the micro-dollar.
 
+-- One row per call id: the loader merges on id (src/load/apiCallLoader.ts). No PRIMARY KEY: its
+-- index cost a quarter of the insert time and held memory that grew with history (bench, issue 5);
+-- databases created before keep theirs, which still works.
 CREATE TABLE IF NOT EXISTS api_calls (
-  id                     UUID PRIMARY KEY,
+  id                     UUID NOT NULL,
   user_id                UUID NOT NULL,
   org_id                 UUID,
   method                 VARCHAR NOT NULL,

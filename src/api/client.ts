@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ZooUsageError } from "../errors.js";
+import { itemsArrayJson } from "./itemsJson.js";
 import type { AsyncOperation } from "./schemas/index.js";
 import { AsyncOperationSchema } from "./schemas/index.js";
 import type { Transport } from "./transport.js";
@@ -12,6 +13,11 @@ export type SortMode = "created_at_ascending" | "created_at_descending";
  */
 export interface RawApiCallsPage {
   items: unknown[];
+  /**
+   * The `items` array's bytes as the server wrote them (itemsArrayJson), when the body has
+   * Dropshot's compact shape: the loader can hand them to DuckDB without serialising each record.
+   */
+  itemsJson: Buffer | undefined;
   nextPage: string | null;
   requestId: string | undefined;
 }
@@ -53,6 +59,7 @@ export class ZooClient {
     }
     return {
       items: envelope.data.items,
+      itemsJson: itemsArrayJson(response.bytes, response.body),
       nextPage: envelope.data.next_page ?? null,
       requestId: response.requestId,
     };

@@ -34,6 +34,8 @@ export interface TransportOptions {
 
 export interface JsonResponse {
   body: unknown;
+  /** The body's bytes as received: a caller may hand parts on unchanged instead of re-serialising. */
+  bytes: Buffer;
   requestId: string | undefined;
   apiCallId: string | undefined;
   attempts: number;
@@ -138,9 +140,13 @@ export class Transport {
       return networkFailure(where, cause, [token, url.searchParams.get("page_token") ?? ""]);
     }
     const requestId = headerValue(response.headers["x-request-id"]);
+    let bytes: Buffer;
     let text: string;
     try {
-      text = await response.body.text();
+      bytes = Buffer.from(await response.body.arrayBuffer());
+      // As undici's text() does: UTF-8, without a byte order mark.
+      if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+      text = bytes.toString("utf8");
     } catch (cause) {
       return networkFailure(where, cause, [token, url.searchParams.get("page_token") ?? ""], requestId);
     }
@@ -148,6 +154,7 @@ export class Transport {
       try {
         return {
           body: JSON.parse(text),
+          bytes,
           requestId,
           apiCallId: headerValue(response.headers["x-api-call-id"]),
         };

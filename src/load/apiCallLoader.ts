@@ -1,10 +1,13 @@
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { quotedString } from "@duckdb/node-api";
-import type { ApiCallRow } from "../transform/apiCallRow.js";
+import { type ApiCallRow, type TransformContext, transformApiCall } from "../transform/apiCallRow.js";
+import { type DerivedKind, DerivedValues } from "../transform/derivedValues.js";
 import { DURATION_UNITS, type DurationUnit, UNITS_PER_MS } from "../transform/durationUnit.js";
+import type { FieldPolicy, PrivacyPolicy } from "../transform/privacy.js";
 import type { Warehouse } from "./database.js";
 import { PARTITION_FORMAT, type Partitioning } from "./partitioning.js";
-import { RowSpool, Spool } from "./spool.js";
+import { ItemsSpool, RowSpool, Spool } from "./spool.js";
 import { fillSql, sqlFile } from "./sqlFiles.js";
 import { asStorageError } from "./storageError.js";
 
@@ -24,12 +27,20 @@ export interface Rung {
 
 /** Everything one transaction commits: rows, rejects and the checkpoint that covers them. */
 export interface Batch {
+  /** Records of the pages that go through the row path, transformed and serialised. */
   rows: RowSpool;
+  /** Records of the pages DuckDB reads raw (isBulkLoadable), with the values it joins in. */
+  items: ItemsSpool;
+  derived: DerivedValues;
   rejects: string[];
   rungs: Rung[];
   /** Where to resume if the run stops after this batch (sealed), or null when the scan ended. */
   resumeToken: string | null;
+  /** The batch's oldest and newest created_at, as sent (UTC or with an offset), and as instants. */
+  minCreatedAt: string | null;
   maxCreatedAt: string | null;
+  minCreatedMicros: number;
+  maxCreatedMicros: number;
   /** Pages read into this batch; a batch with none has nothing to commit. */
   pages: number;
   /** Set on the first batch ever: the user whose history this database holds from now on. */
@@ -42,6 +53,12 @@ export interface BatchResult {
   rejected: number;
 }
 
+/** A batch's record files: transformed rows (NDJSON), and raw items (one JSON array). */
+interface Sources {
+  rowsFiles: string[];
+  itemsFile?: string | undefined;
+}
+
 export function serializeRow(row: ApiCallRow): string {
   return JSON.stringify(row);
 }
@@ -51,15 +68,47 @@ export function serializeReject(reject: RejectRow): string {
 }
 
 /**
- * Commits batches of api_calls into DuckDB. Rows travel through an NDJSON spool file that DuckDB
- * reads with explicit column types (the fastest measured load path, and DuckDB does the exact
- * DECIMAL/TIMESTAMPTZ casts). Rows, rejects, dirty partitions and checkpoint share one transaction.
+ * Notes one accepted record's created_at (an RFC 3339 time, at most 6 fraction digits) in its batch.
+ * Compared as instants: as text, "...:00Z" sorts after "...:00.5Z", and offsets do not sort at all.
+ */
+export function noteRecord(batch: Batch, createdAt: string): void {
+  const micros = epochMicros(createdAt);
+  if (batch.minCreatedAt === null || micros < batch.minCreatedMicros) {
+    batch.minCreatedAt = createdAt;
+    batch.minCreatedMicros = micros;
+  }
+  if (batch.maxCreatedAt === null || micros > batch.maxCreatedMicros) {
+    batch.maxCreatedAt = createdAt;
+    batch.maxCreatedMicros = micros;
+  }
+}
+
+/**
+ * Microseconds since the epoch: Date.parse gives the milliseconds (V8 cuts the fraction there), the
+ * 4th to 6th fraction digits the rest.
+ */
+export function epochMicros(time: string): number {
+  const dot = time.indexOf(".");
+  if (dot === -1) return Date.parse(time) * 1000;
+  let end = dot + 1;
+  while (end < time.length && time.charCodeAt(end) >= 48 && time.charCodeAt(end) <= 57) end++;
+  const subMillis = Number(`${time.slice(dot + 1, end)}000000`.slice(3, 6));
+  return Date.parse(time) * 1000 + subMillis;
+}
+
+/**
+ * Commits batches of api_calls into DuckDB. Records travel through spool files that DuckDB reads
+ * with explicit column types (the fastest measured load path, and DuckDB does the exact
+ * DECIMAL/TIMESTAMPTZ casts): raw items as the server sent them when DuckDB reads them to the same
+ * row, transformed rows otherwise. Rows, rejects, dirty partitions and checkpoint share one
+ * transaction.
  */
 export class ApiCallLoader {
   private readonly spool: Spool;
   /** Batches started, to name their spool files. */
   private batches = 0;
-  private readonly stageSql = sqlFile("stage_api_calls.sql");
+  private readonly rowSelectSql = sqlFile("select_row_api_calls.sql");
+  private readonly bulkSelectSql: string;
   private readonly dedupeSql = sqlFile("dedupe_staged_api_calls.sql");
   private readonly changedSql = sqlFile("changed_api_calls.sql");
   private readonly insertSql = sqlFile("insert_api_calls.sql");
@@ -73,85 +122,240 @@ export class ApiCallLoader {
       spoolDir: string;
       durationUnit: DurationUnit;
       partitioning: Partitioning;
+      transform: TransformContext;
+      onWarning: (message: string) => void;
     },
   ) {
     if (!DURATION_UNITS.includes(options.durationUnit)) {
       throw new Error(`unknown duration unit ${options.durationUnit}`);
     }
     this.spool = new Spool(options.spoolDir, options.runId);
+    this.bulkSelectSql = bulkSelectSql(options.transform.privacy);
   }
 
-  /** A new, empty batch with its own spool file; it starts where the previous one ended. */
+  /** A new, empty batch with its own spool files; it starts where the previous one ended. */
   newBatch(resumeToken: string | null): Batch {
     this.batches += 1;
-    const file = path.join(this.options.spoolDir, `${this.options.runId}-batch-${this.batches}-rows.ndjson`);
-    const rows = new RowSpool(file);
-    return { rows, rejects: [], rungs: [], resumeToken, maxCreatedAt: null, userId: null, pages: 0 };
+    const file = (kind: string) =>
+      path.join(this.options.spoolDir, `${this.options.runId}-batch-${this.batches}-${kind}`);
+    return {
+      rows: new RowSpool(file("rows.ndjson")),
+      items: new ItemsSpool(file("items.json")),
+      derived: new DerivedValues(this.options.transform),
+      rejects: [],
+      rungs: [],
+      resumeToken,
+      minCreatedAt: null,
+      maxCreatedAt: null,
+      minCreatedMicros: 0,
+      maxCreatedMicros: 0,
+      userId: null,
+      pages: 0,
+    };
   }
 
   async commit(batch: Batch): Promise<BatchResult> {
-    const { connection } = this.warehouse;
-    const result: BatchResult = { inserted: 0, updated: 0, rejected: batch.rejects.length };
     try {
       const rowsFile = await batch.rows.finish();
+      const itemsFile = await batch.items.finish();
       const rejectsFile =
         batch.rejects.length > 0 ? await this.spool.write("rejects", batch.rejects) : undefined;
-      await connection.run("BEGIN TRANSACTION");
+      const rowsFiles = rowsFile === undefined ? [] : [rowsFile];
       try {
-        if (rowsFile !== undefined) {
-          await connection.run(fillSql(this.stageSql, { file: quotedString(rowsFile) }));
+        return await this.commitSources(batch, { rowsFiles, itemsFile }, rejectsFile);
+      } catch (error) {
+        if (itemsFile === undefined || !isReadError(error)) throw error;
+        // DuckDB read a raw record otherwise than JavaScript did (a duplicate key, say): those
+        // records go through the row path, which stores exactly what was validated.
+        this.options.onWarning(
+          `DuckDB could not read a batch of raw records as they were validated (${firstLine(error)}); loading them through the row path`,
+        );
+        const fallbackFile = await this.spool.write("rows", await this.rowsOfItems(itemsFile));
+        return await this.commitSources(batch, { rowsFiles: [...rowsFiles, fallbackFile] }, rejectsFile);
+      }
+    } finally {
+      await this.spool.cleanup();
+      await batch.rows.remove();
+      await batch.items.remove();
+    }
+  }
+
+  /** Commits the batch inserted directly when it may be, through staging when that is undone. */
+  private async commitSources(batch: Batch, sources: Sources, rejectsFile: string | undefined) {
+    try {
+      return await this.commitOnce(batch, sources, rejectsFile, true);
+    } catch (error) {
+      if (!(error instanceof RepeatedIds)) throw error;
+      return await this.commitOnce(batch, sources, rejectsFile, false);
+    }
+  }
+
+  private async commitOnce(
+    batch: Batch,
+    sources: Sources,
+    rejectsFile: string | undefined,
+    mayInsertDirectly: boolean,
+  ): Promise<BatchResult> {
+    const { connection } = this.warehouse;
+    const result: BatchResult = { inserted: 0, updated: 0, rejected: batch.rejects.length };
+    const selects = sources.rowsFiles.map((file) => fillSql(this.rowSelectSql, { file: quotedString(file) }));
+    await connection.run("BEGIN TRANSACTION");
+    try {
+      if (sources.itemsFile !== undefined) {
+        await this.stageDerived(batch);
+        selects.push(fillSql(this.bulkSelectSql, { file: quotedString(sources.itemsFile) }));
+      }
+      if (selects.length > 0) {
+        const batchRows = selects.map((select) => `(${select})`).join(" UNION ALL BY NAME ");
+        const params = { run_id: this.options.runId, units_per_ms: UNITS_PER_MS[this.options.durationUnit] };
+        if (mayInsertDirectly && (await this.isNewerThanStored(batch))) {
+          const inserted = await connection.run(fillSql(this.insertSql, { rows: `(${batchRows})` }), params);
+          result.inserted = inserted.rowsChanged;
+          const batchRowsInTable =
+            "(SELECT id, created_at FROM api_calls WHERE created_at >= $min::TIMESTAMPTZ)";
+          const repeats = await connection.runAndReadAll(
+            `SELECT (count(*) - count(DISTINCT id))::INTEGER FROM ${batchRowsInTable}`,
+            { min: batch.minCreatedAt },
+          );
+          // Rare: an id listed twice in the batch. Undone, and staged, which keeps the newest.
+          if (Number(repeats.getRows()[0]?.[0] ?? 0) > 0) throw new RepeatedIds();
+          await this.markDirty(batchRowsInTable, { min: batch.minCreatedAt });
+        } else {
+          await connection.run(`CREATE OR REPLACE TEMP TABLE staged_api_calls AS ${batchRows}`);
           const repeats = await connection.runAndReadAll(
             "SELECT (count(*) - count(DISTINCT id))::INTEGER FROM staged_api_calls",
           );
           if (Number(repeats.getRows()[0]?.[0] ?? 0) > 0) await connection.run(this.dedupeSql);
           await connection.run(this.changedSql);
-          await connection.run(
-            "INSERT INTO parquet_dirty SELECT DISTINCT 'api_calls', strftime(timezone('UTC', created_at), $format) FROM changed_api_calls ON CONFLICT DO NOTHING",
-            { format: PARTITION_FORMAT[this.options.partitioning] },
-          );
+          await this.markDirty("changed_api_calls");
           const counts = await connection.runAndReadAll(
             "SELECT count(*) FILTER (WHERE is_new)::INTEGER, count(*) FILTER (WHERE NOT is_new)::INTEGER FROM changed_api_calls",
           );
           const [inserted, updated] = (counts.getRows()[0] ?? [0, 0]) as number[];
           result.inserted = inserted ?? 0;
           result.updated = updated ?? 0;
-          const params = {
-            run_id: this.options.runId,
-            units_per_ms: UNITS_PER_MS[this.options.durationUnit],
-          };
-          if (result.inserted > 0) await connection.run(this.insertSql, params);
+          const newRows =
+            "(SELECT * FROM staged_api_calls WHERE id IN (SELECT id FROM changed_api_calls WHERE is_new))";
+          if (result.inserted > 0) await connection.run(fillSql(this.insertSql, { rows: newRows }), params);
           if (result.updated > 0) await connection.run(this.updateSql, params);
         }
-        if (rejectsFile !== undefined)
-          await connection.run(fillSql(this.rejectsSql, { file: quotedString(rejectsFile) }));
-        // The batch's rungs (one per page) in statements of up to 500 rows: a statement per rung
-        // cost ~6 ms of round trip each, 1.2 s per 200k calls.
-        for (let start = 0; start < batch.rungs.length; start += 500) {
-          const rungs = batch.rungs.slice(start, start + 500);
-          const values = rungs.map((_, i) => `($${3 * i + 1}, $${3 * i + 2}, $${3 * i + 3})`);
-          await connection.run(
-            `INSERT INTO page_ladder VALUES ${values.join(", ")}`,
-            rungs.flatMap((rung) => [rung.lastCreatedAt, rung.sealedToken, this.options.runId]),
-          );
-        }
-        if (batch.userId !== null) {
-          await connection.run("UPDATE export_state SET user_id = $user::UUID WHERE user_id IS NULL", {
-            user: batch.userId,
-          });
-        }
-        await connection.run(
-          "UPDATE export_state SET resume_token = $token, resume_run_id = $run, high_water_created = greatest(high_water_created, $max::TIMESTAMPTZ)",
-          { token: batch.resumeToken, run: this.options.runId, max: batch.maxCreatedAt },
-        );
-        await connection.run("COMMIT");
-      } catch (error) {
-        await connection.run("ROLLBACK").catch(() => undefined);
-        throw asStorageError(error, `a batch of api calls to ${this.warehouse.path}`);
       }
-      return result;
-    } finally {
-      await this.spool.cleanup();
-      await batch.rows.remove();
+      if (rejectsFile !== undefined)
+        await connection.run(fillSql(this.rejectsSql, { file: quotedString(rejectsFile) }));
+      // The batch's rungs (one per page) in statements of up to 500 rows: a statement per rung
+      // cost ~6 ms of round trip each, 1.2 s per 200k calls.
+      for (let start = 0; start < batch.rungs.length; start += 500) {
+        const rungs = batch.rungs.slice(start, start + 500);
+        const values = rungs.map((_, i) => `($${3 * i + 1}, $${3 * i + 2}, $${3 * i + 3})`);
+        await connection.run(
+          `INSERT INTO page_ladder VALUES ${values.join(", ")}`,
+          rungs.flatMap((rung) => [rung.lastCreatedAt, rung.sealedToken, this.options.runId]),
+        );
+      }
+      if (batch.userId !== null) {
+        await connection.run("UPDATE export_state SET user_id = $user::UUID WHERE user_id IS NULL", {
+          user: batch.userId,
+        });
+      }
+      await connection.run(
+        "UPDATE export_state SET resume_token = $token, resume_run_id = $run, high_water_created = greatest(high_water_created, $max::TIMESTAMPTZ)",
+        { token: batch.resumeToken, run: this.options.runId, max: batch.maxCreatedAt },
+      );
+      await connection.run("COMMIT");
+    } catch (error) {
+      await connection.run("ROLLBACK").catch(() => undefined);
+      throw asStorageError(error, `a batch of api calls to ${this.warehouse.path}`);
     }
+    return result;
   }
+
+  /**
+   * True when no stored call is as new as the batch's oldest: then none of its records can be
+   * stored already, and the batch is inserted straight from its spool files, without a staging
+   * table and a join against the table (a cold run, and most of a nightly one). An id's created_at
+   * is the call's creation time, which never changes: a stored call with one of the batch's ids
+   * would be at least that new.
+   */
+  private async isNewerThanStored(batch: Batch): Promise<boolean> {
+    if (batch.minCreatedAt === null) return false;
+    const reader = await this.warehouse.connection.runAndReadAll(
+      "SELECT count(*)::INTEGER FROM (SELECT 1 FROM api_calls WHERE created_at >= $min::TIMESTAMPTZ LIMIT 1)",
+      { min: batch.minCreatedAt },
+    );
+    return Number(reader.getRows()[0]?.[0] ?? 1) === 0;
+  }
+
+  /** Marks dirty the partitions of the created_at values of `relation` (a table or a subquery). */
+  private async markDirty(relation: string, params: Record<string, string | null> = {}): Promise<void> {
+    await this.warehouse.connection.run(
+      `INSERT INTO parquet_dirty SELECT DISTINCT 'api_calls', strftime(timezone('UTC', created_at), $format) FROM ${relation} ON CONFLICT DO NOTHING`,
+      { ...params, format: PARTITION_FORMAT[this.options.partitioning] },
+    );
+  }
+
+  /** The values JavaScript derived for the batch's raw records, as the temp table the bulk SELECT joins. */
+  private async stageDerived(batch: Batch): Promise<void> {
+    const { connection } = this.warehouse;
+    const lines = batch.derived.lines();
+    if (lines.length === 0) {
+      await connection.run(
+        "CREATE OR REPLACE TEMP TABLE staged_derived (kind VARCHAR, raw VARCHAR, value VARCHAR)",
+      );
+      return;
+    }
+    const file = await this.spool.write("derived", lines);
+    await connection.run(
+      `CREATE OR REPLACE TEMP TABLE staged_derived AS SELECT * FROM read_json(${quotedString(file)}, format = 'newline_delimited', columns = {kind: 'VARCHAR', raw: 'VARCHAR', value: 'VARCHAR'})`,
+    );
+  }
+
+  /** The raw records of an items file, transformed and serialised as the row path does. */
+  private async rowsOfItems(itemsFile: string): Promise<string[]> {
+    const items = JSON.parse(await readFile(itemsFile, "utf8")) as unknown[];
+    return items.map((item) => {
+      const result = transformApiCall(item, this.options.transform);
+      // Every record of the file was validated on the way in; this cannot fail but must not hide.
+      if (!result.ok) throw new Error(`a validated record no longer validates: ${result.reason}`);
+      return serializeRow(result.row);
+    });
+  }
+}
+
+/**
+ * The bulk SELECT for a privacy policy: each of token, email and ip_address is kept as it is, dropped,
+ * or replaced by its hash, joined in from staged_derived only when the policy hashes it.
+ */
+function bulkSelectSql(privacy: PrivacyPolicy): string {
+  const joins = ["LEFT JOIN staged_derived AS e ON e.kind = 'endpoint' AND e.raw = r.endpoint"];
+  const column = (policy: FieldPolicy, field: DerivedKind, alias: string) => {
+    if (policy === "keep") return `r.${field}`;
+    if (policy === "drop") return "NULL::VARCHAR";
+    joins.push(
+      `LEFT JOIN staged_derived AS ${alias} ON ${alias}.kind = '${field}' AND ${alias}.raw = r.${field}`,
+    );
+    return `${alias}.value`;
+  };
+  const columns = {
+    token_hash: column(privacy.token, "token", "t"),
+    email: column(privacy.email, "email", "m"),
+    ip_address: column(privacy.ipAddress, "ip_address", "i"),
+  };
+  // The file is filled per batch; everything else now.
+  return fillSql(sqlFile("select_bulk_api_calls.sql"), {
+    ...columns,
+    joins: joins.join("\n"),
+    file: "{{file}}",
+  });
+}
+
+/** A batch inserted directly listed an id twice: it is undone and loaded through staging. */
+class RepeatedIds extends Error {}
+
+/** An error of DuckDB reading or casting a spool file's records (not of storage). */
+function isReadError(error: unknown): boolean {
+  return /^(Invalid Input|Conversion) Error/.test(error instanceof Error ? error.message : "");
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
 }

@@ -36,35 +36,35 @@ export class Spool {
   }
 }
 
-/**
- * One batch's rows, appended page by page to the batch's own spool file as they are transformed,
- * instead of being held as strings until the commit (~40 MB per 50k rows, twice with one batch in
- * flight, plus the joined copy written at commit time).
- */
-export class RowSpool {
+/** A spool file written as the scan goes, through one stream, and read by DuckDB at commit time. */
+abstract class StreamedSpoolFile {
+  /** Records appended so far. */
   count = 0;
   private stream: WriteStream | undefined;
 
   constructor(readonly file: string) {}
 
-  append(lines: readonly string[]): void {
-    if (lines.length === 0) return;
+  protected write(data: string | Buffer): void {
     if (this.stream === undefined) {
       this.stream = createWriteStream(this.file, { mode: 0o600 });
       // A failed write (disk full, a file-size limit) is reported by finish(), as the batch's
       // failure; without a listener it would crash the process with an unhandled 'error' event.
       this.stream.on("error", () => undefined);
     }
-    this.stream.write(`${lines.join("\n")}\n`);
-    this.count += lines.length;
+    this.stream.write(data);
   }
 
-  /** Flushes and closes the file; its path, or undefined when no row was appended. */
+  /** What finish() writes last, after everything appended. */
+  protected closing(): string {
+    return "";
+  }
+
+  /** Flushes and closes the file; its path, or undefined when nothing was appended. */
   async finish(): Promise<string | undefined> {
     const stream = this.stream;
     if (stream === undefined) return undefined;
     try {
-      stream.end();
+      stream.end(this.closing());
       await finished(stream);
     } catch (error) {
       throw asStorageError(error, `the spool file ${this.file}`);
@@ -75,5 +75,37 @@ export class RowSpool {
   async remove(): Promise<void> {
     this.stream?.destroy();
     await rm(this.file, { force: true });
+  }
+}
+
+/**
+ * One batch's transformed rows as NDJSON, appended page by page to the batch's own spool file as
+ * they are transformed, instead of being held as strings until the commit (~40 MB per 50k rows,
+ * twice with one batch in flight, plus the joined copy written at commit time).
+ */
+export class RowSpool extends StreamedSpoolFile {
+  append(lines: readonly string[]): void {
+    if (lines.length === 0) return;
+    this.write(`${lines.join("\n")}\n`);
+    this.count += lines.length;
+  }
+}
+
+/**
+ * One batch's raw records as one JSON array: each page's `items` bytes as the server sent them,
+ * joined. DuckDB reads it as fast as NDJSON (format 'array'); JavaScript never serialises those
+ * records, nor even encodes them again.
+ */
+export class ItemsSpool extends StreamedSpoolFile {
+  /** `itemsJson` is a page's `[...]` array; `records` how many items it holds. */
+  append(itemsJson: Buffer, records: number): void {
+    if (records === 0) return;
+    this.write(this.count === 0 ? "[" : ",");
+    this.write(itemsJson.subarray(1, -1));
+    this.count += records;
+  }
+
+  protected override closing(): string {
+    return "]";
   }
 }

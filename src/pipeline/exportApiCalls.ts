@@ -88,7 +88,14 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
     maxPriceUsd: options.maxPriceUsd,
   };
   const scanner = new ApiCallScanner(
-    { deps, options, summary, loader: new ApiCallLoader(warehouse, options), transform, warn },
+    {
+      deps,
+      options,
+      summary,
+      loader: new ApiCallLoader(warehouse, { ...options, transform, onWarning: warn }),
+      transform,
+      warn,
+    },
     state.userId,
   );
   let failure: unknown;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiCallWithPriceSchema } from "../api/schemas/index.js";
+import { type ApiCallWithPrice, ApiCallWithPriceSchema } from "../api/schemas/index.js";
 import type { SecretBox } from "../secrets/secretBox.js";
 import type { EndpointTemplater } from "./endpointTemplate.js";
 import { priceProblem } from "./money.js";
@@ -44,47 +44,64 @@ export type TransformResult =
   | { ok: true; row: ApiCallRow }
   | { ok: false; reason: string; recordId: string | null };
 
-const KNOWN_FIELDS = new Set(Object.keys(ApiCallWithPriceSchema.shape));
+/** A record that passed validation: the parsed call, and the raw object it came from. */
+export type CheckResult =
+  | { ok: true; call: ApiCallWithPrice; source: Record<string, unknown> }
+  | { ok: false; reason: string; recordId: string | null };
+
+export const KNOWN_FIELDS: ReadonlySet<string> = new Set(Object.keys(ApiCallWithPriceSchema.shape));
 
 /** Validates one raw record and maps it to a row, or says precisely why it cannot be loaded. */
 export function transformApiCall(raw: unknown, context: TransformContext): TransformResult {
+  const checked = checkApiCall(raw, context);
+  return checked.ok ? { ok: true, row: toRow(checked.call, checked.source, context) } : checked;
+}
+
+/** Validates one raw record (schema, then the price's exactness and sanity limit). */
+export function checkApiCall(raw: unknown, context: TransformContext): CheckResult {
   const parsed = ApiCallWithPriceSchema.safeParse(raw);
-  const recordId = idOf(raw);
-  if (!parsed.success) return { ok: false, reason: z.prettifyError(parsed.error), recordId };
+  if (!parsed.success) return { ok: false, reason: z.prettifyError(parsed.error), recordId: idOf(raw) };
   const call = parsed.data;
   const source = raw as Record<string, unknown>;
   if (call.price !== null && call.price !== undefined) {
     const problem = priceProblem(call.price, context.maxPriceUsd, typeof source.price === "number");
-    if (problem !== undefined) return { ok: false, reason: `✖ ${problem}\n  → at price`, recordId };
+    if (problem !== undefined)
+      return { ok: false, reason: `✖ ${problem}\n  → at price`, recordId: idOf(raw) };
   }
+  return { ok: true, call, source };
+}
+
+/** The row of a validated call. */
+export function toRow(
+  call: ApiCallWithPrice,
+  source: Record<string, unknown>,
+  context: TransformContext,
+): ApiCallRow {
   const hash = (value: string) => context.secrets.hash(value);
   return {
-    ok: true,
-    row: {
-      id: call.id,
-      user_id: call.user_id,
-      org_id: call.org_id ?? null,
-      method: call.method,
-      endpoint: call.endpoint ?? null,
-      endpoint_template: call.endpoint === undefined ? null : context.templater.templateOf(call.endpoint),
-      status_code: call.status_code ?? null,
-      created_at: toMicros(call.created_at),
-      started_at: nullableTime(call.started_at),
-      completed_at: nullableTime(call.completed_at),
-      updated_at: toMicros(call.updated_at),
-      duration_raw: call.duration ?? null,
-      minutes: call.minutes ?? null,
-      seconds: call.seconds ?? null,
-      price_usd: call.price ?? null,
-      token_hash: applyPolicy(call.token, context.privacy.token, hash),
-      email: applyPolicy(call.email, context.privacy.email, hash),
-      ip_address: applyPolicy(call.ip_address, context.privacy.ipAddress, hash),
-      origin: call.origin ?? null,
-      user_agent: call.user_agent,
-      request_query_params: call.request_query_params ?? null,
-      stripe_invoice_item_id: call.stripe_invoice_item_id ?? null,
-      extra: extraFields(source),
-    },
+    id: call.id,
+    user_id: call.user_id,
+    org_id: call.org_id ?? null,
+    method: call.method,
+    endpoint: call.endpoint ?? null,
+    endpoint_template: call.endpoint === undefined ? null : context.templater.templateOf(call.endpoint),
+    status_code: call.status_code ?? null,
+    created_at: toMicros(call.created_at),
+    started_at: nullableTime(call.started_at),
+    completed_at: nullableTime(call.completed_at),
+    updated_at: toMicros(call.updated_at),
+    duration_raw: call.duration ?? null,
+    minutes: call.minutes ?? null,
+    seconds: call.seconds ?? null,
+    price_usd: call.price ?? null,
+    token_hash: applyPolicy(call.token, context.privacy.token, hash),
+    email: applyPolicy(call.email, context.privacy.email, hash),
+    ip_address: applyPolicy(call.ip_address, context.privacy.ipAddress, hash),
+    origin: call.origin ?? null,
+    user_agent: call.user_agent,
+    request_query_params: call.request_query_params ?? null,
+    stripe_invoice_item_id: call.stripe_invoice_item_id ?? null,
+    extra: extraFields(source),
   };
 }
 
@@ -105,7 +122,7 @@ function extraFields(source: Record<string, unknown>): Record<string, unknown> |
  * Most times have one "." and at most 6 digits after it: returned as they are, without the regex
  * (4 per record, ~1M records per full scan).
  */
-function toMicros(time: string): string {
+export function toMicros(time: string): string {
   const dot = time.indexOf(".");
   if (dot === -1 || (!isDigitAt(time, dot + 7) && time.indexOf(".", dot + 1) === -1)) return time;
   return time.replace(/(\.\d{6})\d+/, "$1");

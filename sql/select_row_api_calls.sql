@@ -1,8 +1,6 @@
--- Stage one batch of transformed rows from an NDJSON spool file, typed by DuckDB (exact DECIMAL and
--- TIMESTAMPTZ casts from strings). The file name placeholder is filled with a quoted literal
--- (fillSql); nothing else is spliced in. A batch that lists an id twice is then reduced to the newest
--- version of each id by dedupe_staged_api_calls.sql (rare: the loader runs it only when needed).
-CREATE OR REPLACE TEMP TABLE staged_api_calls AS
+-- The rows of a batch's transformed records (the row path), from their NDJSON spool file, typed by
+-- DuckDB (exact DECIMAL and TIMESTAMPTZ casts from strings). The file name placeholder is filled with
+-- a quoted literal (fillSql); nothing else is spliced in.
 SELECT *
 FROM read_json({{file}},
   format = 'newline_delimited',
@@ -14,4 +12,4 @@ FROM read_json({{file}},
     token_hash: 'VARCHAR', email: 'VARCHAR', ip_address: 'VARCHAR', origin: 'VARCHAR',
     user_agent: 'VARCHAR', request_query_params: 'VARCHAR', stripe_invoice_item_id: 'VARCHAR',
     extra: 'JSON'
-  });
+  })

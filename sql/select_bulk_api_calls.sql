@@ -1,0 +1,25 @@
+-- The rows of a bulk-loaded batch (src/transform/bulkLoadable.ts): raw GET /user/api-calls items as
+-- the server sent them, one JSON array, typed by DuckDB, with the values JavaScript derived joined in
+-- from staged_derived (endpoint templates; hashes where the privacy policy says "hash"). Columns as
+-- in select_row_api_calls.sql. Placeholders: the file (a quoted literal); for token_hash, email and
+-- ip_address the expression of their privacy policy (the raw column, NULL, or the hash joined in);
+-- and the joins of staged_derived the templates and those hashes need.
+-- A record with a duplicate key makes read_json fail (JavaScript keeps the last value): the loader
+-- then loads the batch through the row path instead.
+SELECT
+  r.id, r.user_id, r.org_id, r.method, r.endpoint, e.value AS endpoint_template, r.status_code,
+  r.created_at, r.started_at, r.completed_at, r.updated_at,
+  r.duration AS duration_raw, r.minutes, r.seconds, r.price AS price_usd,
+  {{token_hash}} AS token_hash, {{email}} AS email, {{ip_address}} AS ip_address,
+  r.origin, r.user_agent, r.request_query_params, r.stripe_invoice_item_id, NULL::JSON AS extra
+FROM read_json({{file}},
+  format = 'array',
+  columns = {
+    id: 'UUID', user_id: 'UUID', org_id: 'UUID', method: 'VARCHAR', endpoint: 'VARCHAR',
+    status_code: 'INTEGER', created_at: 'TIMESTAMPTZ', started_at: 'TIMESTAMPTZ',
+    completed_at: 'TIMESTAMPTZ', updated_at: 'TIMESTAMPTZ', duration: 'BIGINT', minutes: 'INTEGER',
+    seconds: 'INTEGER', price: 'DECIMAL(18,6)', token: 'VARCHAR', email: 'VARCHAR',
+    ip_address: 'VARCHAR', origin: 'VARCHAR', user_agent: 'VARCHAR', request_query_params: 'VARCHAR',
+    stripe_invoice_item_id: 'VARCHAR'
+  }) AS r
+{{joins}}

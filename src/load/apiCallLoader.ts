@@ -160,23 +160,40 @@ export class ApiCallLoader {
       const itemsFile = await batch.items.finish();
       const rejectsFile =
         batch.rejects.length > 0 ? await this.spool.write("rejects", batch.rejects) : undefined;
-      const rowsFiles = rowsFile === undefined ? [] : [rowsFile];
-      try {
-        return await this.commitSources(batch, { rowsFiles, itemsFile }, rejectsFile);
-      } catch (error) {
-        if (itemsFile === undefined || !isReadError(error)) throw error;
-        // DuckDB read a raw record otherwise than JavaScript did (a duplicate key, say): those
-        // records go through the row path, which stores exactly what was validated.
-        this.options.onWarning(
-          `DuckDB could not read a batch of raw records as they were validated (${firstLine(error)}); loading them through the row path`,
-        );
-        const fallbackFile = await this.spool.write("rows", await this.rowsOfItems(itemsFile));
-        return await this.commitSources(batch, { rowsFiles: [...rowsFiles, fallbackFile] }, rejectsFile);
+      const sources: Sources = { rowsFiles: rowsFile === undefined ? [] : [rowsFile], itemsFile };
+      for (;;) {
+        try {
+          return await this.commitFiles(batch, sources, rejectsFile);
+        } catch (error) {
+          if (!isOutOfMemory(error)) throw error;
+          const limit = await this.warehouse.raiseMemoryLimit();
+          if (limit === undefined) throw error;
+          this.options.onWarning(
+            `a batch needed more memory than DuckDB's limit allowed; raised the limit to ${limit} MB and retried it`,
+          );
+        }
       }
     } finally {
       await this.spool.cleanup();
       await batch.rows.remove();
       await batch.items.remove();
+    }
+  }
+
+  /** Commits the batch's files; raw items DuckDB cannot read as validated go through the row path. */
+  private async commitFiles(batch: Batch, sources: Sources, rejectsFile: string | undefined) {
+    const { itemsFile } = sources;
+    try {
+      return await this.commitSources(batch, sources, rejectsFile);
+    } catch (error) {
+      if (itemsFile === undefined || !isReadError(error)) throw error;
+      // DuckDB read a raw record otherwise than JavaScript did (a duplicate key, say): those
+      // records go through the row path, which stores exactly what was validated.
+      this.options.onWarning(
+        `DuckDB could not read a batch of raw records as they were validated (${firstLine(error)}); loading them through the row path`,
+      );
+      const fallbackFile = await this.spool.write("rows", await this.rowsOfItems(itemsFile));
+      return await this.commitSources(batch, { rowsFiles: [...sources.rowsFiles, fallbackFile] }, rejectsFile);
     }
   }
 
@@ -350,6 +367,10 @@ function bulkSelectSql(privacy: PrivacyPolicy): string {
 
 /** A batch inserted directly listed an id twice: it is undone and loaded through staging. */
 class RepeatedIds extends Error {}
+
+function isOutOfMemory(error: unknown): boolean {
+  return /^Out of Memory Error/.test(error instanceof Error ? error.message : "");
+}
 
 /** An error of DuckDB reading or casting a spool file's records (not of storage). */
 function isReadError(error: unknown): boolean {

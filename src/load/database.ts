@@ -9,8 +9,21 @@ import { sqlFile } from "./sqlFiles.js";
 export interface Warehouse {
   path: string;
   connection: DuckDBConnection;
+  /**
+   * Doubles DuckDB's memory limit, for a batch that needs more than it (very long records): the
+   * new limit in MB, or undefined when it is already at its ceiling.
+   */
+  raiseMemoryLimit(): Promise<number | undefined>;
   close(): void;
 }
+
+/**
+ * DuckDB's memory limit for an export. Past it DuckDB spills to its temp folder, or fails with an
+ * "Out of Memory Error" where it cannot (a batch's rows until a row group of 122,880 is full: 64 MB
+ * failed on 43k records); the loader then raises it and retries, up to the ceiling.
+ */
+const MEMORY_LIMIT_MB = 128;
+const MEMORY_LIMIT_CEILING_MB = 4096;
 
 /**
  * Opens (or creates) the DuckDB file for writing. DuckDB allows one writing process per file, and
@@ -47,20 +60,27 @@ export async function openWarehouse(
     // threads = all cores takes the core that parses and validates (on 2 cores, 1M rows cost 33 s of
     // CPU with 2 threads, 17 s with 1). Memory: the default limit is 80% of RAM, and DuckDB's
     // allocator keeps up to 128 MB a thread of freed memory before it returns any; with the limit
-    // at 128 MB (past it DuckDB spills to its temp folder), committed rows checkpointed from 16 MB of
-    // WAL instead of 64, and freed memory returned from 16 MB, an export's peak RSS fell from ~460
-    // to ~310 MB, at any history size (bench, issue 5).
+    // at 128 MB, committed rows checkpointed from 16 MB of WAL instead of 64, and freed memory
+    // returned from 16 MB, the peak RSS of a 200k-call export fell from ~460 to ~330 MB (bench,
+    // issue 5).
     await connection.run(`SET threads = ${Math.max(1, availableParallelism() - 1)}`);
-    await connection.run("SET memory_limit = '128MB'");
+    await connection.run(`SET memory_limit = '${MEMORY_LIMIT_MB}MB'`);
     await connection.run("SET checkpoint_threshold = '16MB'");
     await connection.run("SET allocator_flush_threshold = '16MB'");
     await connection.run("SET allocator_bulk_deallocation_flush_threshold = '16MB'");
     await connection.run(sqlFile("schema.sql"));
     await connection.run(sqlFile("views.sql"));
   }
+  let memoryLimitMb = MEMORY_LIMIT_MB;
   return {
     path: resolved,
     connection,
+    async raiseMemoryLimit() {
+      if (memoryLimitMb >= MEMORY_LIMIT_CEILING_MB) return undefined;
+      memoryLimitMb *= 2;
+      await connection.run(`SET memory_limit = '${memoryLimitMb}MB'`);
+      return memoryLimitMb;
+    },
     close() {
       connection.closeSync();
       instance.closeSync();

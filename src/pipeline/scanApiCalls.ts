@@ -122,6 +122,9 @@ export class ApiCallScanner {
         .finally(() => {
           idle = true;
         });
+      // Its failure is thrown by the next `await inFlight`. Until then it needs a handler: a commit
+      // that failed while the scan awaited a page crashed the process as an unhandled rejection.
+      inFlight.catch(() => undefined);
     };
     const pages = paginate(
       (token) =>

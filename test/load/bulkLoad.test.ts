@@ -8,7 +8,7 @@ import {
   noteRecord,
   serializeRow,
 } from "../../src/load/apiCallLoader.js";
-import { openWarehouse } from "../../src/load/database.js";
+import { openWarehouse, type Warehouse } from "../../src/load/database.js";
 import { SecretBox } from "../../src/secrets/secretBox.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { checkApiCall, type TransformContext, transformApiCall } from "../../src/transform/apiCallRow.js";
@@ -111,6 +111,8 @@ async function load(
   bulk: boolean,
   /** The items file's text, when it must differ from JSON.stringify(items). */
   itemsText = JSON.stringify(items),
+  /** Run on the new database before the load. */
+  prepare?: (warehouse: Warehouse) => Promise<void>,
 ): Promise<{ rows: unknown[][]; warnings: string[] }> {
   const context: TransformContext = {
     templater: new EndpointTemplater(),
@@ -123,6 +125,7 @@ async function load(
   const warehouse = await openWarehouse(path.join(dir, `${name}.duckdb`));
   const warnings: string[] = [];
   try {
+    await prepare?.(warehouse);
     const loader = new ApiCallLoader(warehouse, {
       runId: "run",
       spoolDir,
@@ -197,6 +200,24 @@ describe("bulk-loaded records are stored exactly as the row path stores them", (
       await cleanup();
     }
   });
+});
+
+test("a batch that needs more memory than DuckDB's limit is retried with a higher limit, said", async () => {
+  const { dir, cleanup } = await tempWorkspace();
+  try {
+    const privacy: PrivacyPolicy = { token: "hash", email: "keep", ipAddress: "keep" };
+    // 30k records with long user agents: far more than the 8 MB limit set below.
+    const items = Array.from({ length: 30_000 }, (_, i) =>
+      call({ user_agent: `agent-${i}-${"x".repeat(400)}` }),
+    );
+    const limited = await load(dir, "limited", items, privacy, true, undefined, async (warehouse) => {
+      await warehouse.connection.run("SET memory_limit = '8MB'");
+    });
+    expect(limited.rows.length).toBe(items.length);
+    expect(limited.warnings.join("\n")).toMatch(/raised the limit to 256 MB and retried/);
+  } finally {
+    await cleanup();
+  }
 });
 
 describe("a batch's oldest and newest calls are compared as instants", () => {

@@ -193,7 +193,11 @@ export class ApiCallLoader {
         `DuckDB could not read a batch of raw records as they were validated (${firstLine(error)}); loading them through the row path`,
       );
       const fallbackFile = await this.spool.write("rows", await this.rowsOfItems(itemsFile));
-      return await this.commitSources(batch, { rowsFiles: [...sources.rowsFiles, fallbackFile] }, rejectsFile);
+      return await this.commitSources(
+        batch,
+        { rowsFiles: [...sources.rowsFiles, fallbackFile] },
+        rejectsFile,
+      );
     }
   }
 

@@ -60,12 +60,12 @@ export async function openWarehouse(
     // threads = all cores takes the core that parses and validates (on 2 cores, 1M rows cost 33 s of
     // CPU with 2 threads, 17 s with 1). Memory: the default limit is 80% of RAM, and DuckDB's
     // allocator keeps up to 128 MB a thread of freed memory before it returns any; with the limit
-    // at 128 MB, committed rows checkpointed from 16 MB of WAL instead of 64, and freed memory
-    // returned from 16 MB, the peak RSS of a 200k-call export fell from ~460 to ~330 MB (bench,
-    // issue 5).
+    // at 128 MB and freed memory returned from 16 MB, the peak RSS of a 1M-call export fell from
+    // ~670 to ~430 MB at the same CPU (bench, issue 5). A checkpoint every 16 MB of WAL instead of
+    // 64 cost 20% more CPU for no memory back.
     await connection.run(`SET threads = ${Math.max(1, availableParallelism() - 1)}`);
     await connection.run(`SET memory_limit = '${MEMORY_LIMIT_MB}MB'`);
-    await connection.run("SET checkpoint_threshold = '16MB'");
+    await connection.run("SET checkpoint_threshold = '64MB'");
     await connection.run("SET allocator_flush_threshold = '16MB'");
     await connection.run("SET allocator_bulk_deallocation_flush_threshold = '16MB'");
     await connection.run(sqlFile("schema.sql"));

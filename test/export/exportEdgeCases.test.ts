@@ -126,6 +126,32 @@ describe("export edge cases", () => {
     }
   });
 
+  test("a database created with the former primary key on api_calls keeps exporting, exactly once per id", async () => {
+    const { db, out, cleanup } = await tempWorkspace();
+    try {
+      const schema = await readFile(path.join(REPO_ROOT, "sql", "schema.sql"), "utf8");
+      const withKey = schema.replace(/\bid(\s+)UUID NOT NULL,/, "id$1UUID PRIMARY KEY,");
+      expect(withKey).not.toBe(schema);
+      const instance = await DuckDBInstance.create(db);
+      const connection = await instance.connect();
+      await connection.run(withKey);
+      connection.closeSync();
+      instance.closeSync();
+      await exportOnce({ baseUrl: sim.url, token, flags: { db, out, limit: 300 } });
+      sim.clock.advance(3_600_000);
+      const { exitCode } = await exportOnce({ baseUrl: sim.url, token, flags: { db, out, limit: 300 } });
+      expect(exitCode).toBe(0);
+      const truth = await listAllCalls(sim.url, token);
+      const stored = await queryDb(
+        db,
+        "SELECT count(*)::INTEGER AS n, count(DISTINCT id)::INTEGER AS ids, (SELECT count(*) FROM duckdb_constraints() WHERE table_name = 'api_calls' AND constraint_type = 'PRIMARY KEY')::INTEGER AS keys FROM api_calls",
+      );
+      expect(stored).toEqual([{ n: truth.length, ids: truth.length, keys: 1 }]);
+    } finally {
+      await cleanup();
+    }
+  });
+
   test("a database held by another process: exit 6 with a clear message, then the next run catches up", async () => {
     const { db, out, cleanup } = await tempWorkspace();
     let holder: ChildProcess | undefined;

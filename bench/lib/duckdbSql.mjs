@@ -25,9 +25,8 @@ export const ITEM_COLUMNS = [
   ["user_agent", "VARCHAR"],
 ];
 
-export const CREATE_TABLE = `CREATE TABLE api_calls (${ITEM_COLUMNS.map(
-  ([name, type]) => `${name} ${type}${name === "id" ? " PRIMARY KEY" : ""}`,
-).join(", ")})`;
+/** Without a primary key, as zoo-usage's own api_calls table (sql/schema.sql). */
+export const CREATE_TABLE = `CREATE TABLE api_calls (${ITEM_COLUMNS.map(([name, type]) => `${name} ${type}`).join(", ")})`;
 
 export function readJsonSql(file) {
   const columns = ITEM_COLUMNS.map(([name, type]) => `${name}: ${quotedString(type)}`).join(", ");

@@ -3,7 +3,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { CREATE_TABLE, readJsonSql } from "./duckdbSql.mjs";
 
 /**
- * The load ceiling: DuckDB alone reading the NDJSON items into a typed table with a primary key,
+ * The load ceiling: DuckDB alone reading the NDJSON items into a typed table (no primary key, as ours),
  * in a fresh file database, checkpoint and close included. No JavaScript touches a record.
  */
 export async function loadCeiling(ndjsonFile, dbFile) {

@@ -1,5 +1,6 @@
--- Insert new rows: the rows placeholder is either the staged rows whose id is new (changed_api_calls), or, when
--- the loader knows the whole batch is new, the batch's sources read directly (no staging table).
+-- Insert new rows: the rows placeholder is either the staged rows whose id is new
+-- (changed_api_calls), or, when the loader knows the whole batch is new, the batch's spool files
+-- read directly (no staging table).
 -- A plain INSERT: in DuckDB an INSERT ... ON CONFLICT DO UPDATE costs about twice as much per row.
 -- $run_id marks who wrote them; $units_per_ms turns the raw duration into milliseconds (README,
 -- "Duration").

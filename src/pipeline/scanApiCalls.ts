@@ -218,8 +218,7 @@ export class ApiCallScanner {
 /**
  * Records validated between two turns of the event loop. A commit runs as a series of DuckDB
  * statements, and each one starts only when this thread is free to issue it: validating a whole
- * page in one go (~10 ms) left DuckDB idle that long between statements (~240 ms a commit at 0 ms
- * latency).
+ * page in one go (~10 ms at 0 ms latency) could hold each statement back that long.
  */
 const RECORDS_PER_TURN = 200;
 

@@ -1,7 +1,12 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { quotedString } from "@duckdb/node-api";
-import { type ApiCallRow, type TransformContext, transformApiCall } from "../transform/apiCallRow.js";
+import {
+  type ApiCallRow,
+  epochMicros,
+  type TransformContext,
+  transformApiCall,
+} from "../transform/apiCallRow.js";
 import { type DerivedKind, DerivedValues } from "../transform/derivedValues.js";
 import { DURATION_UNITS, type DurationUnit, UNITS_PER_MS } from "../transform/durationUnit.js";
 import type { FieldPolicy, PrivacyPolicy } from "../transform/privacy.js";
@@ -81,19 +86,6 @@ export function noteRecord(batch: Batch, createdAt: string): void {
     batch.maxCreatedAt = createdAt;
     batch.maxCreatedMicros = micros;
   }
-}
-
-/**
- * Microseconds since the epoch: Date.parse gives the milliseconds (V8 cuts the fraction there), the
- * 4th to 6th fraction digits the rest.
- */
-export function epochMicros(time: string): number {
-  const dot = time.indexOf(".");
-  if (dot === -1) return Date.parse(time) * 1000;
-  let end = dot + 1;
-  while (end < time.length && time.charCodeAt(end) >= 48 && time.charCodeAt(end) <= 57) end++;
-  const subMillis = Number(`${time.slice(dot + 1, end)}000000`.slice(3, 6));
-  return Date.parse(time) * 1000 + subMillis;
 }
 
 /**
@@ -234,19 +226,12 @@ export class ApiCallLoader {
           result.inserted = inserted.rowsChanged;
           const batchRowsInTable =
             "(SELECT id, created_at FROM api_calls WHERE created_at >= $min::TIMESTAMPTZ)";
-          const repeats = await connection.runAndReadAll(
-            `SELECT (count(*) - count(DISTINCT id))::INTEGER FROM ${batchRowsInTable}`,
-            { min: batch.minCreatedAt },
-          );
           // Rare: an id listed twice in the batch. Undone, and staged, which keeps the newest.
-          if (Number(repeats.getRows()[0]?.[0] ?? 0) > 0) throw new RepeatedIds();
+          if (await this.repeatsIds(batchRowsInTable, { min: batch.minCreatedAt })) throw new RepeatedIds();
           await this.markDirty(batchRowsInTable, { min: batch.minCreatedAt });
         } else {
           await connection.run(`CREATE OR REPLACE TEMP TABLE staged_api_calls AS ${batchRows}`);
-          const repeats = await connection.runAndReadAll(
-            "SELECT (count(*) - count(DISTINCT id))::INTEGER FROM staged_api_calls",
-          );
-          if (Number(repeats.getRows()[0]?.[0] ?? 0) > 0) await connection.run(this.dedupeSql);
+          if (await this.repeatsIds("staged_api_calls")) await connection.run(this.dedupeSql);
           await connection.run(this.changedSql);
           await this.markDirty("changed_api_calls");
           const counts = await connection.runAndReadAll(
@@ -304,6 +289,15 @@ export class ApiCallLoader {
       { min: batch.minCreatedAt },
     );
     return Number(reader.getRows()[0]?.[0] ?? 1) === 0;
+  }
+
+  /** True when an id stands more than once in `relation` (a table or a subquery). */
+  private async repeatsIds(relation: string, params: Record<string, string | null> = {}): Promise<boolean> {
+    const reader = await this.warehouse.connection.runAndReadAll(
+      `SELECT (count(*) - count(DISTINCT id))::INTEGER FROM ${relation}`,
+      params,
+    );
+    return Number(reader.getRows()[0]?.[0] ?? 0) > 0;
   }
 
   /** Marks dirty the partitions of the created_at values of `relation` (a table or a subquery). */

@@ -128,6 +128,19 @@ export function toMicros(time: string): string {
   return time.replace(/(\.\d{6})\d+/, "$1");
 }
 
+/**
+ * Microseconds since the epoch: Date.parse gives the milliseconds (V8 cuts the fraction there), the
+ * 4th to 6th fraction digits the rest.
+ */
+export function epochMicros(time: string): number {
+  const dot = time.indexOf(".");
+  if (dot === -1) return Date.parse(time) * 1000;
+  let end = dot + 1;
+  while (end < time.length && time.charCodeAt(end) >= 48 && time.charCodeAt(end) <= 57) end++;
+  const subMillis = Number(`${time.slice(dot + 1, end)}000000`.slice(3, 6));
+  return Date.parse(time) * 1000 + subMillis;
+}
+
 function isDigitAt(text: string, index: number): boolean {
   const code = text.charCodeAt(index);
   return code >= 48 && code <= 57;

@@ -1,17 +1,16 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  ApiCallLoader,
-  type Batch,
-  epochMicros,
-  noteRecord,
-  serializeRow,
-} from "../../src/load/apiCallLoader.js";
+import { ApiCallLoader, type Batch, noteRecord, serializeRow } from "../../src/load/apiCallLoader.js";
 import { openWarehouse, type Warehouse } from "../../src/load/database.js";
 import { SecretBox } from "../../src/secrets/secretBox.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { checkApiCall, type TransformContext, transformApiCall } from "../../src/transform/apiCallRow.js";
+import {
+  checkApiCall,
+  epochMicros,
+  type TransformContext,
+  transformApiCall,
+} from "../../src/transform/apiCallRow.js";
 import { isBulkLoadable } from "../../src/transform/bulkLoadable.js";
 import { EndpointTemplater } from "../../src/transform/endpointTemplate.js";
 import type { PrivacyPolicy } from "../../src/transform/privacy.js";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseApiCallFast } from "../api/schemas/apiCallFastPath.js";
 import { type ApiCallWithPrice, ApiCallWithPriceSchema } from "../api/schemas/index.js";
 import type { SecretBox } from "../secrets/secretBox.js";
 import type { EndpointTemplater } from "./endpointTemplate.js";
@@ -57,11 +58,17 @@ export function transformApiCall(raw: unknown, context: TransformContext): Trans
   return checked.ok ? { ok: true, row: toRow(checked.call, checked.source, context) } : checked;
 }
 
-/** Validates one raw record (schema, then the price's exactness and sanity limit). */
+/**
+ * Validates one raw record (schema, then the price's exactness and sanity limit). Ordinary records
+ * take the schema's fast path; zod judges the rest and words their errors.
+ */
 export function checkApiCall(raw: unknown, context: TransformContext): CheckResult {
-  const parsed = ApiCallWithPriceSchema.safeParse(raw);
-  if (!parsed.success) return { ok: false, reason: z.prettifyError(parsed.error), recordId: idOf(raw) };
-  const call = parsed.data;
+  let call = parseApiCallFast(raw);
+  if (call === undefined) {
+    const parsed = ApiCallWithPriceSchema.safeParse(raw);
+    if (!parsed.success) return { ok: false, reason: z.prettifyError(parsed.error), recordId: idOf(raw) };
+    call = parsed.data;
+  }
   const source = raw as Record<string, unknown>;
   if (call.price !== null && call.price !== undefined) {
     const problem = priceProblem(call.price, context.maxPriceUsd, typeof source.price === "number");

@@ -32,7 +32,7 @@ function canonicalDecimal(intDigits: string, fracDigits: string, exponent: numbe
 }
 
 /** The canonical decimal text of a price, or undefined when the value is not a non-negative decimal. */
-function canonicalPrice(value: number | string): string | undefined {
+export function canonicalPrice(value: number | string): string | undefined {
   if (typeof value === "number") {
     // Number.isFinite also refuses NaN; -0 passes and prints as "0". String(n) is the shortest text that
     // reads back as the same double, so no digit is invented or lost.

@@ -7,6 +7,11 @@ import { z } from "zod";
  */
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** True when `text` has the shape UuidSchema accepts. */
+export function isUuid(text: string): boolean {
+  return UUID_PATTERN.test(text);
+}
+
 export const UuidSchema = z
   .string()
   .regex(UUID_PATTERN, { error: "expected a UUID (8-4-4-4-12 hex digits)" });

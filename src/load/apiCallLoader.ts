@@ -3,7 +3,7 @@ import path from "node:path";
 import { quotedString } from "@duckdb/node-api";
 import {
   type ApiCallRow,
-  epochMicros,
+  isEarlier,
   type TransformContext,
   transformApiCall,
 } from "../transform/apiCallRow.js";
@@ -41,11 +41,9 @@ export interface Batch {
   rungs: Rung[];
   /** Where to resume if the run stops after this batch (sealed), or null when the scan ended. */
   resumeToken: string | null;
-  /** The batch's oldest and newest created_at, as sent (UTC or with an offset), and as instants. */
+  /** The batch's oldest and newest created_at, as sent (UTC or with an offset). */
   minCreatedAt: string | null;
   maxCreatedAt: string | null;
-  minCreatedMicros: number;
-  maxCreatedMicros: number;
   /** Pages read into this batch; a batch with none has nothing to commit. */
   pages: number;
   /** Set on the first batch ever: the user whose history this database holds from now on. */
@@ -74,18 +72,12 @@ export function serializeReject(reject: RejectRow): string {
 
 /**
  * Notes one accepted record's created_at (an RFC 3339 time, at most 6 fraction digits) in its batch.
- * Compared as instants: as text, "...:00Z" sorts after "...:00.5Z", and offsets do not sort at all.
+ * Compared as instants (isEarlier): as text, "...:00Z" sorts after "...:00.5Z", and offsets do not
+ * sort at all.
  */
 export function noteRecord(batch: Batch, createdAt: string): void {
-  const micros = epochMicros(createdAt);
-  if (batch.minCreatedAt === null || micros < batch.minCreatedMicros) {
-    batch.minCreatedAt = createdAt;
-    batch.minCreatedMicros = micros;
-  }
-  if (batch.maxCreatedAt === null || micros > batch.maxCreatedMicros) {
-    batch.maxCreatedAt = createdAt;
-    batch.maxCreatedMicros = micros;
-  }
+  if (batch.minCreatedAt === null || isEarlier(createdAt, batch.minCreatedAt)) batch.minCreatedAt = createdAt;
+  if (batch.maxCreatedAt === null || isEarlier(batch.maxCreatedAt, createdAt)) batch.maxCreatedAt = createdAt;
 }
 
 /**
@@ -139,8 +131,6 @@ export class ApiCallLoader {
       resumeToken,
       minCreatedAt: null,
       maxCreatedAt: null,
-      minCreatedMicros: 0,
-      maxCreatedMicros: 0,
       userId: null,
       pages: 0,
     };

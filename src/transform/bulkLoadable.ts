@@ -1,5 +1,5 @@
 import type { ApiCallWithPrice } from "../api/schemas/index.js";
-import { KNOWN_FIELDS } from "./apiCallRow.js";
+import { isUtcTime, KNOWN_FIELDS } from "./apiCallRow.js";
 
 /**
  * True when DuckDB, reading this validated record's raw JSON with the bulk columns
@@ -19,13 +19,6 @@ export function isBulkLoadable(call: ApiCallWithPrice, source: Record<string, un
     if (!KNOWN_FIELDS.has(key)) return false;
   }
   return true;
-}
-
-const LETTER_T = 84;
-const LETTER_Z = 90;
-
-function isUtcTime(time: string): boolean {
-  return time.charCodeAt(10) === LETTER_T && time.charCodeAt(time.length - 1) === LETTER_Z;
 }
 
 function isNullOrUtcTime(time: string | null | undefined): boolean {

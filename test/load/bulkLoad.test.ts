@@ -8,6 +8,7 @@ import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import {
   checkApiCall,
   epochMicros,
+  isEarlier,
   type TransformContext,
   transformApiCall,
 } from "../../src/transform/apiCallRow.js";
@@ -227,11 +228,29 @@ describe("a batch's oldest and newest calls are compared as instants", () => {
     expect(epochMicros("2026-03-01T10:00:00.123456Z")).toBe(Date.UTC(2026, 2, 1, 10) * 1000 + 123_456);
     expect(epochMicros("2026-03-01T15:30:00.000001+05:30")).toBe(Date.UTC(2026, 2, 1, 10) * 1000 + 1);
     // noteRecord reads and writes only these fields of a batch.
-    const batch = { minCreatedAt: null, maxCreatedAt: null, minCreatedMicros: 0, maxCreatedMicros: 0 };
+    const batch = { minCreatedAt: null, maxCreatedAt: null };
     for (const time of ["2026-03-01T10:00:00.5Z", "2026-03-01T10:00:00Z", "2026-03-01T10:30:00+05:00"]) {
       noteRecord(batch as unknown as Batch, time);
     }
     expect(batch.minCreatedAt).toBe("2026-03-01T10:30:00+05:00");
     expect(batch.maxCreatedAt).toBe("2026-03-01T10:00:00.5Z");
+  });
+
+  test("isEarlier agrees with the instants, whether it compares text or parses", () => {
+    const times = [
+      "2026-03-01T10:00:00Z",
+      "2026-03-01T10:00:00.5Z",
+      "2026-03-01T10:00:00.100000Z",
+      "2026-03-01T10:00:00.099999Z",
+      "2026-03-01t10:00:01z",
+      "2026-03-01T09:59:59.999999Z",
+      "2026-03-01T15:30:00.000001+05:30",
+      "2026-02-28T23:00:00-11:00",
+      "2025-12-31T23:59:59Z",
+      "2026-03-01T10:00:00.000000Z",
+    ];
+    for (const a of times) {
+      for (const b of times) expect(isEarlier(a, b), `${a} < ${b}`).toBe(epochMicros(a) < epochMicros(b));
+    }
   });
 });

@@ -11,6 +11,7 @@ import { type DerivedKind, DerivedValues } from "../transform/derivedValues.js";
 import { DURATION_UNITS, type DurationUnit, UNITS_PER_MS } from "../transform/durationUnit.js";
 import type { FieldPolicy, PrivacyPolicy } from "../transform/privacy.js";
 import type { Warehouse } from "./database.js";
+import { retryOnOutOfMemory } from "./outOfMemory.js";
 import { PARTITION_FORMAT, type Partitioning } from "./partitioning.js";
 import { ItemsSpool, RowSpool, Spool } from "./spool.js";
 import { fillSql, sqlFile } from "./sqlFiles.js";
@@ -143,18 +144,14 @@ export class ApiCallLoader {
       const rejectsFile =
         batch.rejects.length > 0 ? await this.spool.write("rejects", batch.rejects) : undefined;
       const sources: Sources = { rowsFiles: rowsFile === undefined ? [] : [rowsFile], itemsFile };
-      for (;;) {
-        try {
-          return await this.commitFiles(batch, sources, rejectsFile);
-        } catch (error) {
-          if (!isOutOfMemory(error)) throw error;
-          const limit = await this.warehouse.raiseMemoryLimit();
-          if (limit === undefined) throw error;
+      return await retryOnOutOfMemory(
+        this.warehouse,
+        () => this.commitFiles(batch, sources, rejectsFile),
+        (limit) =>
           this.options.onWarning(
             `a batch needed more memory than DuckDB's limit allowed; raised the limit to ${limit} MB and retried it`,
-          );
-        }
-      }
+          ),
+      );
     } finally {
       await this.spool.cleanup();
       await batch.rows.remove();
@@ -355,10 +352,6 @@ function bulkSelectSql(privacy: PrivacyPolicy): string {
 
 /** A batch inserted directly listed an id twice: it is undone and loaded through staging. */
 class RepeatedIds extends Error {}
-
-function isOutOfMemory(error: unknown): boolean {
-  return /^Out of Memory Error/.test(error instanceof Error ? error.message : "");
-}
 
 /** An error of DuckDB reading or casting a spool file's records (not of storage). */
 function isReadError(error: unknown): boolean {

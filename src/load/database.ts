@@ -18,11 +18,13 @@ export interface Warehouse {
 }
 
 /**
- * DuckDB's memory limit for an export. Past it DuckDB spills to its temp folder, or fails with an
- * "Out of Memory Error" where it cannot (a batch's rows until a row group of 122,880 is full: 64 MB
- * failed on 43k records); the loader then raises it and retries, up to the ceiling.
+ * DuckDB's memory limit for an export, per DuckDB thread: each thread of a Parquet write or an
+ * insert holds its own buffers (with 2 threads, 128 MB in all failed on a 330k-row month). Past it
+ * DuckDB spills to its temp folder, or fails with an "Out of Memory Error" where it cannot (a
+ * batch's rows until a row group of 122,880 is full: 64 MB failed on 43k records); the loader and
+ * the Parquet writer then raise it and retry (outOfMemory.ts), up to the ceiling.
  */
-const MEMORY_LIMIT_MB = 128;
+const MEMORY_LIMIT_MB_PER_THREAD = 128;
 const MEMORY_LIMIT_CEILING_MB = 4096;
 
 /**
@@ -53,31 +55,32 @@ export async function openWarehouse(
     throw openError(resolved, cause);
   }
   const connection = await instance.connect();
+  const threads = Math.max(1, availableParallelism() - 1);
+  let memoryLimitMb = Math.min(MEMORY_LIMIT_CEILING_MB, MEMORY_LIMIT_MB_PER_THREAD * threads);
   // Without this, a timestamp without zone and every CAST to DATE follow the machine's zone.
   await connection.run("SET TimeZone = 'UTC'");
   if (!options.readOnly) {
     // DuckDB's defaults suit an interactive session, not a batch job beside a busy JS thread:
     // threads = all cores takes the core that parses and validates (on 2 cores, 1M rows cost 33 s of
     // CPU with 2 threads, 17 s with 1). Memory: the default limit is 80% of RAM, and DuckDB's
-    // allocator keeps up to 128 MB a thread of freed memory before it returns any; with the limit
-    // at 128 MB and freed memory returned from 16 MB, the peak RSS of a 1M-call export fell from
-    // ~670 to ~430 MB at the same CPU (bench, issue 5). A checkpoint every 16 MB of WAL instead of
-    // 64 cost 20% more CPU for no memory back.
-    await connection.run(`SET threads = ${Math.max(1, availableParallelism() - 1)}`);
-    await connection.run(`SET memory_limit = '${MEMORY_LIMIT_MB}MB'`);
+    // allocator keeps up to 128 MB a thread of freed memory before it returns any; with the limit at
+    // 128 MB a thread and freed memory returned from 16 MB, the peak RSS of a 1M-call export fell
+    // from ~670 to ~430 MB at the same CPU (bench, issue 5). A checkpoint every 16 MB of WAL instead
+    // of 64 cost 20% more CPU for no memory back.
+    await connection.run(`SET threads = ${threads}`);
+    await connection.run(`SET memory_limit = '${memoryLimitMb}MB'`);
     await connection.run("SET checkpoint_threshold = '64MB'");
     await connection.run("SET allocator_flush_threshold = '16MB'");
     await connection.run("SET allocator_bulk_deallocation_flush_threshold = '16MB'");
     await connection.run(sqlFile("schema.sql"));
     await connection.run(sqlFile("views.sql"));
   }
-  let memoryLimitMb = MEMORY_LIMIT_MB;
   return {
     path: resolved,
     connection,
     async raiseMemoryLimit() {
       if (memoryLimitMb >= MEMORY_LIMIT_CEILING_MB) return undefined;
-      memoryLimitMb *= 2;
+      memoryLimitMb = Math.min(MEMORY_LIMIT_CEILING_MB, memoryLimitMb * 2);
       await connection.run(`SET memory_limit = '${memoryLimitMb}MB'`);
       return memoryLimitMb;
     },

@@ -3,6 +3,7 @@ import path from "node:path";
 import { quotedIdentifier, quotedString } from "@duckdb/node-api";
 import { ZooUsageError } from "../errors.js";
 import type { Warehouse } from "./database.js";
+import { retryOnOutOfMemory } from "./outOfMemory.js";
 import { PARTITION_COLUMN, PARTITION_FORMAT, type Partitioning, partitionRange } from "./partitioning.js";
 import { fillSql, sqlFile } from "./sqlFiles.js";
 
@@ -30,6 +31,8 @@ export async function writeDirtyPartitions(
     partitioning: Partitioning;
     runId: string;
     onPartition?: () => void;
+    /** Told when a partition needed a higher memory limit than DuckDB had (it is then retried). */
+    onWarning?: (message: string) => void;
     /** Only the partitions whose value sorts before this one (those a forward scan has passed). */
     before?: string;
   },
@@ -56,8 +59,16 @@ export async function writeDirtyPartitions(
     try {
       await mkdir(dir, { recursive: true });
       const select = fillSql(selectSql, { start: quotedString(start), end: quotedString(end) });
-      await connection.run(
-        `COPY (${select}) TO ${quotedString(temporary)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${ROW_GROUP_ROWS})`,
+      const copy = async () => {
+        await rm(temporary, { force: true });
+        await connection.run(
+          `COPY (${select}) TO ${quotedString(temporary)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${ROW_GROUP_ROWS})`,
+        );
+      };
+      await retryOnOutOfMemory(warehouse, copy, (limit) =>
+        options.onWarning?.(
+          `writing ${finalFile} needed more memory than DuckDB's limit allowed; raised the limit to ${limit} MB and retried it`,
+        ),
       );
       await rename(temporary, finalFile);
     } catch (cause) {

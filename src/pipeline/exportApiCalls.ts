@@ -152,6 +152,7 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
         partitioning: options.partitioning,
         runId: options.runId,
         onPartition: () => progress.add({ partitions: 1 }),
+        onWarning: warn,
       });
     }
   }

@@ -113,6 +113,7 @@ export class ApiCallScanner {
         runId: options.runId,
         before: partitionOf(options.partitioning, committedUpTo),
         onPartition: () => progress.add({ partitions: 1 }),
+        onWarning: warn,
       });
     };
     const startCommit = (toCommit: Batch) => {

@@ -19,7 +19,7 @@ export interface Warehouse {
 
 /**
  * DuckDB's memory limit for an export, per DuckDB thread: each thread of a Parquet write or an
- * insert holds its own buffers (with 2 threads, 128 MB in all failed on a 330k-row month). Past it
+ * insert holds its own buffers (with 2 threads, 128 MB in all failed on a 322k-row month). Past it
  * DuckDB spills to its temp folder, or fails with an "Out of Memory Error" where it cannot (a
  * batch's rows until a row group of 122,880 is full: 64 MB failed on 43k records); the loader and
  * the Parquet writer then raise it and retry (outOfMemory.ts), up to the ceiling.

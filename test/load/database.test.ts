@@ -1,0 +1,47 @@
+import path from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { expect, test } from "vitest";
+import { openWarehouse } from "../../src/load/database.js";
+import { tempWorkspace } from "../helpers/exportHarness.js";
+
+const INSERT_CALLS = (rows: number, run: string) => `
+  INSERT INTO api_calls (id, user_id, method, created_at, updated_at, user_agent, first_seen_run_id, last_changed_run_id)
+  SELECT uuid(), uuid(), 'GET', now(), now(), 'agent', '${run}', '${run}' FROM range(${rows})`;
+
+test("an export writes row groups of 16,384 rows, into a database made before as well", async () => {
+  const { dir, cleanup } = await tempWorkspace();
+  const file = path.join(dir, "db.duckdb");
+  try {
+    // A database as DuckDB makes it when opened directly (as before this setting): 122,880-row groups.
+    const direct = await DuckDBInstance.create(file);
+    const connection = await direct.connect();
+    await connection.run("CREATE TABLE api_calls_before AS SELECT range AS i FROM range(130000)");
+    connection.closeSync();
+    direct.closeSync();
+
+    const writer = await openWarehouse(file);
+    await writer.connection.run(INSERT_CALLS(40_000, "new"));
+    // DuckDB spills beside the database, as when it opens the file itself, not into the working directory.
+    const spill = await writer.connection.runAndReadAll("SELECT current_setting('temp_directory')");
+    expect(spill.getRows()[0]?.[0]).toBe(`${file}.tmp`);
+    writer.close();
+
+    const reader = await openWarehouse(file, { readOnly: true });
+    try {
+      const groups = async (table: string) =>
+        (
+          await reader.connection.runAndReadAll(
+            `SELECT row_group_id, max(count)::INTEGER FROM pragma_storage_info('${table}') GROUP BY 1 ORDER BY 1`,
+          )
+        )
+          .getRows()
+          .map((row) => Number(row[1]));
+      expect(await groups("api_calls")).toEqual([16_384, 16_384, 40_000 - 2 * 16_384]);
+      expect(await groups("api_calls_before")).toEqual([122_880, 130_000 - 122_880]);
+    } finally {
+      reader.close();
+    }
+  } finally {
+    await cleanup();
+  }
+});

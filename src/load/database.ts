@@ -31,9 +31,10 @@ const MEMORY_LIMIT_CEILING_MB = 4096;
  * Rows per row group of the rows an export writes (DuckDB's default: 122,880). A transaction's rows
  * go straight into the file a full row group at a time; short of one, they go through the WAL, and
  * each checkpoint rewrites the table's last, growing row group. Export batches hold 10k-50k rows:
- * at 1M calls, COMMIT took 6.7 s with the default and 3.2-4.1 s at 16,384, DuckDB's threads 1.3-3.4
- * s less CPU in three paired runs, and the peak RSS ~50 MB less (bench, issue 5). DuckDB takes it
- * only as an ATTACH option; other tools opening the file use their own.
+ * at 1M calls, COMMIT took 6.7 s with the default and 3.2-4.1 s at 16,384, and DuckDB's threads
+ * 1.3-3.4 s less CPU in three paired runs (the whole process: within the run-to-run noise); the
+ * peak RSS was 20-50 MB lower (bench, issue 5). DuckDB takes it only as an ATTACH option; other
+ * tools opening the file use their own.
  */
 const ROW_GROUP_ROWS = 16_384;
 

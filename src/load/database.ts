@@ -20,9 +20,9 @@ export interface Warehouse {
 /**
  * DuckDB's memory limit for an export, per DuckDB thread: each thread of a Parquet write or an
  * insert holds its own buffers (with 2 threads, 128 MB in all failed on a 322k-row month). Past it
- * DuckDB spills to its temp folder, or fails with an "Out of Memory Error" where it cannot (a
- * batch's rows until a row group of 122,880 is full: 64 MB failed on 43k records); the loader and
- * the Parquet writer then raise it and retry (outOfMemory.ts), up to the ceiling.
+ * DuckDB spills to its temp folder, or fails with an "Out of Memory Error" where it cannot (an
+ * insert's buffers: 64 MB failed on batches of 43k-50k records, with either row-group size below);
+ * the loader and the Parquet writer then raise it and retry (outOfMemory.ts), up to the ceiling.
  */
 const MEMORY_LIMIT_MB_PER_THREAD = 128;
 const MEMORY_LIMIT_CEILING_MB = 4096;

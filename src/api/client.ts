@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ZooUsageError } from "../errors.js";
 import { itemsArrayJson } from "./itemsJson.js";
 import type { AsyncOperation } from "./schemas/index.js";
-import { AsyncOperationSchema } from "./schemas/index.js";
+import { AsyncOperationSchema, isUuid } from "./schemas/index.js";
 import type { Transport } from "./transport.js";
 
 export type SortMode = "created_at_ascending" | "created_at_descending";
@@ -27,8 +27,6 @@ const PageEnvelopeSchema = z.looseObject({
   items: z.array(z.unknown()),
   next_page: z.string().nullable().optional(),
 });
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The two Zoo API operations the exporter uses, typed. Retries and errors live in Transport. */
 export class ZooClient {
@@ -74,7 +72,7 @@ export class ZooClient {
 
   /** The operation body unvalidated: the export validates it itself, to reject one bad body, not fail. */
   async getAsyncOperationRaw(id: string): Promise<{ body: unknown; requestId: string | undefined }> {
-    if (!UUID_PATTERN.test(id)) {
+    if (!isUuid(id)) {
       throw new ZooUsageError({
         code: "config.invalid",
         message: `Operation id ${JSON.stringify(id)} is not a UUID`,

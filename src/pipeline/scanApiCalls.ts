@@ -20,6 +20,7 @@ import type { SecretBox } from "../secrets/secretBox.js";
 import {
   type CheckResult,
   checkApiCall,
+  isEarlier,
   rawForRejects,
   type TransformContext,
   toMicros,
@@ -171,7 +172,7 @@ export class ApiCallScanner {
           }
           pageRecords += 1;
           const createdAt = toMicros(call.created_at);
-          if (createdAt < lastCreatedAt && Date.parse(createdAt) < Date.parse(lastCreatedAt)) {
+          if (lastCreatedAt !== "" && isEarlier(createdAt, lastCreatedAt)) {
             warn(
               `call ${call.id} is listed after a newer call (${createdAt} < ${lastCreatedAt}); loaded anyway`,
             );

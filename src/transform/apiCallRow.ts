@@ -4,7 +4,7 @@ import { type ApiCallWithPrice, ApiCallWithPriceSchema } from "../api/schemas/in
 import type { SecretBox } from "../secrets/secretBox.js";
 import type { EndpointTemplater } from "./endpointTemplate.js";
 import { priceProblem } from "./money.js";
-import { applyPolicy, type PrivacyPolicy } from "./privacy.js";
+import { applyPolicy, POLICY_FIELDS, type PrivacyPolicy } from "./privacy.js";
 
 /** One api_calls row as the loader writes it: exact values as strings, no floats on money. */
 export interface ApiCallRow {
@@ -189,12 +189,7 @@ export function rawForRejects(raw: unknown, context: TransformContext): string {
   if (raw !== null && typeof raw === "object" && !Array.isArray(raw)) {
     const copy: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
     const hash = (text: string) => context.secrets.hash(text);
-    const fields: [string, keyof PrivacyPolicy][] = [
-      ["token", "token"],
-      ["email", "email"],
-      ["ip_address", "ipAddress"],
-    ];
-    for (const [field, policy] of fields) {
+    for (const { field, policy } of POLICY_FIELDS) {
       if (field in copy)
         copy[field] =
           typeof copy[field] === "string"

@@ -1,9 +1,9 @@
 import type { ApiCallWithPrice } from "../api/schemas/index.js";
 import type { TransformContext } from "./apiCallRow.js";
-import type { FieldPolicy } from "./privacy.js";
+import { POLICY_FIELDS, type PolicyField } from "./privacy.js";
 
 /** The raw fields whose stored value JavaScript computes for a bulk-loaded batch. */
-export type DerivedKind = "endpoint" | "token" | "email" | "ip_address";
+export type DerivedKind = "endpoint" | PolicyField;
 
 /**
  * For a batch whose records DuckDB reads raw (isBulkLoadable): the values JavaScript computes and
@@ -16,13 +16,9 @@ export class DerivedValues {
   private readonly hashed: readonly DerivedKind[];
 
   constructor(private readonly context: TransformContext) {
-    const { privacy } = context;
-    const fields: [DerivedKind, FieldPolicy][] = [
-      ["token", privacy.token],
-      ["email", privacy.email],
-      ["ip_address", privacy.ipAddress],
-    ];
-    this.hashed = fields.filter(([, policy]) => policy === "hash").map(([kind]) => kind);
+    this.hashed = POLICY_FIELDS.filter(({ policy }) => context.privacy[policy] === "hash").map(
+      ({ field }) => field,
+    );
     for (const kind of ["endpoint", ...this.hashed] as DerivedKind[]) this.values.set(kind, new Map());
   }
 

@@ -14,6 +14,15 @@ export interface PrivacyPolicy {
 
 export const DEFAULT_PRIVACY: PrivacyPolicy = { token: "hash", email: "keep", ipAddress: "keep" };
 
+/** The fields a PrivacyPolicy governs: their name in an api call, and their key in the policy. */
+export const POLICY_FIELDS = [
+  { field: "token", policy: "token" },
+  { field: "email", policy: "email" },
+  { field: "ip_address", policy: "ipAddress" },
+] as const satisfies readonly { field: string; policy: keyof PrivacyPolicy }[];
+
+export type PolicyField = (typeof POLICY_FIELDS)[number]["field"];
+
 export function applyPolicy(
   value: string | null | undefined,
   policy: FieldPolicy,

@@ -79,6 +79,11 @@ export async function openWarehouse(
     await connection.run(`SET temp_directory = ${quotedString(`${resolved}.tmp`)}`);
     await connection.run(`SET memory_limit = '${memoryLimitMb}MB'`);
     await connection.run("SET checkpoint_threshold = '64MB'");
+    // No row-group merging at checkpoints ("vacuum"). Each batch leaves its last, partial row group
+    // behind; merging them at a checkpoint rewrites their neighbours too: the checkpoint at the end
+    // of a 1M-call export took ~3 s and rewrote ~50 MB of the file, against 0.02-0.05 s without.
+    // api_calls never deletes rows, so unmerged row groups cost only a few more, smaller ones.
+    await connection.run("SET max_vacuum_tasks = 0");
     await connection.run("SET allocator_flush_threshold = '16MB'");
     await connection.run("SET allocator_bulk_deallocation_flush_threshold = '16MB'");
     await connection.run(sqlFile("schema.sql"));

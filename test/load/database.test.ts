@@ -45,3 +45,26 @@ test("an export writes row groups of 16,384 rows, into a database made before as
     await cleanup();
   }
 });
+
+test("a checkpoint keeps each batch's row groups as written: merging them rewrote the file at every close", async () => {
+  const { dir, cleanup } = await tempWorkspace();
+  const file = path.join(dir, "db.duckdb");
+  try {
+    const writer = await openWarehouse(file);
+    // Three batches of 17,000 rows: a full row group each, and a short one of 616 rows.
+    for (const batch of ["a", "b", "c"]) await writer.connection.run(INSERT_CALLS(17_000, batch));
+    writer.close();
+
+    const reader = await openWarehouse(file, { readOnly: true });
+    try {
+      const groups = await reader.connection.runAndReadAll(
+        "SELECT row_group_id, max(count)::INTEGER FROM pragma_storage_info('api_calls') GROUP BY 1 ORDER BY 1",
+      );
+      expect(groups.getRows().map((row) => Number(row[1]))).toEqual([16_384, 616, 16_384, 616, 16_384, 616]);
+    } finally {
+      reader.close();
+    }
+  } finally {
+    await cleanup();
+  }
+});

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ZooUsageError } from "../errors.js";
-import { itemsArrayJson } from "./itemsJson.js";
+import { itemsArrayJson, peekNextPage } from "./itemsJson.js";
 import type { AsyncOperation } from "./schemas/index.js";
 import { AsyncOperationSchema, isUuid } from "./schemas/index.js";
 import type { Transport } from "./transport.js";
@@ -44,13 +44,28 @@ export class ZooClient {
     limit?: number;
     pageToken?: string | null;
     sortBy?: SortMode;
+    /** Told the next page's token read ahead from the body's tail (peekNextPage), before the parse. */
+    onNextPageSeen?: (token: string) => void;
   }): Promise<RawApiCallsPage> {
-    const response = await this.transport.getJson("/user/api-calls", {
-      limit: params.limit === undefined ? undefined : String(params.limit),
-      page_token: params.pageToken ?? undefined,
-      // The spec contradicts itself about the default order: always say which one (zoo-api.md).
-      sort_by: params.sortBy ?? "created_at_ascending",
-    });
+    const { onNextPageSeen } = params;
+    const response = await this.transport.getJson(
+      "/user/api-calls",
+      {
+        limit: params.limit === undefined ? undefined : String(params.limit),
+        page_token: params.pageToken ?? undefined,
+        // The spec contradicts itself about the default order: always say which one (zoo-api.md).
+        sort_by: params.sortBy ?? "created_at_ascending",
+      },
+      {
+        onBody:
+          onNextPageSeen === undefined
+            ? undefined
+            : (bytes) => {
+                const token = peekNextPage(bytes);
+                if (token !== undefined) onNextPageSeen(token);
+              },
+      },
+    );
     const envelope = PageEnvelopeSchema.safeParse(response.body);
     if (!envelope.success) {
       throw invalidBody("GET /user/api-calls", response.requestId, envelope.error);

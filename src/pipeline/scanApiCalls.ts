@@ -129,8 +129,13 @@ export class ApiCallScanner {
       inFlight.catch(() => undefined);
     };
     const pages = paginate(
-      (token) =>
-        deps.client.listApiCalls({ limit: options.limit, pageToken: token, sortBy: "created_at_ascending" }),
+      (token, onNextPageSeen) =>
+        deps.client.listApiCalls({
+          limit: options.limit,
+          pageToken: token,
+          sortBy: "created_at_ascending",
+          onNextPageSeen,
+        }),
       from.token,
       { onWarning: warn },
     );

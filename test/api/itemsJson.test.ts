@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { itemsArrayJson } from "../../src/api/itemsJson.js";
+import { itemsArrayJson, peekNextPage } from "../../src/api/itemsJson.js";
 
 const at = (text: string) => itemsArrayJson(Buffer.from(text), JSON.parse(text))?.toString();
 
@@ -33,6 +33,35 @@ describe("itemsArrayJson: the items array as the server sent it, only when that 
       '{"items":[],"next_page":null}\n',
     ]) {
       expect(at(text), text).toBeUndefined();
+    }
+  });
+});
+
+describe("peekNextPage: the next token read from a page's tail, before the parse", () => {
+  const peek = (text: string) => peekNextPage(Buffer.from(text));
+
+  test("the token of a compact page with items, whatever its items hold", () => {
+    const items = '[{"id":"a","user_agent":"x\\"],\\"next_page\\":\\"y"},{"x":[1],"next_page":"inner"}]';
+    expect(peek(`{"items":${items},"next_page":"tok/+=="}`)).toBe("tok/+==");
+    expect(peek(`{"items":${items},"next_page":"é \\u0041"}`)).toBe("é A");
+    // What the parse finds, for each of those.
+    expect(JSON.parse(`{"items":${items},"next_page":"tok/+=="}`).next_page).toBe("tok/+==");
+  });
+
+  test("nothing for a last page, an empty page, a cut body or another shape", () => {
+    for (const text of [
+      '{"items":[{"id":"a"}],"next_page":null}',
+      '{"items":[],"next_page":"t"}',
+      '{"items":[{"id":"a"}],"next_page":"t',
+      '{"items":[{"id":"a"}],"next_page":"t"} ',
+      '{"items":[{"id":"a"}],"next_page":7}',
+      '{"items":[{"id":"a"}]}',
+      '{"next_page":"t","items":[{"id":"a"}]}',
+      '{ "items":[{"id":"a"}],"next_page":"t"}',
+      '{"items":[{"id":"a"',
+      "",
+    ]) {
+      expect(peek(text), text).toBeUndefined();
     }
   });
 });

@@ -36,7 +36,7 @@ const MEMORY_LIMIT_CEILING_MB = 4096;
  * peak RSS was 20-50 MB lower (bench, issue 5). DuckDB takes it only as an ATTACH option; other
  * tools opening the file use their own.
  */
-const ROW_GROUP_ROWS = 16_384;
+export const TABLE_ROW_GROUP_ROWS = 16_384;
 
 /**
  * Opens (or creates) the DuckDB file for writing. DuckDB allows one writing process per file, and
@@ -125,7 +125,9 @@ async function openForWriting(file: string): Promise<Opened> {
   const instance = await DuckDBInstance.create(":memory:");
   const connection = await instance.connect();
   try {
-    await connection.run(`ATTACH ${quotedString(file)} AS warehouse (ROW_GROUP_SIZE ${ROW_GROUP_ROWS})`);
+    await connection.run(
+      `ATTACH ${quotedString(file)} AS warehouse (ROW_GROUP_SIZE ${TABLE_ROW_GROUP_ROWS})`,
+    );
     await connection.run("USE warehouse");
   } catch (cause) {
     connection.closeSync();

@@ -1,8 +1,8 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiCallLoader, type Batch, noteRecord, serializeRow } from "../../src/load/apiCallLoader.js";
-import { openWarehouse, type Warehouse } from "../../src/load/database.js";
+import { openWarehouse, TABLE_ROW_GROUP_ROWS, type Warehouse } from "../../src/load/database.js";
 import { SecretBox } from "../../src/secrets/secretBox.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import {
@@ -113,6 +113,8 @@ async function load(
   itemsText = JSON.stringify(items),
   /** Run on the new database before the load. */
   prepare?: (warehouse: Warehouse) => Promise<void>,
+  /** Run on the database right after the commit, before anything else. */
+  inspect?: (warehouse: Warehouse) => Promise<void>,
 ): Promise<{ rows: unknown[][]; warnings: string[] }> {
   const context: TransformContext = {
     templater: new EndpointTemplater(),
@@ -150,6 +152,7 @@ async function load(
     if (bulk) batch.items.append(Buffer.from(itemsText), items.length);
     batch.pages = 1;
     const result = await loader.commit(batch);
+    await inspect?.(warehouse);
     expect(result.inserted).toBe(items.length);
     const reader = await warehouse.connection.runAndReadAll(
       "SELECT * EXCLUDE (first_seen_run_id, last_changed_run_id) FROM api_calls ORDER BY id",
@@ -200,6 +203,27 @@ describe("bulk-loaded records are stored exactly as the row path stores them", (
       await cleanup();
     }
   });
+});
+
+test("a batch shorter than a row group is written into the file at once, not held in the WAL and in memory", async () => {
+  const { dir, cleanup } = await tempWorkspace();
+  try {
+    const privacy: PrivacyPolicy = { token: "hash", email: "keep", ipAddress: "keep" };
+    let walBytes = -1;
+    const items = [...edgeCases(), ...simItems];
+    const loaded = await load(dir, "short", items, privacy, true, undefined, undefined, async () => {
+      walBytes = await stat(path.join(dir, "short.duckdb.wal")).then(
+        (wal) => wal.size,
+        () => 0,
+      );
+    });
+    expect(loaded.rows.length).toBe(items.length);
+    expect(items.length).toBeLessThan(TABLE_ROW_GROUP_ROWS);
+    expect(walBytes).toBe(0);
+    expect(loaded.warnings).toEqual([]);
+  } finally {
+    await cleanup();
+  }
 });
 
 test("a batch that needs more memory than DuckDB's limit is retried with a higher limit, said", async () => {

@@ -14,6 +14,12 @@ import { fillSql, sqlFile } from "./sqlFiles.js";
  */
 const ROW_GROUP_ROWS = 16_384;
 
+/**
+ * zstd level 2 instead of DuckDB's 3: a 344k-row month wrote in 0.87 s instead of 1.06 s (means of
+ * 5-8 runs each) into a file 0.7% smaller. Level 1 was faster again but 10% larger.
+ */
+const ZSTD_LEVEL = 2;
+
 /** One file per partition, always this name: replacing it is a single atomic rename. */
 export const PARTITION_FILE = "data.parquet";
 
@@ -62,7 +68,7 @@ export async function writeDirtyPartitions(
       const copy = async () => {
         await rm(temporary, { force: true });
         await connection.run(
-          `COPY (${select}) TO ${quotedString(temporary)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${ROW_GROUP_ROWS})`,
+          `COPY (${select}) TO ${quotedString(temporary)} (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL ${ZSTD_LEVEL}, ROW_GROUP_SIZE ${ROW_GROUP_ROWS})`,
         );
       };
       await retryOnOutOfMemory(warehouse, copy, (limit) =>

@@ -1,8 +1,8 @@
-import { quotedString } from "@duckdb/node-api";
 import type { ZooClient } from "../api/client.js";
 import { ZooUsageError } from "../errors.js";
 import type { RejectRow } from "../load/apiCallLoader.js";
 import type { Warehouse } from "../load/database.js";
+import { quotedString } from "../load/duckdb.js";
 import type { OperationLoader } from "../load/operationLoader.js";
 import { fillSql, sqlFile } from "../load/sqlFiles.js";
 import type { Progress } from "../pipeline/progress.js";

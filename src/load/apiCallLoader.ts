@@ -1,6 +1,5 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { quotedString } from "@duckdb/node-api";
 import {
   type ApiCallRow,
   isEarlier,
@@ -11,6 +10,7 @@ import { type DerivedKind, DerivedValues } from "../transform/derivedValues.js";
 import { DURATION_UNITS, type DurationUnit, UNITS_PER_MS } from "../transform/durationUnit.js";
 import type { FieldPolicy, PrivacyPolicy } from "../transform/privacy.js";
 import { TABLE_ROW_GROUP_ROWS, type Warehouse } from "./database.js";
+import { quotedString } from "./duckdb.js";
 import { retryOnOutOfMemory } from "./outOfMemory.js";
 import { PARTITION_FORMAT, type Partitioning } from "./partitioning.js";
 import { ItemsSpool, RowSpool, Spool } from "./spool.js";

@@ -1,8 +1,8 @@
 import { mkdir } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { type DuckDBConnection, DuckDBInstance, quotedString } from "@duckdb/node-api";
 import { ExitCode, ZooUsageError } from "../errors.js";
+import { type DuckDBConnection, DuckDBInstance, quotedString } from "./duckdb.js";
 import { sqlFile } from "./sqlFiles.js";
 
 /** An open warehouse: one DuckDB file, one connection, schema and views applied. */

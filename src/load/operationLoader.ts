@@ -1,7 +1,7 @@
-import { quotedString } from "@duckdb/node-api";
 import type { OperationRow } from "../transform/operationRow.js";
 import type { RejectRow } from "./apiCallLoader.js";
 import type { Warehouse } from "./database.js";
+import { quotedString } from "./duckdb.js";
 import { PARTITION_FORMAT, type Partitioning } from "./partitioning.js";
 import { Spool } from "./spool.js";
 import { fillSql, sqlFile } from "./sqlFiles.js";

@@ -1,8 +1,8 @@
 import { mkdir, readdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
-import { quotedIdentifier, quotedString } from "@duckdb/node-api";
 import { ZooUsageError } from "../errors.js";
 import type { Warehouse } from "./database.js";
+import { quotedIdentifier, quotedString } from "./duckdb.js";
 import { retryOnOutOfMemory } from "./outOfMemory.js";
 import { PARTITION_COLUMN, PARTITION_FORMAT, type Partitioning, partitionRange } from "./partitioning.js";
 import { fillSql, sqlFile } from "./sqlFiles.js";

@@ -143,7 +143,7 @@ export function epochMicros(time: string): number {
   const dot = time.indexOf(".");
   if (dot === -1) return Date.parse(time) * 1000;
   let end = dot + 1;
-  while (end < time.length && time.charCodeAt(end) >= 48 && time.charCodeAt(end) <= 57) end++;
+  while (isDigitAt(time, end)) end++;
   const subMillis = Number(`${time.slice(dot + 1, end)}000000`.slice(3, 6));
   return Date.parse(time) * 1000 + subMillis;
 }

@@ -1,14 +1,10 @@
 #!/usr/bin/env node
 import { Command, Option } from "commander";
 import { createClient } from "../api/createClient.js";
-import { runOperationFromDb } from "../commands/operationFromDb.js";
-import { runOperationGet } from "../commands/operationGet.js";
-import { runSimulator } from "../commands/simulate.js";
 import { type CommonFlags, describeConfig, loadConfig } from "../config/config.js";
 import { DEFAULT_DB, DEFAULT_OUT, loadExportConfig } from "../config/exportConfig.js";
 import { ExitCode, type ExitCodeValue } from "../errors.js";
 import { createLogger } from "../log/logger.js";
-import { demoAction } from "./demoAction.js";
 import { exportAction } from "./exportAction.js";
 import {
   isoDate,
@@ -23,6 +19,9 @@ import { reportError } from "./reportError.js";
 /**
  * The switchboard: parse flags, build a Config, call one function, map errors to exit codes.
  * This is the only module that reads process.env, process.argv and the real clock.
+ *
+ * Commands other than export load their modules when they run (dynamic import), so that a nightly
+ * export does not pay for the simulator, the report and the operation viewer at every start.
  */
 const stdout = (text: string) => process.stdout.write(`${text}\n`);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -115,6 +114,7 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
       debug = flags.debug ?? false;
       if (flags.fromDb) {
         const { dbPath } = loadExportConfig({ flags: { db: flags.db }, env: process.env });
+        const { runOperationFromDb } = await import("../commands/operationFromDb.js");
         exitCode = await runOperationFromDb({ id, dbPath, json: flags.json ?? false }, stdout);
         return;
       }
@@ -126,6 +126,7 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
       const logger = loggerFor(flags);
       const client = createClient(config, { logger });
       try {
+        const { runOperationGet } = await import("../commands/operationGet.js");
         exitCode = await runOperationGet(
           client,
           {
@@ -169,6 +170,7 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
     .addOption(new Option("--rate-truncated <rate>", "share of bodies cut short").argParser(probability))
     .addOption(new Option("--fault-seed <n>", "seed of the fault draws").argParser(nonNegativeInteger))
     .action(async (flags) => {
+      const { runSimulator } = await import("../commands/simulate.js");
       const close = await runSimulator(
         {
           host: flags.host,
@@ -218,6 +220,7 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
     .option("--debug", "log every request and show stack traces")
     .action(async (flags) => {
       debug = flags.debug ?? false;
+      const { demoAction } = await import("./demoAction.js");
       exitCode = await demoAction({ flags, stdout });
     });
 

@@ -2,7 +2,6 @@ import type { Command } from "commander";
 import { DEFAULT_DB } from "../config/exportConfig.js";
 import { createLogger } from "../log/logger.js";
 import { DEFAULT_TOP, loadReportConfig, type ReportFlags } from "../report/reportConfig.js";
-import { runReport } from "../report/runReport.js";
 import { positiveInteger } from "./parseNumber.js";
 
 /**
@@ -30,6 +29,8 @@ export function registerReportCommand(
     .option("--debug", "show stack traces")
     .action(async (flags: ReportFlags & { debug?: boolean }) => {
       const config = loadReportConfig({ flags, env: io.env });
+      // Loaded when the command runs: the report's modules stay out of every export's start.
+      const { runReport } = await import("../report/runReport.js");
       await runReport(config, {
         stdout: io.stdout,
         logger: createLogger({ level: flags.debug ? "debug" : "info" }),

@@ -55,7 +55,7 @@ export function formatReport(result) {
   for (const run of result.runs) {
     const r = run.ratios;
     lines.push(
-      `  ${label(run.calls)} calls, ${run.latencyMs} ms: export/fetch wall ${num(r.exportOverFetchWall, 2)}, export/fetch rec/s ${num(r.exportOverFetchRate, 2)}` +
+      `  ${label(run.calls)} calls, ${run.latencyMs} ms: export/fetch wall ${num(r.exportOverFetchWall, 2)} (scan phase alone ${num(r.scanOverFetchWall, 2)}), export/fetch rec/s ${num(r.exportOverFetchRate, 2)}` +
         `${r.exportOverNaiveRate === null ? "" : `, export/naive rec/s ${num(r.exportOverNaiveRate, 2)}`}, export/load-ceiling rec/s ${num(r.exportOverLoadRate, 2)}, Parquet/NDJSON bytes ${num(r.parquetOverNdjson, 3)}`,
     );
   }

@@ -84,6 +84,9 @@ export function describeRun(summary: RunSummary, config: ExportConfig): string {
           `  async operations fetched ${summary.operations.fetched} (${summary.operations.changed} changed, ${summary.operations.notFound} not found, ${summary.operations.rejected} rejected)`,
         ]),
     `  Parquet partitions written ${summary.partitions_written}`,
+    `  time: ${Object.entries(summary.phase_seconds)
+      .map(([phase, seconds]) => `${phase} ${seconds.toFixed(1)} s`)
+      .join(", ")}`,
     `  database ${config.dbPath}`,
     `  parquet  ${path.join(config.outDir, "api_calls")}${config.operations ? ` and ${path.join(config.outDir, "async_operations")}` : ""}`,
   ];

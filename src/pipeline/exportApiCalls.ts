@@ -51,7 +51,16 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
     partitions_written: 0,
     retries: 0,
     seconds: 0,
+    phase_seconds: { prepare: 0, scan: 0, operations: 0, parquet: 0 },
     warnings: [],
+  };
+  // Seconds since the previous call: each phase is measured from where the one before it ended.
+  let phaseStart = startedAt.getTime();
+  const lap = () => {
+    const now = deps.now().getTime();
+    const seconds = (now - phaseStart) / 1000;
+    phaseStart = now;
+    return seconds;
   };
   const warn = (message: string) => {
     summary.warnings.push(message);
@@ -99,6 +108,7 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
     state.userId,
   );
   let failure: unknown;
+  summary.phase_seconds.prepare = lap();
   try {
     progress.update({ phase: "fetching" });
     try {
@@ -126,6 +136,7 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
   } catch (error) {
     failure = error;
   }
+  summary.phase_seconds.scan = lap();
   if (options.operations && failure === undefined && !deps.signal.aborted) {
     progress.update({ phase: "fetching operations" });
     try {
@@ -138,6 +149,7 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
       failure = error;
     }
   }
+  summary.phase_seconds.operations = lap();
   summary.scan_mode = start.mode;
   summary.requests = deps.client.stats.requests;
   summary.retries = deps.client.stats.retries;
@@ -156,6 +168,7 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
       });
     }
   }
+  summary.phase_seconds.parquet = lap();
   await rm(options.spoolDir, { recursive: true, force: true });
   const durationWarning = fatal ? undefined : await durationUnitWarning(warehouse, options.durationUnit);
   if (durationWarning !== undefined) warn(durationWarning);

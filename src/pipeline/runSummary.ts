@@ -14,6 +14,12 @@ export interface RunSummary {
   partitions_written: number;
   retries: number;
   seconds: number;
+  /**
+   * Where the run's seconds went: before the first list request (stored state, settings, missing
+   * partitions), the scan (pages, commits, and the partitions the scan has passed), the async
+   * operations, and the Parquet partitions still dirty after them.
+   */
+  phase_seconds: { prepare: number; scan: number; operations: number; parquet: number };
   warnings: string[];
   /** Async operations fetched this run (absent with --no-operations or when the scan failed). */
   operations?: { fetched: number; changed: number; notFound: number; rejected: number };

@@ -86,6 +86,12 @@ describe("export against the simulator", () => {
     expect(summary.records_new).toBe(truth.length);
     expect(summary.pages).toBe(Math.ceil(truth.length / LIMIT) + 1);
     expect(proxy.count("/user/api-calls")).toBe(Math.ceil(truth.length / LIMIT) + 1);
+    // Each phase took time (this run fetched operations and wrote partitions), and together they
+    // fit in the run's seconds: no phase is counted twice.
+    const phases = summary.phase_seconds;
+    for (const [phase, seconds] of Object.entries(phases)) expect(seconds, phase).toBeGreaterThan(0);
+    const phaseTotal = phases.prepare + phases.scan + phases.operations + phases.parquet;
+    expect(phaseTotal).toBeLessThanOrEqual(summary.seconds + 1e-9);
     await expectWarehouseEqualsApi(db, out, truth);
     // Only this user's calls.
     const users = await queryDb(db, "SELECT DISTINCT user_id::VARCHAR AS user_id FROM api_calls");

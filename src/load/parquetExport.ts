@@ -4,7 +4,13 @@ import { ZooUsageError } from "../errors.js";
 import type { Warehouse } from "./database.js";
 import { quotedIdentifier, quotedString } from "./duckdb.js";
 import { retryOnOutOfMemory } from "./outOfMemory.js";
-import { PARTITION_COLUMN, PARTITION_FORMAT, type Partitioning, partitionRange } from "./partitioning.js";
+import {
+  PARTITION_COLUMN,
+  PARTITION_FORMAT,
+  type Partitioning,
+  partitionRange,
+  partitionsBetween,
+} from "./partitioning.js";
 import { fillSql, sqlFile } from "./sqlFiles.js";
 
 /**
@@ -112,9 +118,22 @@ export async function markMissingPartitions(
     const files = await readdir(path.join(datasetDir, entry.name)).catch(() => [] as string[]);
     if (files.includes(PARTITION_FILE)) present.add(entry.name.slice(column.length + 1));
   }
+  const timeColumn = quotedIdentifier(options.timeColumn);
+  const table = quotedIdentifier(options.table);
+  const format = PARTITION_FORMAT[options.partitioning];
+  // The first and last partitions cost a min and a max (~2 ms at 1M calls). Listing the distinct
+  // partitions formats the time of every row (0.4-0.6 s at 1M calls, at each nightly run), so it is
+  // done only when a partition between the first and the last has no file.
+  const bounds = await connection.runAndReadAll(
+    `SELECT strftime(timezone('UTC', min(${timeColumn})), $format), strftime(timezone('UTC', max(${timeColumn})), $format) FROM ${table}`,
+    { format },
+  );
+  const [first, last] = bounds.getRows()[0] ?? [];
+  if (first === null || first === undefined || last === null || last === undefined) return 0;
+  if (allPresent(partitionsBetween(options.partitioning, String(first), String(last)), present)) return 0;
   const expected = await connection.runAndReadAll(
-    `SELECT DISTINCT strftime(timezone('UTC', ${quotedIdentifier(options.timeColumn)}), $format) FROM ${quotedIdentifier(options.table)}`,
-    { format: PARTITION_FORMAT[options.partitioning] },
+    `SELECT DISTINCT strftime(timezone('UTC', ${timeColumn}), $format) FROM ${table}`,
+    { format },
   );
   const missing = expected
     .getRows()
@@ -127,4 +146,9 @@ export async function markMissingPartitions(
     });
   }
   return missing.length;
+}
+
+function allPresent(partitions: Iterable<string>, present: ReadonlySet<string>): boolean {
+  for (const partition of partitions) if (!present.has(partition)) return false;
+  return true;
 }

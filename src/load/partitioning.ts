@@ -26,3 +26,18 @@ export function partitionRange(partitioning: Partitioning, value: string): { sta
       : new Date(Date.UTC(year, month, day + 1));
   return { start: start.toISOString(), end: end.toISOString() };
 }
+
+/** Every partition value from first to last, both included, in order (values as PARTITION_FORMAT). */
+export function* partitionsBetween(
+  partitioning: Partitioning,
+  first: string,
+  last: string,
+): Generator<string> {
+  for (
+    let value = first;
+    value <= last;
+    value = partitionOf(partitioning, partitionRange(partitioning, value).end)
+  ) {
+    yield value;
+  }
+}

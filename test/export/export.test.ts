@@ -1,4 +1,4 @@
-import { readdir, stat } from "node:fs/promises";
+import { readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
@@ -180,6 +180,29 @@ describe("export against the simulator", () => {
     expect(summary.scan_mode).toBe("full");
     expect(summary.records_new).toBe(0);
     await expectWarehouseEqualsApi(db, out, await listAllCalls(sim.url, token));
+  });
+
+  test("a partition file deleted by hand, or a new --out, is written again by the next run", async () => {
+    const { db, out } = await workspace;
+    const truth = await listAllCalls(sim.url, token);
+    // The oldest month: outside the lookback window, so only the missing file brings it back.
+    const oldest = [...(await partitionTimes(out)).keys()]
+      .filter((p) => p.startsWith("api_calls/"))
+      .sort()[0];
+    expect(oldest).toBeDefined();
+    const deleted = path.join(out, oldest ?? "", "data.parquet");
+    await rm(deleted);
+    const again = await exportOnce({ baseUrl: sim.url, token, flags: { db, out, limit: LIMIT } });
+    expect(again.summary.partitions_written).toBeGreaterThanOrEqual(1);
+    expect((await stat(deleted)).size).toBeGreaterThan(0);
+    await expectWarehouseEqualsApi(db, out, truth);
+
+    const freshOut = path.join(path.dirname(out), "parquet-fresh");
+    const fresh = await exportOnce({ baseUrl: sim.url, token, flags: { db, out: freshOut, limit: LIMIT } });
+    const expected = await partitionTimes(out);
+    expect(fresh.summary.partitions_written).toBe(expected.size);
+    expect([...(await partitionTimes(freshOut)).keys()].sort()).toEqual([...expected.keys()].sort());
+    await expectWarehouseEqualsApi(db, freshOut, truth);
   });
 
   test("another user's token cannot write into this user's database", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { partitionOf, partitionRange } from "../../src/load/partitioning.js";
+import { partitionOf, partitionRange, partitionsBetween } from "../../src/load/partitioning.js";
 
 describe("partition values", () => {
   test("a time's partition is its UTC month or day, whatever its offset", () => {
@@ -17,5 +17,22 @@ describe("partition values", () => {
         expect(Date.parse(time)).toBeLessThan(Date.parse(end));
       }
     }
+  });
+
+  test("the partitions between two, both included, cross years, month ends and leap days", () => {
+    expect([...partitionsBetween("month", "2025-11", "2026-02")]).toEqual([
+      "2025-11",
+      "2025-12",
+      "2026-01",
+      "2026-02",
+    ]);
+    expect([...partitionsBetween("day", "2028-02-27", "2028-03-01")]).toEqual([
+      "2028-02-27",
+      "2028-02-28",
+      "2028-02-29",
+      "2028-03-01",
+    ]);
+    expect([...partitionsBetween("day", "2026-12-31", "2026-12-31")]).toEqual(["2026-12-31"]);
+    expect([...partitionsBetween("month", "2026-03", "2026-02")]).toEqual([]);
   });
 });

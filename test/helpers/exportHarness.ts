@@ -6,6 +6,7 @@ import { createClient } from "../../src/api/createClient.js";
 import { runExport } from "../../src/commands/export.js";
 import { loadConfig } from "../../src/config/config.js";
 import { type ExportFlags, loadExportConfig } from "../../src/config/exportConfig.js";
+import { openWarehouse, type Warehouse } from "../../src/load/database.js";
 import { type Logger, silentLogger } from "../../src/log/logger.js";
 import { silentProgress } from "../../src/pipeline/progress.js";
 import type { RunSummary } from "../../src/pipeline/runSummary.js";
@@ -24,6 +25,20 @@ export async function tempWorkspace(): Promise<{
     out: path.join(dir, "parquet"),
     cleanup: () => rm(dir, { recursive: true, force: true }),
   };
+}
+
+/** A new warehouse in a temp dir for one test: `use` gets both, and both are gone afterwards. */
+export async function withTempWarehouse(
+  use: (warehouse: Warehouse, dir: string) => Promise<void>,
+): Promise<void> {
+  const { dir, cleanup } = await tempWorkspace();
+  const warehouse = await openWarehouse(path.join(dir, "db.duckdb"));
+  try {
+    await use(warehouse, dir);
+  } finally {
+    warehouse.close();
+    await cleanup();
+  }
 }
 
 let runCounter = 0;

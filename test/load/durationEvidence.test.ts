@@ -1,8 +1,6 @@
-import path from "node:path";
 import { expect, test } from "vitest";
-import { openWarehouse } from "../../src/load/database.js";
 import { durationUnitWarning } from "../../src/load/durationEvidence.js";
-import { tempWorkspace } from "../helpers/exportHarness.js";
+import { withTempWarehouse } from "../helpers/exportHarness.js";
 
 /** Calls created `daysAgo` days before 2026-11-01, each billed for 2 s with duration in `rawPerUs`. */
 const INSERT_CALLS = (rows: number, daysAgo: number, rawPerUs: number) => `
@@ -12,10 +10,8 @@ const INSERT_CALLS = (rows: number, daysAgo: number, rawPerUs: number) => `
   FROM (SELECT TIMESTAMPTZ '2026-11-01 00:00:00+00' - INTERVAL (${daysAgo}) DAY + INTERVAL (range) SECOND AS t
         FROM range(${rows}))`;
 
-test("the duration unit is judged on the last 7 days of calls, and a mismatch is a warning", async () => {
-  const { dir, cleanup } = await tempWorkspace();
-  const warehouse = await openWarehouse(path.join(dir, "db.duckdb"));
-  try {
+test("the duration unit is judged on the last 7 days of calls, and a mismatch is a warning", () =>
+  withTempWarehouse(async (warehouse) => {
     // Old history in milliseconds, the recent week in nanoseconds: the API changed its unit.
     await warehouse.connection.run(INSERT_CALLS(5000, 60, 0.001));
     await warehouse.connection.run(INSERT_CALLS(300, 3, 1000));
@@ -27,21 +23,11 @@ test("the duration unit is judged on the last 7 days of calls, and a mismatch is
     expect(await durationUnitWarning(warehouse, "ms")).toMatch(
       /duration looks like unit "ns" \(median 1000 raw units per microsecond .* over 300 calls\), but --duration-unit is "ms"/,
     );
-  } finally {
-    warehouse.close();
-    await cleanup();
-  }
-});
+  }));
 
-test("fewer than 100 recent calls say nothing about the unit, however many older ones disagree", async () => {
-  const { dir, cleanup } = await tempWorkspace();
-  const warehouse = await openWarehouse(path.join(dir, "db.duckdb"));
-  try {
+test("fewer than 100 recent calls say nothing about the unit, however many older ones disagree", () =>
+  withTempWarehouse(async (warehouse) => {
     await warehouse.connection.run(INSERT_CALLS(5000, 60, 0.001));
     await warehouse.connection.run(INSERT_CALLS(99, 1, 1000));
     expect(await durationUnitWarning(warehouse, "ns")).toBeUndefined();
-  } finally {
-    warehouse.close();
-    await cleanup();
-  }
-});
+  }));

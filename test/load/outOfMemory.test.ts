@@ -2,14 +2,11 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { parquetMetadataAsync } from "hyparquet";
 import { expect, test } from "vitest";
-import { openWarehouse } from "../../src/load/database.js";
 import { writeDirtyPartitions } from "../../src/load/parquetExport.js";
-import { tempWorkspace } from "../helpers/exportHarness.js";
+import { withTempWarehouse } from "../helpers/exportHarness.js";
 
-test("a Parquet partition that needs more memory than DuckDB's limit is retried with a higher limit, said", async () => {
-  const { dir, cleanup } = await tempWorkspace();
-  const warehouse = await openWarehouse(path.join(dir, "db.duckdb"));
-  try {
+test("a Parquet partition that needs more memory than DuckDB's limit is retried with a higher limit, said", () =>
+  withTempWarehouse(async (warehouse, dir) => {
     // 60k calls with long user agents in one month: far more than the 4 MB limit set below.
     await warehouse.connection.run(`
       INSERT INTO api_calls (id, user_id, method, created_at, updated_at, user_agent, first_seen_run_id, last_changed_run_id)
@@ -37,8 +34,4 @@ test("a Parquet partition that needs more memory than DuckDB's limit is retried 
       bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length),
     );
     expect(Number(metadata.num_rows)).toBe(60_000);
-  } finally {
-    warehouse.close();
-    await cleanup();
-  }
-});
+  }));

@@ -15,6 +15,7 @@ import {
 } from "./parseNumber.js";
 import { registerReportCommand } from "./reportCommand.js";
 import { reportError } from "./reportError.js";
+import { packageVersion } from "./version.js";
 
 /**
  * The switchboard: parse flags, build a Config, call one function, map errors to exit codes.
@@ -77,6 +78,7 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
   const program = new Command()
     .name("zoo-usage")
     .description("Export Zoo API (api.zoo.dev) usage and billing data to DuckDB and Parquet.")
+    .version(packageVersion(), "-V, --version", "print the version")
     .showHelpAfterError()
     .exitOverride();
 

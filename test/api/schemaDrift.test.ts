@@ -5,10 +5,10 @@ import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import * as schemas from "../../src/api/schemas/index.js";
 
-// Fails when src/api/schemas drifts from the OpenAPI spec the official clients are generated from. The spec
-// lives beside the repo (<repo>/../shared/zoo-openapi.json); ZOO_OPENAPI_PATH points at another copy.
+// Fails when src/api/schemas drifts from the OpenAPI spec the official clients are generated from, vendored in
+// spec/zoo-openapi.json (`npm run spec:check -- PATH` brings in a newer copy).
 const here = import.meta.dirname ?? path.dirname(fileURLToPath(import.meta.url));
-const SPEC_PATH = process.env.ZOO_OPENAPI_PATH ?? path.resolve(here, "../../../shared/zoo-openapi.json");
+const SPEC_PATH = path.resolve(here, "../../spec/zoo-openapi.json");
 
 interface SpecNode {
   $ref?: string;

@@ -4,8 +4,7 @@ import { describe, expect, test } from "vitest";
 import { EndpointTemplater } from "../../src/transform/endpointTemplate.js";
 import { SPEC_PATHS } from "../../src/transform/specPaths.js";
 
-const specFile =
-  process.env.ZOO_OPENAPI_PATH ?? path.resolve(import.meta.dirname, "../../../shared/zoo-openapi.json");
+const specFile = path.resolve(import.meta.dirname, "../../spec/zoo-openapi.json");
 
 describe("EndpointTemplater", () => {
   const templater = new EndpointTemplater();

@@ -1,0 +1,33 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test } from "vitest";
+import { REPO_ROOT, runCli } from "../helpers/cli.js";
+
+test("npm pack ships only the CLI's run-time files: no test, bench, spec, database or key file", () => {
+  // --ignore-scripts: the build already ran (npm test builds before vitest); the file list is the point.
+  const output = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+    cwd: REPO_ROOT,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  const [packed] = JSON.parse(output) as { files: { path: string }[] }[];
+  const files = (packed?.files ?? []).map((file) => file.path);
+  expect(files).toContain("dist/cli/main.js");
+  expect(files).toContain("sql/schema.sql");
+  const outside = files.filter(
+    (file) => !/^(dist|sql)\//.test(file) && !["README.md", "LICENSE", "package.json"].includes(file),
+  );
+  expect(outside).toEqual([]);
+  expect(files.filter((file) => /\.(duckdb|key|wal)$|^test\/|^bench\//.test(file))).toEqual([]);
+});
+
+test.each(["--version", "-V"])("%s prints the package's version", async (flag) => {
+  const { version } = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+    version: string;
+  };
+  const result = await runCli([flag]);
+  expect(result.code).toBe(0);
+  expect(result.stdout).toBe(`${version}\n`);
+  expect(version).toMatch(/^0\.\d+\.\d+$/);
+});

@@ -4,7 +4,7 @@ import type { ZooClient } from "../api/client.js";
 import type { ExportConfig } from "../config/exportConfig.js";
 import { ExitCode, type ExitCodeValue } from "../errors.js";
 import { openWarehouse } from "../load/database.js";
-import { claimDataset } from "../load/datasetOwner.js";
+import { assertDatasetFreeForNewDatabase, claimDataset } from "../load/datasetOwner.js";
 import { removeStalePartitionFiles } from "../load/parquetExport.js";
 import { assertWritableDirectory } from "../load/preflight.js";
 import { asStorageError } from "../load/storageError.js";
@@ -34,6 +34,7 @@ export async function runExport(
   await assertWarehousePath(config.dbPath);
   await assertWritableDirectory(config.outDir, "--out");
   await assertWritableDirectory(path.dirname(config.dbPath), "--db");
+  await assertDatasetFreeForNewDatabase(config.dbPath, config.outDir);
   // The database next: another tool's DuckDB file, or a locked one, fails before --out is written.
   const warehouse = await openWarehouse(config.dbPath);
   try {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { link, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { link, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ZooUsageError } from "../errors.js";
 import type { Warehouse } from "./database.js";
@@ -47,11 +47,37 @@ export async function claimDataset(warehouse: Warehouse, outDir: string, now: Da
     if (owner.database !== warehouse.path) await replace(file, claim);
     return;
   }
-  throw new ZooUsageError({
+  throw ownedByOther(outDir, file, owner, warehouse.path);
+}
+
+function ownedByOther(
+  outDir: string,
+  file: string,
+  owner: OwnerRecord | undefined,
+  database: string,
+): ZooUsageError {
+  return new ZooUsageError({
     code: "output.other_warehouse",
-    message: `The Parquet dataset in ${outDir} belongs to another database: ${owner?.database ?? "unknown"} (warehouse ${owner?.warehouse_id ?? "unknown"}), not ${warehouse.path}`,
+    message: `The Parquet dataset in ${outDir} belongs to another database: ${owner?.database ?? "unknown"} (warehouse ${owner?.warehouse_id ?? "unknown"}), not ${database}`,
     hint: `Two databases writing one dataset overwrite each other's partitions. Choose another --out for this database; or, if the other database is gone for good, delete ${file} (the next export then writes every partition of this database).`,
   });
+}
+
+/**
+ * The check of claimDataset that needs no database, made before a new database file is created:
+ * a database that does not exist yet is not the owner of a dataset that has one.
+ */
+export async function assertDatasetFreeForNewDatabase(dbPath: string, outDir: string): Promise<void> {
+  if (
+    await stat(dbPath).then(
+      () => true,
+      () => false,
+    )
+  )
+    return;
+  const file = path.join(outDir, OWNER_FILE);
+  const owner = await readOwner(file);
+  if (owner !== undefined) throw ownedByOther(outDir, file, owner, path.resolve(dbPath));
 }
 
 async function readWarehouseId(warehouse: Warehouse): Promise<string> {

@@ -198,6 +198,8 @@ describe("two databases, one --out", () => {
       expectRefused(refused, "output.other_warehouse", /belongs to another database: .*zoo_usage\.duckdb/);
       expect(refused.stderr).toMatch(/Choose another --out/);
       expect(refused.stderr).toContain(path.join(out, OWNER_FILE));
+      // Refused before the new database file was created.
+      await expect(stat(second)).rejects.toThrow(/ENOENT/);
       expect((await readdir(out, { recursive: true })).map(String).sort()).toEqual(partitions);
       expect(
         await Promise.all(
@@ -252,6 +254,8 @@ test("what killed runs leave behind is removed by the next export", async () => 
       path.join(`${db}.tmp`, "duckdb_temp_storage_DEFAULT-0.tmp"),
       path.join(partition, ".data.parquet.20261001T000000Z-dead01.tmp"),
       path.join(out, `.${OWNER_FILE}.${pid}.0badf00d.tmp`),
+      path.join(out, `.zoo-usage-write-check-${pid}`),
+      path.join(dir, `.zoo-usage-write-check-${pid}`),
     ];
     for (const file of leftovers) {
       await mkdir(path.dirname(file), { recursive: true });

@@ -4,7 +4,11 @@ import type { ZooClient } from "../api/client.js";
 import type { ExportConfig } from "../config/exportConfig.js";
 import { ExitCode, type ExitCodeValue } from "../errors.js";
 import { openWarehouse } from "../load/database.js";
+import { assertDatasetFreeForNewDatabase, claimDataset } from "../load/datasetOwner.js";
+import { removeStalePartitionFiles } from "../load/parquetExport.js";
 import { assertWritableDirectory } from "../load/preflight.js";
+import { asStorageError } from "../load/storageError.js";
+import { assertWarehousePath } from "../load/warehouseFile.js";
 import type { Logger } from "../log/logger.js";
 import { exportApiCalls } from "../pipeline/exportApiCalls.js";
 import type { Progress } from "../pipeline/progress.js";
@@ -26,13 +30,19 @@ export async function runExport(
   config: ExportConfig,
   effects: ExportEffects,
 ): Promise<{ summary: RunSummary; exitCode: ExitCodeValue }> {
+  // A --db that is not a DuckDB file (a CSV, a Parquet file, ":memory:") fails before anything is created.
+  await assertWarehousePath(config.dbPath);
   await assertWritableDirectory(config.outDir, "--out");
   await assertWritableDirectory(path.dirname(config.dbPath), "--db");
-  // The database first: a file that is not DuckDB, or is locked, fails before anything is created.
+  await assertDatasetFreeForNewDatabase(config.dbPath, config.outDir);
+  // The database next: another tool's DuckDB file, or a locked one, fails before --out is written.
   const warehouse = await openWarehouse(config.dbPath);
   try {
     const key = await loadSecretKey({ fromEnv: config.secretKey, keyFile: config.keyFile });
+    await claimDataset(warehouse, config.outDir, effects.now());
+    // What killed runs left behind; this process holds the database, and the database owns --out.
     await removeStaleSpools(config.dbPath);
+    await removeStalePartitionFiles(config.outDir);
     const summary = await exportApiCalls(
       {
         client,
@@ -60,6 +70,10 @@ export async function runExport(
       },
     );
     return { summary, exitCode: exitCodeOf(summary) };
+  } catch (error) {
+    // DuckDB reports a full disk at a checkpoint as an IO Error, and then refuses every statement
+    // on the database: whichever statement meets it, the cause is the storage.
+    throw asStorageError(error, `the database ${warehouse.path}`);
   } finally {
     warehouse.close();
   }

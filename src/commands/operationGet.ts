@@ -1,8 +1,8 @@
 import type { ZooClient } from "../api/client.js";
-import { ExitCode, type ExitCodeValue } from "../errors.js";
+import { ExitCode, type ExitCodeValue, ZooUsageError } from "../errors.js";
 import type { Logger } from "../log/logger.js";
 import { describeOperation, operationFields, outputFiles } from "../operations/operationView.js";
-import { saveOutputs } from "../operations/saveOutputs.js";
+import { refusedOutputsError, saveOutputs } from "../operations/saveOutputs.js";
 import { waitForOperation } from "../operations/waitForOperation.js";
 
 export interface OperationGetOptions {
@@ -30,15 +30,36 @@ export async function runOperationGet(
     ? await waitForOperation(client, options.id, { ...effects, timeoutMs: options.timeoutMs })
     : await client.getAsyncOperation(options.id);
   const fields = operationFields(operation);
+  assertAnswersFor(options.id, fields);
   effects.stdout(options.json ? JSON.stringify(fields, null, 2) : describeOperation(operation));
   if (options.saveOutputsDir !== undefined) {
     const files = outputFiles(fields);
-    const written = await saveOutputs(options.saveOutputsDir, files);
+    const { written, refused } = await saveOutputs(options.saveOutputsDir, files);
     effects.logger.info(
-      written.length === 0
+      files.length === 0
         ? "the operation has no outputs to save"
         : `saved ${written.length} output file(s) to ${options.saveOutputsDir}`,
     );
+    if (refused.length > 0) throw refusedOutputsError(options.saveOutputsDir, refused);
   }
   return fields.status === "failed" ? ExitCode.operationFailed : ExitCode.ok;
+}
+
+/**
+ * The body must be the operation asked for: a cache or proxy in front of the API answering for
+ * another id would otherwise be shown (and its outputs saved) as this one. UUIDs compare without
+ * regard to case. Nothing is printed or saved.
+ */
+function assertAnswersFor(asked: string, fields: Record<string, unknown>): void {
+  const answered = fields.id;
+  if (typeof answered === "string" && answered.toLowerCase() === asked.toLowerCase()) return;
+  const got =
+    typeof answered === "string"
+      ? `operation ${JSON.stringify(answered.slice(0, 80))}`
+      : "a body without an id";
+  throw new ZooUsageError({
+    code: "api.invalid_response",
+    message: `Asked the API for operation ${asked} and it answered with ${got}`,
+    hint: "Nothing was printed or saved. Run it again; if it persists, a proxy or cache in front of the API mixes up responses (run with --debug to see the requests).",
+  });
 }

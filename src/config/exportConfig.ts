@@ -2,6 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import { ZooUsageError } from "../errors.js";
 import { PARTITIONINGS } from "../load/partitioning.js";
+import { assertWarehouseName } from "../load/warehouseFile.js";
 import { DEFAULT_DURATION_UNIT, DURATION_UNITS } from "../transform/durationUnit.js";
 import { DEFAULT_PRIVACY, FIELD_POLICIES } from "../transform/privacy.js";
 
@@ -59,6 +60,7 @@ export function loadExportConfig(input: {
 }): ExportConfig {
   const { flags, env } = input;
   const dbPath = flags.db ?? env.ZOO_USAGE_DB ?? DEFAULT_DB;
+  assertWarehouseName(dbPath);
   const parsed = ExportConfigSchema.safeParse({
     dbPath,
     outDir: flags.out ?? env.ZOO_USAGE_OUT ?? DEFAULT_OUT,

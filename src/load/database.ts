@@ -1,9 +1,11 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, readdir, rm, rmdir } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { ExitCode, ZooUsageError } from "../errors.js";
 import { type DuckDBConnection, DuckDBInstance, quotedString } from "./duckdb.js";
 import { sqlFile } from "./sqlFiles.js";
+import { assertWarehousePath } from "./warehouseFile.js";
+import { inspectWarehouse, SCHEMA_FILES } from "./warehouseShape.js";
 
 /** An open warehouse: one DuckDB file, one connection, schema and views applied. */
 export interface Warehouse {
@@ -41,11 +43,13 @@ export const TABLE_ROW_GROUP_ROWS = 16_384;
 /**
  * Opens (or creates) the DuckDB file for writing. DuckDB allows one writing process per file, and
  * takes the lock at open: a second export, or any process holding the file, fails here at once.
+ * A path that is not a DuckDB file, or a DuckDB file of something else, is refused untouched.
  */
 export async function openWarehouse(
   dbPath: string,
   options: { readOnly?: boolean } = {},
 ): Promise<Warehouse> {
+  await assertWarehousePath(dbPath);
   const resolved = path.resolve(dbPath);
   if (!options.readOnly) {
     try {
@@ -62,33 +66,14 @@ export async function openWarehouse(
   const { instance, connection } = await (options.readOnly
     ? openReadOnly(resolved)
     : openForWriting(resolved));
-  const threads = Math.max(1, availableParallelism() - 1);
-  let memoryLimitMb = Math.min(MEMORY_LIMIT_CEILING_MB, MEMORY_LIMIT_MB_PER_THREAD * threads);
-  // Without this, a timestamp without zone and every CAST to DATE follow the machine's zone.
-  await connection.run("SET TimeZone = 'UTC'");
-  if (!options.readOnly) {
-    // DuckDB's defaults suit an interactive session, not a batch job beside a busy JS thread:
-    // threads = all cores takes the core that parses and validates (on 2 cores, 1M rows cost 33 s of
-    // CPU with 2 threads, 17 s with 1). Memory: the default limit is 80% of RAM, and DuckDB's
-    // allocator keeps up to 128 MB a thread of freed memory before it returns any; with the limit at
-    // 128 MB a thread and freed memory returned from 16 MB, the peak RSS of a 1M-call export fell
-    // from ~670 to ~430 MB at the same CPU (bench, issue 5). A checkpoint every 16 MB of WAL instead
-    // of 64 cost 2.3 s more CPU at 1M calls; the loader checkpoints the batches that stay in memory
-    // instead (apiCallLoader.ts).
-    await connection.run(`SET threads = ${threads}`);
-    // Where DuckDB spills: beside the file, as when it is opened directly (not the working directory).
-    await connection.run(`SET temp_directory = ${quotedString(`${resolved}.tmp`)}`);
-    await connection.run(`SET memory_limit = '${memoryLimitMb}MB'`);
-    await connection.run("SET checkpoint_threshold = '64MB'");
-    // No row-group merging at checkpoints ("vacuum"). Each batch leaves its last, partial row group
-    // behind; merging them at a checkpoint rewrites their neighbours too: the checkpoint at the end
-    // of a 1M-call export took ~3 s and rewrote ~50 MB of the file, against 0.03-0.3 s without.
-    // api_calls never deletes rows, so unmerged row groups cost only a few more, smaller ones.
-    await connection.run("SET max_vacuum_tasks = 0");
-    await connection.run("SET allocator_flush_threshold = '16MB'");
-    await connection.run("SET allocator_bulk_deallocation_flush_threshold = '16MB'");
-    await createSchema(connection);
+  try {
+    await prepare(connection, resolved, options.readOnly === true);
+  } catch (error) {
+    connection.closeSync();
+    instance.closeSync();
+    throw error;
   }
+  let memoryLimitMb = initialMemoryLimitMb();
   return {
     path: resolved,
     connection,
@@ -105,6 +90,66 @@ export async function openWarehouse(
   };
 }
 
+function initialMemoryLimitMb(): number {
+  return Math.min(MEMORY_LIMIT_CEILING_MB, MEMORY_LIMIT_MB_PER_THREAD * duckdbThreads());
+}
+
+function duckdbThreads(): number {
+  return Math.max(1, availableParallelism() - 1);
+}
+
+/** Session settings, and for writing the schema, on a connection that holds the file. */
+async function prepare(connection: DuckDBConnection, resolved: string, readOnly: boolean): Promise<void> {
+  // Without this, a timestamp without zone and every CAST to DATE follow the machine's zone.
+  await connection.run("SET TimeZone = 'UTC'");
+  const shape = await inspectWarehouse(connection, resolved);
+  if (readOnly) {
+    if (shape === "empty") {
+      throw new ZooUsageError({
+        code: "warehouse.unreadable",
+        message: `${resolved} is not a zoo-usage database: it holds none of zoo-usage's tables`,
+        hint: "Point --db at the database `zoo-usage export` writes.",
+      });
+    }
+    return;
+  }
+  await removeStaleSpillFiles(`${resolved}.tmp`);
+  // DuckDB's defaults suit an interactive session, not a batch job beside a busy JS thread:
+  // threads = all cores takes the core that parses and validates (on 2 cores, 1M rows cost 33 s of
+  // CPU with 2 threads, 17 s with 1). Memory: the default limit is 80% of RAM, and DuckDB's
+  // allocator keeps up to 128 MB a thread of freed memory before it returns any; with the limit at
+  // 128 MB a thread and freed memory returned from 16 MB, the peak RSS of a 1M-call export fell
+  // from ~670 to ~430 MB at the same CPU (bench, issue 5). A checkpoint every 16 MB of WAL instead
+  // of 64 cost 2.3 s more CPU at 1M calls; the loader checkpoints the batches that stay in memory
+  // instead (apiCallLoader.ts).
+  await connection.run(`SET threads = ${duckdbThreads()}`);
+  // Where DuckDB spills: beside the file, as when it is opened directly (not the working directory).
+  await connection.run(`SET temp_directory = ${quotedString(`${resolved}.tmp`)}`);
+  await connection.run(`SET memory_limit = '${initialMemoryLimitMb()}MB'`);
+  await connection.run("SET checkpoint_threshold = '64MB'");
+  // No row-group merging at checkpoints ("vacuum"). Each batch leaves its last, partial row group
+  // behind; merging them at a checkpoint rewrites their neighbours too: the checkpoint at the end
+  // of a 1M-call export took ~3 s and rewrote ~50 MB of the file, against 0.03-0.3 s without.
+  // api_calls never deletes rows, so unmerged row groups cost only a few more, smaller ones.
+  await connection.run("SET max_vacuum_tasks = 0");
+  await connection.run("SET allocator_flush_threshold = '16MB'");
+  await connection.run("SET allocator_bulk_deallocation_flush_threshold = '16MB'");
+  await createSchema(connection);
+}
+
+/**
+ * Spill files of a process that was killed (DuckDB removes its own at close): nobody else can be
+ * using them, since DuckDB gives a file to one writer or to readers, and this process now holds it
+ * for writing. Only DuckDB's own names (duckdb_temp_storage_*, duckdb_temp_block-*) are removed.
+ */
+async function removeStaleSpillFiles(dir: string): Promise<void> {
+  const entries = await readdir(dir).catch(() => [] as string[]);
+  for (const entry of entries) {
+    if (entry.startsWith("duckdb_temp_")) await rm(path.join(dir, entry), { force: true });
+  }
+  if (entries.length > 0) await rmdir(dir).catch(() => undefined);
+}
+
 /**
  * Tables and views in one transaction: one commit instead of one per statement (10-12 ms less at
  * each start, medians of 6 on a new and on an existing file), and a crash in the middle leaves no
@@ -113,8 +158,7 @@ export async function openWarehouse(
 async function createSchema(connection: DuckDBConnection): Promise<void> {
   await connection.run("BEGIN TRANSACTION");
   try {
-    await connection.run(sqlFile("schema.sql"));
-    await connection.run(sqlFile("views.sql"));
+    for (const file of SCHEMA_FILES) await connection.run(sqlFile(file));
     await connection.run("COMMIT");
   } catch (error) {
     await connection.run("ROLLBACK").catch(() => undefined);

@@ -1,6 +1,10 @@
 import { mkdir, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ZooUsageError } from "../errors.js";
+import { removeOrphanedTemporaries } from "./orphanedTemporaries.js";
+
+/** The probe file of a process, which a process killed between write and remove leaves behind. */
+const PROBE = /^\.zoo-usage-write-check-(\d+)$/;
 
 /**
  * Checks that a directory can be created and written before a run changes anything, so that an
@@ -12,6 +16,7 @@ export async function assertWritableDirectory(dir: string, flag: string): Promis
     await makeDirectories(path.resolve(dir));
     await writeFile(probe, "");
     await rm(probe, { force: true });
+    await removeOrphanedTemporaries(dir, PROBE);
   } catch (cause) {
     throw new ZooUsageError({
       code: "output.unwritable",

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ZooUsageError } from "../errors.js";
+import { removeOrphanedTemporaries } from "../load/orphanedTemporaries.js";
 
 /**
  * Writes a file beside its final name as a dot-file, then renames it over the target: a reader
@@ -14,6 +15,12 @@ export async function writeFileAtomic(target: string, contents: string): Promise
     `.${path.basename(resolved)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`,
   );
   try {
+    // What a killed run left beside the target: `.<name>.<pid>.<random>.tmp` of a process now gone.
+    const escaped = path.basename(resolved).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    await removeOrphanedTemporaries(
+      path.dirname(resolved),
+      new RegExp(`^\\.${escaped}\\.(\\d+)\\.[0-9a-f]+\\.tmp$`),
+    );
     await writeFile(temp, contents, { encoding: "utf8", flag: "wx" });
     await rename(temp, resolved);
   } catch (cause) {

@@ -84,7 +84,7 @@ describe("bad arguments and environment: a clear message, a non-zero exit, nothi
       await writeFile(db, "these are my notes, not a database\n");
       const before = await fingerprint(dir);
       const result = await runCli(["export", "--db", db, "--out", out], { env });
-      expectClearFailure(result, 2, /Cannot open .*notes\.duckdb as a DuckDB database/);
+      expectClearFailure(result, 2, /notes\.duckdb" is not a DuckDB database: it looks like a text file/);
       const after = await fingerprint(dir);
       expect(after["notes.duckdb"]).toBe(before["notes.duckdb"]);
       expect(

@@ -1,8 +1,17 @@
 import { setImmediate } from "node:timers/promises";
-import { Agent, type Dispatcher, errors as undiciErrors } from "undici";
-import { ExitCode, ZooUsageError } from "../errors.js";
+import { Agent, type Dispatcher } from "undici";
+import { ZooUsageError } from "../errors.js";
 import type { Logger } from "../log/logger.js";
 import { printable } from "../report/escapeHtml.js";
+import {
+  type AttemptFailure,
+  exhaustedError,
+  interrupted,
+  seconds,
+  tooLargeFailure,
+  unreachableError,
+  wireFailure,
+} from "./attemptFailure.js";
 import { describeHttpFailure } from "./httpFailure.js";
 import { readBodyCapped } from "./readBody.js";
 import { describeUrl, scrubText } from "./redact.js";
@@ -57,6 +66,11 @@ export interface RequestContext {
   notFoundHint?: string;
   /** Given a successful body's bytes as soon as they are all in, before they are parsed. */
   onBody?: (bytes: Buffer) => void;
+  /**
+   * Aborted when the caller no longer wants the result (a read-ahead page dropped): the request and
+   * its retry waits end at once, as on the run's stop signal, instead of retrying for nobody.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** Counts for progress displays and run summaries. */
@@ -65,13 +79,6 @@ export interface TransportStats {
   retries: number;
   /** Wall time spent waiting to retry (RetryBudget). */
   waitedMs: number;
-}
-
-/** A failed attempt: retryable ones carry the delay the server asked for, if any. */
-interface AttemptFailure {
-  retryable: boolean;
-  error: ZooUsageError;
-  retryAfterMs?: number | undefined;
 }
 
 export class Transport {
@@ -113,9 +120,10 @@ export class Transport {
   async getJson(path: string, query: Record<string, string | undefined>, context: RequestContext = {}) {
     const url = this.urlFor(path, query);
     const { policy, budget, effects } = this.options;
+    const stop = context.signal === undefined ? this.stop : AbortSignal.any([this.stop, context.signal]);
     for (let attempt = 1; ; attempt++) {
-      if (this.stop.aborted) throw interrupted(`GET ${describeUrl(url)}`);
-      const outcome = await this.attempt(url, context);
+      if (stop.aborted) throw interrupted(`GET ${describeUrl(url)}`);
+      const outcome = await this.attempt(url, context, stop);
       if (!("retryable" in outcome)) return { ...outcome, attempts: attempt } satisfies JsonResponse;
       if (!outcome.retryable) throw this.unreachableOr(url, outcome.error, attempt);
       const backoff = backoffDelayMs(policy, attempt, effects.random);
@@ -126,14 +134,7 @@ export class Transport {
           attempt >= policy.maxAttempts
             ? `gave up after ${attempt} attempts`
             : `waiting ${seconds(delay)} more would pass the run's retry budget: it has waited ${seconds(budget.totalWaitedMs)} of ${seconds(budget.limitMs)}`;
-        const exhausted = new ZooUsageError({
-          code: "api.retries_exhausted",
-          message: `${outcome.error.message} (${why})`,
-          hint: "The API kept failing. Re-run later: an export resumes from its last checkpoint. Raise --max-attempts or --max-retry-wait to wait longer.",
-          cause: outcome.error,
-          status: outcome.error.status,
-          requestId: outcome.error.requestId,
-        });
+        const exhausted = exhaustedError(outcome.error, why);
         throw this.unreachableOr(url, exhausted, attempt);
       }
       this.retryLog.note(
@@ -143,7 +144,7 @@ export class Transport {
       budget.record(delay);
       this.stats.retries += 1;
       this.stats.waitedMs = budget.totalWaitedMs;
-      await this.pause(delay, url);
+      await this.pause(delay, url, stop);
     }
   }
 
@@ -158,13 +159,13 @@ export class Transport {
   }
 
   /** A retry wait that ends early, as an interruption, when the run stops. */
-  private async pause(ms: number, url: URL): Promise<void> {
+  private async pause(ms: number, url: URL, stop: AbortSignal): Promise<void> {
     try {
-      await this.options.effects.sleep(ms, this.stop);
+      await this.options.effects.sleep(ms, stop);
     } catch (error) {
-      if (!this.stop.aborted) throw error;
+      if (!stop.aborted) throw error;
     }
-    if (this.stop.aborted) throw interrupted(`GET ${describeUrl(url)}`);
+    if (stop.aborted) throw interrupted(`GET ${describeUrl(url)}`);
   }
 
   /**
@@ -175,20 +176,16 @@ export class Transport {
     if (this.responded) return error;
     const cause = error.code === "api.retries_exhausted" ? error.cause : error;
     if (!(cause instanceof ZooUsageError) || cause.code !== "api.network") return error;
-    return new ZooUsageError({
-      code: "api.unreachable",
-      message: `No response from ${url.origin}${attempts > 1 ? ` in ${attempts} attempts` : ""}: ${cause.message}`,
-      hint: "Check --base-url / ZOO_HOST (the host name, the port, a proxy) and the network: this host never answered.",
-      cause: error,
-    });
+    return unreachableError(url.origin, attempts, cause, error);
   }
 
   private async attempt(
     url: URL,
     context: RequestContext,
+    stop: AbortSignal,
   ): Promise<Omit<JsonResponse, "attempts"> | AttemptFailure> {
     const { requestTimeoutMs } = this.options;
-    const deadline = new RequestDeadline(this.stop, requestTimeoutMs);
+    const deadline = new RequestDeadline(stop, requestTimeoutMs);
     try {
       return await this.attemptWithin(url, context, deadline);
     } finally {
@@ -227,16 +224,7 @@ export class Transport {
       const read = await readBodyCapped(response, maxResponseBytes);
       if (!read.ok) {
         deadline.abort("too_large");
-        return {
-          retryable: false,
-          error: new ZooUsageError({
-            code: "api.response_too_large",
-            message: `${where} returned a body larger than the limit of ${mebibytes(maxResponseBytes)} (${read.seenBytes} bytes${read.declared ? " declared" : " read before stopping"}${requestId ? `, request id ${requestId}` : ""})`,
-            hint: "Raise --max-response-mb if a response this large is expected (an operation with large output files); otherwise report the request id to Zoo support.",
-            status: response.statusCode,
-            requestId,
-          }),
-        };
+        return tooLargeFailure(where, read, maxResponseBytes, response.statusCode, requestId);
       }
       bytes = read.bytes;
     } catch (cause) {
@@ -289,76 +277,6 @@ export class Transport {
       retryAfterMs: parseRetryAfterMs(headerValue(response.headers["retry-after"]), effects.now()),
     };
   }
-}
-
-/** The attempt ended on the wire: stopped by the run (thrown), timed out, or a network error. */
-function wireFailure(
-  where: string,
-  cause: unknown,
-  secrets: string[],
-  deadline: RequestDeadline,
-  requestId?: string,
-): AttemptFailure {
-  if (deadline.reason === "stopped") throw interrupted(where);
-  if (deadline.reason === "timeout") {
-    return {
-      retryable: true,
-      error: new ZooUsageError({
-        code: "api.network",
-        message: `${where} failed: timed out: no complete response within ${seconds(deadline.timeoutMs)}${requestId ? ` (request id ${requestId})` : ""}`,
-        hint: "The API or the network is slow; it was retried. Raise --request-timeout if responses are this slow.",
-        cause,
-        requestId,
-      }),
-    };
-  }
-  return networkFailure(where, cause, secrets, requestId);
-}
-
-function interrupted(where: string): ZooUsageError {
-  return new ZooUsageError({
-    code: "api.interrupted",
-    message: `${where} was abandoned: the run is stopping`,
-    hint: "Stopped by SIGINT or SIGTERM; an export resumes from its last checkpoint.",
-    exitCode: ExitCode.interrupted,
-  });
-}
-
-function seconds(ms: number): string {
-  return ms < 10_000 ? `${Math.round(ms / 100) / 10} s` : `${Math.round(ms / 1000)} s`;
-}
-
-function mebibytes(bytes: number): string {
-  return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
-}
-
-function networkFailure(
-  where: string,
-  cause: unknown,
-  secrets: string[],
-  requestId?: string,
-): AttemptFailure {
-  const detail = scrubText(cause instanceof Error ? cause.message : String(cause), secrets);
-  const code = (cause as { code?: string } | null)?.code;
-  // DNS failures and bad URLs will not heal by waiting; everything else on the wire might.
-  const permanent =
-    code === "ENOTFOUND" || code === "EAI_AGAIN" || cause instanceof undiciErrors.InvalidArgumentError;
-  const timeout =
-    code === "UND_ERR_HEADERS_TIMEOUT" ||
-    code === "UND_ERR_BODY_TIMEOUT" ||
-    code === "UND_ERR_CONNECT_TIMEOUT";
-  return {
-    retryable: !permanent,
-    error: new ZooUsageError({
-      code: "api.network",
-      message: `${where} failed: ${timeout ? "timed out" : "connection error"}: ${detail}${code ? ` [${code}]` : ""}${requestId ? ` (request id ${requestId})` : ""}`,
-      hint: permanent
-        ? "Check --base-url / ZOO_HOST and the network."
-        : "A network problem between here and the API; it was retried. Re-run later if it persists.",
-      cause,
-      requestId,
-    }),
-  };
 }
 
 /**

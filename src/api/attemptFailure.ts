@@ -96,7 +96,7 @@ export function tooLargeFailure(
     error: new ZooUsageError({
       code: "api.response_too_large",
       message: `${where} returned a body larger than the limit of ${mebibytes(maxBytes)} (${read.seenBytes} bytes${read.declared ? " declared" : " read before stopping"}${requestId ? `, request id ${requestId}` : ""})`,
-      hint: "Raise --max-response-mb if a response this large is expected (an operation with large output files); otherwise report the request id to Zoo support.",
+      hint: "Raise --max-response-mb if a response this large is expected (an operation with large output files; for a page of calls, a smaller --limit also works); otherwise report the request id to Zoo support.",
       status,
       requestId,
     }),

@@ -46,7 +46,8 @@ test("the run's signal ends a Retry-After: 60 wait at once, with no further requ
   const client = clientFor(api, run.signal);
   cleanups.push(() => client.close());
   const page = client.listApiCalls({ limit: 10 });
-  await expect.poll(() => api.requests.length).toBe(1);
+  // Counted as a retry: the client is now in its 60 s wait.
+  await expect.poll(() => client.stats.retries).toBe(1);
   run.abort();
   const error = await failureOf(page);
   expect(error.code).toBe("api.interrupted");
@@ -60,7 +61,7 @@ test("a page's own signal abandons it (a dropped read-ahead) without stopping th
   cleanups.push(() => client.close());
   const dropped = new AbortController();
   const page = client.listApiCalls({ limit: 10, signal: dropped.signal });
-  await expect.poll(() => api.requests.length).toBe(1);
+  await expect.poll(() => client.stats.retries).toBe(1);
   dropped.abort();
   expect((await failureOf(page)).code).toBe("api.interrupted");
   expect(api.requests).toHaveLength(1);

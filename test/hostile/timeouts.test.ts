@@ -32,17 +32,25 @@ async function hostile(handler: Parameters<typeof startHostileApi>[0]): Promise<
   return api;
 }
 
-/** A 200 whose body would take minutes: one byte every 200 ms; resolves with the bytes sent when the client hangs up. */
-function trickle(res: ServerResponse, onClosed: (bytesSent: number) => void): void {
+/**
+ * A 200 whose body would take over a minute: one byte every 200 ms. Told when the first byte is out
+ * and, when the client hangs up, how many bytes it got.
+ */
+function trickle(
+  res: ServerResponse,
+  on: { firstByte?: () => void; closed?: (bytesSent: number) => void },
+): void {
   const body = pageBody([validCall(1)], null);
   res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
   let sent = 0;
   const timer = setInterval(() => {
-    if (sent < body.length) res.write(body[sent++]);
+    if (sent >= body.length) return;
+    res.write(body[sent++]);
+    if (sent === 1) on.firstByte?.();
   }, 200);
   res.on("close", () => {
     clearInterval(timer);
-    onClosed(sent);
+    on.closed?.(sent);
   });
 }
 
@@ -56,7 +64,7 @@ function bounded(ms: number) {
 
 test("--request-timeout bounds the whole body: a trickled body is abandoned and retried", async () => {
   const closedAfter: number[] = [];
-  const api = await hostile((_, res) => trickle(res, (sent) => closedAfter.push(sent)));
+  const api = await hostile((_, res) => trickle(res, { closed: (sent) => closedAfter.push(sent) }));
   const logs: string[] = [];
   const config = loadConfig({
     flags: { baseUrl: api.url, requestTimeout: 0.5, maxAttempts: 2 },
@@ -85,14 +93,15 @@ test.each([
   ["SIGINT", "a 429 with Retry-After: 60"],
   ["SIGTERM", "a trickled body"],
 ] as const)("%s during %s: the run stops within seconds with exit 130", async (signal, what) => {
+  // Resolved once the stand-in has sent the 429 in full, or the first byte of the trickled body.
   const requested: ((value: unknown) => void)[] = [];
-  const received = new Promise((resolve) => requested.push(resolve));
+  const pending = new Promise((resolve) => requested.push(resolve));
   const api = await hostile((_, res) => {
-    requested[0]?.(undefined);
     if (what === "a trickled body") {
-      trickle(res, () => undefined);
+      trickle(res, { firstByte: () => requested[0]?.(undefined) });
     } else {
       res.setHeader("retry-after", "60");
+      res.once("finish", () => requested[0]?.(undefined));
       sendJson(res, 429, errorBody(429, "slow down"));
     }
   });
@@ -105,12 +114,9 @@ test.each([
       env: { ZOO_API_TOKEN: "t-0123456789", ZOO_HOST: api.url },
       onSpawn: (child) => {
         bounded(15_000)(child);
-        void received.then(() => {
-          // The request has reached the stand-in: the run is now waiting on it (or on its Retry-After).
-          setTimeout(() => {
-            signalledAt = Date.now();
-            child.kill(signal);
-          }, 100);
+        void pending.then(() => {
+          signalledAt = Date.now();
+          child.kill(signal);
         });
       },
     },

@@ -46,6 +46,8 @@ export class ZooClient {
     sortBy?: SortMode;
     /** Told the next page's token read ahead from the body's tail (peekNextPage), before the parse. */
     onNextPageSeen?: (token: string) => void;
+    /** Aborted when the page is no longer wanted (a read-ahead dropped): no more attempts are made. */
+    signal?: AbortSignal | undefined;
   }): Promise<RawApiCallsPage> {
     const { onNextPageSeen } = params;
     const response = await this.transport.getJson(
@@ -57,6 +59,7 @@ export class ZooClient {
         sort_by: params.sortBy ?? "created_at_ascending",
       },
       {
+        signal: params.signal,
         onBody:
           onNextPageSeen === undefined
             ? undefined

@@ -49,12 +49,22 @@ export function parseRetryAfterMs(value: string | undefined, nowMs: number): num
   return Math.max(0, date - nowMs);
 }
 
-/** Tracks the waiting spent across one run, so a storm of errors cannot stall a nightly job forever. */
+/**
+ * The run's time spent waiting to retry, in wall time: concurrent requests that wait at once (the
+ * operations phase fetches several at a time) spend the budget once, not once each, so the budget
+ * is what a user waits. Each wait counts as the span it was scheduled for, [now, now + delay]; the
+ * total is the length of the union of those spans.
+ */
 export class RetryBudget {
   private waitedMs = 0;
+  /** The end of the latest wait scheduled so far. */
+  private busyUntil = Number.NEGATIVE_INFINITY;
   private retries = 0;
 
-  constructor(private readonly policy: RetryPolicy) {}
+  constructor(
+    private readonly policy: RetryPolicy,
+    private readonly now: () => number,
+  ) {}
 
   get totalWaitedMs(): number {
     return this.waitedMs;
@@ -64,13 +74,25 @@ export class RetryBudget {
     return this.retries;
   }
 
-  /** True when waiting `delayMs` more stays within the run's budget. */
+  get limitMs(): number {
+    return this.policy.maxTotalWaitMs;
+  }
+
+  /** True when waiting `delayMs` from now keeps the run's waiting within its budget. */
   canWait(delayMs: number): boolean {
-    return this.waitedMs + delayMs <= this.policy.maxTotalWaitMs;
+    return this.waitedMs + this.added(delayMs) <= this.policy.maxTotalWaitMs;
   }
 
   record(delayMs: number): void {
-    this.waitedMs += delayMs;
+    const now = this.now();
+    this.waitedMs += this.added(delayMs);
+    this.busyUntil = Math.max(this.busyUntil, now + delayMs);
     this.retries += 1;
+  }
+
+  /** What a wait of `delayMs` from now adds to the union of the waits already scheduled. */
+  private added(delayMs: number): number {
+    const now = this.now();
+    return Math.max(0, now + delayMs - Math.max(now, this.busyUntil));
   }
 }

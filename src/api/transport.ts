@@ -1,9 +1,22 @@
 import { setImmediate } from "node:timers/promises";
-import { Agent, type Dispatcher, errors as undiciErrors } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import { ZooUsageError } from "../errors.js";
 import type { Logger } from "../log/logger.js";
+import { printable } from "../report/escapeHtml.js";
+import {
+  type AttemptFailure,
+  exhaustedError,
+  interrupted,
+  seconds,
+  tooLargeFailure,
+  unreachableError,
+  wireFailure,
+} from "./attemptFailure.js";
 import { describeHttpFailure } from "./httpFailure.js";
+import { readBodyCapped } from "./readBody.js";
 import { describeUrl, scrubText } from "./redact.js";
+import { RequestDeadline } from "./requestDeadline.js";
+import { RetryLog } from "./retryLog.js";
 import {
   backoffDelayMs,
   isRetryableStatus,
@@ -16,7 +29,8 @@ import { ApiErrorBodySchema } from "./schemas/index.js";
 /** Clock, sleep and randomness are injected so that retry timing is testable without waiting. */
 export interface TransportEffects {
   now: () => number;
-  sleep: (ms: number) => Promise<void>;
+  /** Resolves after `ms`, or early once `signal` aborts. */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random: () => number;
   logger: Logger;
 }
@@ -26,9 +40,14 @@ export interface TransportOptions {
   token: string;
   policy: RetryPolicy;
   budget: RetryBudget;
+  /** Time limit of one attempt, from connecting to the last byte of the body. */
   requestTimeoutMs: number;
+  /** Largest response body accepted, in bytes. */
+  maxResponseBytes: number;
   userAgent: string;
   effects: TransportEffects;
+  /** The run's stop signal (SIGINT/SIGTERM): aborts requests in flight and retry waits. */
+  signal?: AbortSignal | undefined;
   /** One keep-alive dispatcher per client; created here when not given. */
   dispatcher?: Dispatcher;
 }
@@ -47,26 +66,32 @@ export interface RequestContext {
   notFoundHint?: string;
   /** Given a successful body's bytes as soon as they are all in, before they are parsed. */
   onBody?: (bytes: Buffer) => void;
+  /**
+   * Aborted when the caller no longer wants the result (a read-ahead page dropped): the request and
+   * its retry waits end at once, as on the run's stop signal, instead of retrying for nobody.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** Counts for progress displays and run summaries. */
 export interface TransportStats {
   requests: number;
   retries: number;
+  /** Wall time spent waiting to retry (RetryBudget). */
   waitedMs: number;
-}
-
-/** A failed attempt: retryable ones carry the delay the server asked for, if any. */
-interface AttemptFailure {
-  retryable: boolean;
-  error: ZooUsageError;
-  retryAfterMs?: number | undefined;
 }
 
 export class Transport {
   readonly stats: TransportStats = { requests: 0, retries: 0, waitedMs: 0 };
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
+  private readonly retryLog: RetryLog;
+  /** Aborted by close(): a request still out then (a read-ahead nobody awaits) is abandoned. */
+  private readonly closing = new AbortController();
+  /** The run's signal or close(), whichever comes first. */
+  private readonly stop: AbortSignal;
+  /** Whether any HTTP response has come back: until one has, a network failure means the host is wrong or down. */
+  private responded = false;
 
   constructor(private readonly options: TransportOptions) {
     this.ownsDispatcher = options.dispatcher === undefined;
@@ -77,23 +102,30 @@ export class Transport {
         connections: 16,
         connect: { timeout: options.requestTimeoutMs },
       });
+    this.retryLog = new RetryLog(options.effects.logger);
+    this.stop =
+      options.signal === undefined
+        ? this.closing.signal
+        : AbortSignal.any([options.signal, this.closing.signal]);
   }
 
   async close(): Promise<void> {
+    const retries = this.retryLog.summary();
+    if (retries !== undefined) this.options.effects.logger.warn(retries);
+    this.closing.abort();
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
   /** GET a JSON body, retrying what is safe to retry, within the attempt cap and the run's wait budget. */
   async getJson(path: string, query: Record<string, string | undefined>, context: RequestContext = {}) {
-    const url = new URL(path, this.options.baseUrl);
-    for (const [key, value] of Object.entries(query)) {
-      if (value !== undefined) url.searchParams.set(key, value);
-    }
+    const url = this.urlFor(path, query);
     const { policy, budget, effects } = this.options;
+    const stop = context.signal === undefined ? this.stop : AbortSignal.any([this.stop, context.signal]);
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.attempt(url, context);
+      if (stop.aborted) throw interrupted(`GET ${describeUrl(url)}`);
+      const outcome = await this.attempt(url, context, stop);
       if (!("retryable" in outcome)) return { ...outcome, attempts: attempt } satisfies JsonResponse;
-      if (!outcome.retryable) throw outcome.error;
+      if (!outcome.retryable) throw this.unreachableOr(url, outcome.error, attempt);
       const backoff = backoffDelayMs(policy, attempt, effects.random);
       // Never retry before the server's Retry-After: it is a floor, not a suggestion.
       const delay = Math.max(backoff, outcome.retryAfterMs ?? 0);
@@ -101,32 +133,74 @@ export class Transport {
         const why =
           attempt >= policy.maxAttempts
             ? `gave up after ${attempt} attempts`
-            : `the run's retry budget of ${Math.round(policy.maxTotalWaitMs / 1000)} s would be exceeded`;
-        throw new ZooUsageError({
-          code: "api.retries_exhausted",
-          message: `${outcome.error.message} (${why})`,
-          hint: "The API kept failing. Re-run later: an export resumes from its last checkpoint. Raise --max-attempts or --max-retry-wait to wait longer.",
-          cause: outcome.error,
-          status: outcome.error.status,
-          requestId: outcome.error.requestId,
-        });
+            : `waiting ${seconds(delay)} more would pass the run's retry budget: it has waited ${seconds(budget.totalWaitedMs)} of ${seconds(budget.limitMs)}`;
+        const exhausted = exhaustedError(outcome.error, why);
+        throw this.unreachableOr(url, exhausted, attempt);
       }
-      effects.logger.warn(
+      this.retryLog.note(
+        outcome.error.status === undefined ? outcome.error.code : `HTTP ${outcome.error.status}`,
         `${outcome.error.message}; retry ${attempt}/${policy.maxAttempts - 1} in ${delay} ms`,
       );
       budget.record(delay);
       this.stats.retries += 1;
-      this.stats.waitedMs += delay;
-      await effects.sleep(delay);
+      this.stats.waitedMs = budget.totalWaitedMs;
+      await this.pause(delay, url, stop);
     }
+  }
+
+  /** The base URL's path is a prefix (a proxy's /zoo/): `new URL(path, base)` would drop it. */
+  private urlFor(path: string, query: Record<string, string | undefined>): URL {
+    const url = new URL(this.options.baseUrl.href);
+    url.pathname = `${url.pathname.replace(/\/+$/, "")}${path}`;
+    for (const [key, value] of Object.entries(query)) {
+      if (value !== undefined) url.searchParams.set(key, value);
+    }
+    return url;
+  }
+
+  /** A retry wait that ends early, as an interruption, when the run stops. */
+  private async pause(ms: number, url: URL, stop: AbortSignal): Promise<void> {
+    try {
+      await this.options.effects.sleep(ms, stop);
+    } catch (error) {
+      if (!stop.aborted) throw error;
+    }
+    if (stop.aborted) throw interrupted(`GET ${describeUrl(url)}`);
+  }
+
+  /**
+   * A network failure before any response ever came back is not a passing fault worth resuming
+   * later: the host is wrong, does not resolve, or does not answer. It gets its own error (exit 3).
+   */
+  private unreachableOr(url: URL, error: ZooUsageError, attempts: number): ZooUsageError {
+    if (this.responded) return error;
+    const cause = error.code === "api.retries_exhausted" ? error.cause : error;
+    if (!(cause instanceof ZooUsageError) || cause.code !== "api.network") return error;
+    return unreachableError(url.origin, attempts, cause, error);
   }
 
   private async attempt(
     url: URL,
     context: RequestContext,
+    stop: AbortSignal,
   ): Promise<Omit<JsonResponse, "attempts"> | AttemptFailure> {
-    const { token, requestTimeoutMs, userAgent, effects } = this.options;
+    const { requestTimeoutMs } = this.options;
+    const deadline = new RequestDeadline(stop, requestTimeoutMs);
+    try {
+      return await this.attemptWithin(url, context, deadline);
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  private async attemptWithin(
+    url: URL,
+    context: RequestContext,
+    deadline: RequestDeadline,
+  ): Promise<Omit<JsonResponse, "attempts"> | AttemptFailure> {
+    const { token, requestTimeoutMs, userAgent, effects, maxResponseBytes } = this.options;
     const where = `GET ${describeUrl(url)}`;
+    const secrets = [token, url.searchParams.get("page_token") ?? ""];
     this.stats.requests += 1;
     effects.logger.debug(`${where}`);
     let response: Dispatcher.ResponseData;
@@ -138,18 +212,23 @@ export class Transport {
         headers: { authorization: `Bearer ${token}`, accept: "application/json", "user-agent": userAgent },
         headersTimeout: requestTimeoutMs,
         bodyTimeout: requestTimeoutMs,
+        signal: deadline.signal,
       });
     } catch (cause) {
-      return networkFailure(where, cause, [token, url.searchParams.get("page_token") ?? ""]);
+      return wireFailure(where, cause, secrets, deadline);
     }
+    this.responded = true;
     const requestId = headerValue(response.headers["x-request-id"]);
     let bytes: Buffer;
     try {
-      bytes = Buffer.from(await response.body.arrayBuffer());
-      // As undici's text() does: UTF-8, without a byte order mark.
-      if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+      const read = await readBodyCapped(response, maxResponseBytes);
+      if (!read.ok) {
+        deadline.abort("too_large");
+        return tooLargeFailure(where, read, maxResponseBytes, response.statusCode, requestId);
+      }
+      bytes = read.bytes;
     } catch (cause) {
-      return networkFailure(where, cause, [token, url.searchParams.get("page_token") ?? ""], requestId);
+      return wireFailure(where, cause, secrets, deadline, requestId);
     }
     const success = response.statusCode >= 200 && response.statusCode < 300;
     if (success && context.onBody !== undefined) {
@@ -187,7 +266,8 @@ export class Transport {
     const failure = describeHttpFailure({
       where,
       status: response.statusCode,
-      apiMessage: apiMessage === undefined ? undefined : scrubText(apiMessage, [token]),
+      // API text reaches terminals and logs: escape sequences in it are neutralised here, once.
+      apiMessage: apiMessage === undefined ? undefined : printable(scrubText(apiMessage, [token])),
       requestId: requestId ?? (parsedError.success ? parsedError.data.request_id : undefined),
       notFoundHint: context.notFoundHint,
     });
@@ -197,35 +277,6 @@ export class Transport {
       retryAfterMs: parseRetryAfterMs(headerValue(response.headers["retry-after"]), effects.now()),
     };
   }
-}
-
-function networkFailure(
-  where: string,
-  cause: unknown,
-  secrets: string[],
-  requestId?: string,
-): AttemptFailure {
-  const detail = scrubText(cause instanceof Error ? cause.message : String(cause), secrets);
-  const code = (cause as { code?: string } | null)?.code;
-  // DNS failures and bad URLs will not heal by waiting; everything else on the wire might.
-  const permanent =
-    code === "ENOTFOUND" || code === "EAI_AGAIN" || cause instanceof undiciErrors.InvalidArgumentError;
-  const timeout =
-    code === "UND_ERR_HEADERS_TIMEOUT" ||
-    code === "UND_ERR_BODY_TIMEOUT" ||
-    code === "UND_ERR_CONNECT_TIMEOUT";
-  return {
-    retryable: !permanent,
-    error: new ZooUsageError({
-      code: "api.network",
-      message: `${where} failed: ${timeout ? "timed out" : "connection error"}: ${detail}${code ? ` [${code}]` : ""}${requestId ? ` (request id ${requestId})` : ""}`,
-      hint: permanent
-        ? "Check --base-url / ZOO_HOST and the network."
-        : "A network problem between here and the API; it was retried. Re-run later if it persists.",
-      cause,
-      requestId,
-    }),
-  };
 }
 
 /**

@@ -8,6 +8,7 @@ import { describeCostSummary, readCostSummary } from "../load/costSummary.js";
 import { openWarehouse } from "../load/database.js";
 import { createLogger, type Logger } from "../log/logger.js";
 import { createProgress } from "../pipeline/progress.js";
+import { jsonForTerminal, printableLines } from "../report/escapeHtml.js";
 
 /** A sortable, unique run id: UTC start time plus randomness. */
 export function newRunId(now: Date): string {
@@ -18,8 +19,9 @@ export function newRunId(now: Date): string {
 }
 
 /**
- * SIGINT/SIGTERM ask the run to stop after committing its current batch; a second signal ends the
- * process at once (the database stays consistent: an uncommitted transaction is rolled back on open).
+ * SIGINT/SIGTERM ask the run to stop: requests in flight and retry waits are abandoned at once, the
+ * batch in hand commits, and the run ends interrupted (130). A second signal ends the process at
+ * once (the database stays consistent: an uncommitted transaction is rolled back on open).
  */
 export function interruptSignal(logger: Logger): AbortSignal {
   const controller = new AbortController();
@@ -55,7 +57,8 @@ export async function exportAction(options: ExportActionOptions): Promise<ExitCo
     return 0;
   }
   const logger = createLogger({ level: flags.debug ? "debug" : "info" });
-  const client = createClient(config, { logger });
+  const signal = interruptSignal(logger);
+  const client = createClient(config, { logger, signal });
   const now = () => new Date();
   const progress = createProgress({
     isTty: process.stderr.isTTY === true && !flags.json,
@@ -68,16 +71,21 @@ export async function exportAction(options: ExportActionOptions): Promise<ExitCo
       logger,
       progress,
       now,
-      signal: interruptSignal(logger),
+      signal,
       runId: newRunId(now()),
     });
     // maxRSS is in KiB (Node's resourceUsage).
     summary.peak_rss_mb = Math.round(process.resourceUsage().maxRSS / 1024);
     if (flags.json) {
-      stdout(JSON.stringify(summary, null, 2));
+      stdout(jsonForTerminal(summary));
     } else {
       stdout(describeRun(summary, exportConfig));
-      if (flags.summary !== false) stdout(describeCostSummary(await costSummaryOf(exportConfig)));
+      // A run that read nothing and did not complete has no spend to show: a 0 USD line would read
+      // like data. What earlier runs stored is still one `zoo-usage report` away.
+      const readSomething = summary.pages > 0 || (summary.operations?.fetched ?? 0) > 0;
+      if (flags.summary !== false && (readSomething || summary.status === "completed")) {
+        stdout(printableLines(describeCostSummary(await costSummaryOf(exportConfig))));
+      }
     }
     return exitCode;
   } finally {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command, Option } from "commander";
 import { createClient } from "../api/createClient.js";
-import { type CommonFlags, describeConfig, loadConfig } from "../config/config.js";
+import { type CommonFlags, DEFAULT_MAX_RESPONSE_MB, describeConfig, loadConfig } from "../config/config.js";
 import { DEFAULT_DB, DEFAULT_OUT, loadExportConfig } from "../config/exportConfig.js";
 import { ExitCode, type ExitCodeValue } from "../errors.js";
 import { createLogger } from "../log/logger.js";
@@ -32,7 +32,16 @@ function addApiOptions(command: Command): Command {
     .option("--base-url <url>", "API base URL (default: $ZOO_HOST, else https://api.zoo.dev)")
     .option("--max-attempts <n>", "attempts per request, first included", positiveInteger)
     .option("--max-retry-wait <seconds>", "total time a run may spend waiting to retry", nonNegativeNumber)
-    .option("--request-timeout <seconds>", "time limit for one request's headers and body", nonNegativeNumber)
+    .option(
+      "--request-timeout <seconds>",
+      "time limit for one request, connect to last byte (default 60)",
+      nonNegativeNumber,
+    )
+    .option(
+      "--max-response-mb <n>",
+      `largest response body accepted, in MiB (default ${DEFAULT_MAX_RESPONSE_MB})`,
+      nonNegativeNumber,
+    )
     .option("--print-config", "print the effective configuration (token redacted) and exit")
     .option("--debug", "log every request and show stack traces");
 }

@@ -1,10 +1,13 @@
 import { ExitCode, type ExitCodeValue, ZooUsageError } from "../errors.js";
+import { printableLines } from "../report/escapeHtml.js";
 
 /**
  * The one place that prints errors: message, hint, code; the stack only with --debug.
- * Returns the exit code the process should end with.
+ * Returns the exit code the process should end with. Messages quote what they failed on (an API
+ * message, a path, a bad flag value): escape sequences in them are neutralised, line breaks kept.
  */
-export function reportError(error: unknown, debug: boolean, write: (text: string) => void): ExitCodeValue {
+export function reportError(error: unknown, debug: boolean, rawWrite: (text: string) => void): ExitCodeValue {
+  const write = (text: string) => rawWrite(`${printableLines(text.replace(/\n$/, ""))}\n`);
   if (error instanceof ZooUsageError) {
     write(`error: ${error.message}\n`);
     if (error.hint) write(`  hint: ${error.hint}\n`);

@@ -13,6 +13,7 @@ import type { Logger } from "../log/logger.js";
 import { exportApiCalls } from "../pipeline/exportApiCalls.js";
 import type { Progress } from "../pipeline/progress.js";
 import type { RunSummary } from "../pipeline/runSummary.js";
+import { printable, printableLines } from "../report/escapeHtml.js";
 import { SecretBox } from "../secrets/secretBox.js";
 import { loadSecretKey } from "../secrets/secretKey.js";
 
@@ -104,8 +105,9 @@ export function describeRun(summary: RunSummary, config: ExportConfig): string {
     `  database ${config.dbPath}`,
     `  parquet  ${path.join(config.outDir, "api_calls")}${config.operations ? ` and ${path.join(config.outDir, "async_operations")}` : ""}`,
   ];
-  for (const warning of summary.warnings) lines.push(`  warning: ${warning}`);
-  if (summary.message) lines.push(`  stopped by: ${summary.message}`);
+  // Warnings and messages quote API data (ids, endpoints, error text): neutralised for the terminal.
+  for (const warning of summary.warnings) lines.push(`  warning: ${printable(warning)}`);
+  if (summary.message) lines.push(`  stopped by: ${printableLines(summary.message)}`);
   return lines.join("\n");
 }
 

@@ -1,6 +1,7 @@
 import { ExitCode, type ExitCodeValue, ZooUsageError } from "../errors.js";
 import { openWarehouse } from "../load/database.js";
 import { formatBytes, formatDuration } from "../operations/operationView.js";
+import { jsonForTerminal, printableLines } from "../report/escapeHtml.js";
 
 /** Columns shown in their own lines, or not at all, in the summary. */
 const SUMMARY_COLUMNS = new Set(["id", "operation_type", "status", "outputs", "queue_ms", "run_ms", "error"]);
@@ -38,7 +39,8 @@ export async function runOperationFromDb(
       isJsonColumn(key) && typeof value === "string" ? JSON.parse(value) : value,
     ]),
   );
-  stdout(options.json ? JSON.stringify(fields, null, 2) : describeStored(fields));
+  // The warehouse holds API data as received: escape sequences are neutralised for the terminal.
+  stdout(options.json ? jsonForTerminal(fields) : printableLines(describeStored(fields)));
   if (fields.fetch_status === "not_found") return ExitCode.api;
   return fields.status === "failed" ? ExitCode.operationFailed : ExitCode.ok;
 }

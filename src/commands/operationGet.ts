@@ -4,6 +4,7 @@ import type { Logger } from "../log/logger.js";
 import { describeOperation, operationFields, outputFiles } from "../operations/operationView.js";
 import { refusedOutputsError, saveOutputs } from "../operations/saveOutputs.js";
 import { waitForOperation } from "../operations/waitForOperation.js";
+import { jsonForTerminal } from "../report/escapeHtml.js";
 
 export interface OperationGetOptions {
   id: string;
@@ -31,7 +32,7 @@ export async function runOperationGet(
     : await client.getAsyncOperation(options.id);
   const fields = operationFields(operation);
   assertAnswersFor(options.id, fields);
-  effects.stdout(options.json ? JSON.stringify(fields, null, 2) : describeOperation(operation));
+  effects.stdout(options.json ? jsonForTerminal(fields) : describeOperation(operation));
   if (options.saveOutputsDir !== undefined) {
     const files = outputFiles(fields);
     const { written, refused } = await saveOutputs(options.saveOutputsDir, files);

@@ -13,6 +13,13 @@ export const TOKEN_ENV_VARS = ["ZOO_API_TOKEN", "KITTYCAD_API_TOKEN", "KITTYCAD_
 
 const positiveInt = z.number().int().positive();
 
+/**
+ * The largest response body read, by default. A body is held whole and decoded as one string, and
+ * V8 refuses strings past 2^29 - 24 characters (~512 MiB): half that leaves room for the parse. A
+ * page of 10,000 calls is tens of MB; an operation with large output files can be more.
+ */
+export const DEFAULT_MAX_RESPONSE_MB = 256;
+
 export const ConfigSchema = z.object({
   baseUrl: z.instanceof(URL),
   /** Secret: only ever read from the environment, never from a flag. */
@@ -25,6 +32,7 @@ export const ConfigSchema = z.object({
     maxTotalWaitMs: z.number().int().nonnegative(),
   }),
   requestTimeoutMs: positiveInt,
+  maxResponseBytes: positiveInt,
   debug: z.boolean(),
 });
 export type Config = z.infer<typeof ConfigSchema>;
@@ -35,6 +43,7 @@ export interface CommonFlags {
   maxAttempts?: number | undefined;
   maxRetryWait?: number | undefined;
   requestTimeout?: number | undefined;
+  maxResponseMb?: number | undefined;
   debug?: boolean | undefined;
 }
 
@@ -44,9 +53,11 @@ export function loadConfig(input: { flags: CommonFlags; env: Record<string, stri
   const baseUrlSource = flags.baseUrl !== undefined ? "--base-url" : env.ZOO_HOST ? "ZOO_HOST" : "default";
   const baseUrl = parseBaseUrl(flags.baseUrl ?? (env.ZOO_HOST || DEFAULT_BASE_URL), baseUrlSource);
   const tokenSource = TOKEN_ENV_VARS.find((name) => (env[name] ?? "").trim() !== "");
+  const token = tokenSource ? env[tokenSource]?.trim() : undefined;
+  if (tokenSource !== undefined && token !== undefined) assertHeaderSafeToken(token, tokenSource);
   const candidate = {
     baseUrl,
-    token: tokenSource ? env[tokenSource]?.trim() : undefined,
+    token,
     tokenSource,
     retry: {
       ...DEFAULT_RETRY_POLICY,
@@ -54,6 +65,7 @@ export function loadConfig(input: { flags: CommonFlags; env: Record<string, stri
       ...(flags.maxRetryWait !== undefined && { maxTotalWaitMs: Math.round(flags.maxRetryWait * 1000) }),
     },
     requestTimeoutMs: Math.round((flags.requestTimeout ?? 60) * 1000),
+    maxResponseBytes: Math.round((flags.maxResponseMb ?? DEFAULT_MAX_RESPONSE_MB) * 1024 * 1024),
     debug: flags.debug ?? false,
   };
   const parsed = ConfigSchema.safeParse(candidate);
@@ -74,7 +86,7 @@ function parseBaseUrl(raw: string, source: string): URL {
   } catch {
     throw new ZooUsageError({
       code: "config.invalid",
-      message: `The base URL from ${source} is not a valid URL: ${JSON.stringify(raw)}`,
+      message: `The base URL from ${source} is not a valid URL: ${JSON.stringify(redactUrlText(raw))}`,
       hint: `Use a full URL such as ${DEFAULT_BASE_URL} or http://127.0.0.1:8080.`,
     });
   }
@@ -89,10 +101,45 @@ function parseBaseUrl(raw: string, source: string): URL {
     throw new ZooUsageError({
       code: "config.invalid",
       message: `The base URL from ${source} must not contain credentials, a query or a fragment`,
-      hint: "Give only scheme, host and port; the token comes from ZOO_API_TOKEN.",
+      hint: "Give only scheme, host, port and an optional path prefix (https://proxy.example/zoo); the token comes from ZOO_API_TOKEN.",
     });
   }
   return url;
+}
+
+/**
+ * A token goes into the Authorization header as is: a character a header cannot carry (a control
+ * character, a line break, a space, anything outside printable ASCII) would fail every request, or
+ * be refused by undici as a network error. The message names the variable, never the value.
+ */
+function assertHeaderSafeToken(token: string, source: string): void {
+  const bad = /[^\x21-\x7e]/.exec(token);
+  if (bad === null) return;
+  const code = bad[0].codePointAt(0) ?? 0;
+  const kind =
+    code < 0x20 || code === 0x7f
+      ? "a control character (a line break?)"
+      : code === 0x20
+        ? "a space"
+        : "a non-ASCII character";
+  throw new ZooUsageError({
+    code: "config.invalid",
+    message: `${source} holds ${kind} at position ${bad.index + 1}, which an HTTP header cannot carry`,
+    hint: `Set ${source} to the token alone, as shown on https://zoo.dev/account/api-tokens (printable ASCII, no quotes or spaces).`,
+  });
+}
+
+/**
+ * A URL that did not parse, fit to show: credentials (user:password@) and anything after ? or #
+ * are replaced, since such a string may hold a secret.
+ */
+export function redactUrlText(raw: string): string {
+  return raw
+    .replace(
+      /^([a-z][a-z0-9+.-]*:\/\/)?.*@/is,
+      (_, scheme: string | undefined) => `${scheme ?? ""}[redacted]@`,
+    )
+    .replace(/[?#].*$/s, "?[redacted]");
 }
 
 /** The token, or a clear error naming the variables to set. */

@@ -1,3 +1,5 @@
+import { printableLines } from "../report/escapeHtml.js";
+
 /**
  * Plain line logger to stderr (stdout is reserved for results and `--json` output). Injected
  * everywhere so that tests can capture lines and the CLI decides the level.
@@ -23,7 +25,8 @@ export function createLogger(options: {
   const threshold = LEVEL_ORDER[options.level];
   const emit = (level: LogLevel, message: string) => {
     if (LEVEL_ORDER[level] < threshold) return;
-    write(`${now().toISOString()} ${level.padEnd(5)} ${message}`);
+    // Messages quote API data and DuckDB errors: escape sequences in them never reach the terminal.
+    write(`${now().toISOString()} ${level.padEnd(5)} ${printableLines(message)}`);
   };
   return {
     debug: (m) => emit("debug", m),

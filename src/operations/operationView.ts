@@ -1,4 +1,5 @@
 import { type AsyncOperation, isUnknownAsyncOperation } from "../api/schemas/index.js";
+import { printableLines } from "../report/escapeHtml.js";
 
 /** The terminal statuses of ApiCallStatus: nothing changes after these. */
 export const TERMINAL_STATUSES = new Set(["completed", "failed"]);
@@ -66,7 +67,10 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
-/** The human summary of `zoo-usage operation get`. */
+/**
+ * The human summary of `zoo-usage operation get`. Every value comes from the API, so escape
+ * sequences in any of them (a prompt, an error, an output name) are neutralised for the terminal.
+ */
 export function describeOperation(operation: AsyncOperation): string {
   const fields = operationFields(operation);
   const lines: string[] = [];
@@ -94,7 +98,7 @@ export function describeOperation(operation: AsyncOperation): string {
     for (const file of files) lines.push(`              ${file.name} (${formatBytes(file.bytes)})`);
   }
   if (typeof fields.error === "string" && fields.error !== "") lines.push(`  error       ${fields.error}`);
-  return lines.join("\n");
+  return printableLines(lines.join("\n"));
 }
 
 /** Long text (prompts, KCL code) is cut so a summary stays a summary; --json shows everything. */

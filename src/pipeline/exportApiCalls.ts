@@ -22,8 +22,12 @@ const DATASETS = [
   { dataset: "async_operations", table: "async_operations", timeColumn: "call_created_at" },
 ] as const;
 
-/** Errors after which the run keeps what it has committed and ends partial, to resume next time. */
+/**
+ * Errors after which the run keeps what it has committed and ends partial (or interrupted, for a
+ * request abandoned on SIGINT/SIGTERM), to resume next time.
+ */
 const RESUMABLE_API_ERRORS = new Set([
+  "api.interrupted",
   "api.retries_exhausted",
   "api.network",
   "api.server_error",

@@ -19,3 +19,20 @@ export function printable(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "\uFFFD");
 }
+
+/** `printable` line by line: for text whose line breaks are its layout (a message, a summary). */
+export function printableLines(text: string): string {
+  return text.split("\n").map(printable).join("\n");
+}
+
+/**
+ * JSON for a terminal: JSON.stringify escapes U+0000-U+001F but leaves DEL and the C1 controls
+ * (U+0080-U+009F, where U+009B is a one-character CSI) raw. Escaped, the JSON parses to the same
+ * values and nothing in it drives the terminal.
+ */
+export function jsonForTerminal(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(
+    /[\u007f-\u009f]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}

@@ -13,6 +13,8 @@ function clientFor(
 ) {
   const sleeps: number[] = [];
   const logs: string[] = [];
+  // A clock that a sleep moves on, as a real wait would: the retry budget is counted in wall time.
+  let clock = Date.now();
   const config = loadConfig({
     flags: {
       baseUrl: sim.url,
@@ -23,8 +25,10 @@ function clientFor(
   });
   const client = createClient(config, {
     logger: createLogger({ level: "debug", write: (line) => logs.push(line) }),
+    now: () => clock,
     sleep: async (ms) => {
       sleeps.push(ms);
+      clock += ms;
     },
     random: () => 0.5,
   });

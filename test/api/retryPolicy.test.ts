@@ -40,11 +40,35 @@ describe("backoffDelayMs", () => {
 });
 
 test("RetryBudget refuses a wait that would pass the run's total", () => {
-  const budget = new RetryBudget({ ...DEFAULT_RETRY_POLICY, maxTotalWaitMs: 1000 });
+  let now = 0;
+  const budget = new RetryBudget({ ...DEFAULT_RETRY_POLICY, maxTotalWaitMs: 1000 }, () => now);
   expect(budget.canWait(600)).toBe(true);
   budget.record(600);
+  now = 600;
   expect(budget.canWait(400)).toBe(true);
   expect(budget.canWait(401)).toBe(false);
   expect(budget.totalRetries).toBe(1);
   expect(budget.totalWaitedMs).toBe(600);
+});
+
+test("RetryBudget counts waits that overlap in wall time once", () => {
+  let now = 0;
+  const budget = new RetryBudget({ ...DEFAULT_RETRY_POLICY, maxTotalWaitMs: 1000 }, () => now);
+  // Eight concurrent requests each wait 500 ms from (nearly) the same moment: 510 ms of waiting.
+  for (let i = 0; i < 8; i++) {
+    expect(budget.canWait(500)).toBe(true);
+    budget.record(500);
+    now += i === 7 ? 0 : 1;
+  }
+  expect(budget.totalWaitedMs).toBe(507);
+  expect(budget.totalRetries).toBe(8);
+  // After the waits end, a new one adds its whole length.
+  now = 2000;
+  expect(budget.canWait(493)).toBe(true);
+  expect(budget.canWait(494)).toBe(false);
+  // A wait starting while another is still running adds only what reaches past it.
+  budget.record(400);
+  now = 2200;
+  expect(budget.canWait(293)).toBe(true);
+  expect(budget.canWait(294)).toBe(false);
 });

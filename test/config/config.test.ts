@@ -1,6 +1,12 @@
 import { describe, expect, test } from "vitest";
 import { assertSecureTransport, isLoopback } from "../../src/api/secureTransport.js";
-import { DEFAULT_BASE_URL, describeConfig, loadConfig, requireToken } from "../../src/config/config.js";
+import {
+  DEFAULT_BASE_URL,
+  describeConfig,
+  loadConfig,
+  redactUrlText,
+  requireToken,
+} from "../../src/config/config.js";
 import { ZooUsageError } from "../../src/errors.js";
 
 function codeOf(fn: () => unknown): string | undefined {
@@ -50,6 +56,49 @@ describe("loadConfig", () => {
   ])("rejects base URL %j", (baseUrl, message) => {
     expect(codeOf(() => loadConfig({ flags: { baseUrl }, env: {} }))).toBe("config.invalid");
     expect(() => loadConfig({ flags: { baseUrl }, env: {} })).toThrow(message);
+  });
+
+  test.each([
+    ["a line break", "abc\ndef-secret", /a control character/],
+    ["a tab", "abc\tdef-secret", /a control character/],
+    ["a space inside", "abc def-secret", /a space/],
+    ["a non-latin1 character", "abc€def-secret", /a non-ASCII character/],
+    ["a latin1 accent", "abcédef-secret", /a non-ASCII character/],
+  ])("a token with %s is a config error naming the variable, not the value", (_, token, kind) => {
+    const load = () => loadConfig({ flags: {}, env: { KITTYCAD_TOKEN: token } });
+    expect(codeOf(load)).toBe("config.invalid");
+    expect(load).toThrow(kind);
+    expect(load).toThrow(/KITTYCAD_TOKEN holds .* at position 4, which an HTTP header cannot carry/);
+    try {
+      load();
+    } catch (error) {
+      const { message, hint } = error as ZooUsageError;
+      expect(`${message} ${hint}`).not.toContain("secret");
+    }
+  });
+
+  test.each([
+    ["https://admin:pw-secret@bad host", "https://[redacted]@bad host"],
+    ["http://a:b/c@d:e@h st", "http://[redacted]@h st"],
+    ["admin:pw-secret@host name", "[redacted]@host name"],
+    ["https://bad host/?key=pw-secret", "https://bad host/?[redacted]"],
+    ["https://bad host/#pw-secret", "https://bad host/?[redacted]"],
+    ["not a url", "not a url"],
+  ])("an unparsable base URL %j is shown as %j", (raw, shown) => {
+    expect(redactUrlText(raw)).toBe(shown);
+    if (raw !== shown) expect(() => loadConfig({ flags: {}, env: { ZOO_HOST: raw } })).toThrow(/ZOO_HOST/);
+  });
+
+  test("a base URL's path prefix is kept", () => {
+    expect(loadConfig({ flags: { baseUrl: "https://proxy.example/zoo/" }, env: {} }).baseUrl.pathname).toBe(
+      "/zoo/",
+    );
+  });
+
+  test("--max-response-mb sets the body cap (256 MiB by default)", () => {
+    expect(loadConfig({ flags: {}, env: {} }).maxResponseBytes).toBe(256 * 1024 * 1024);
+    expect(loadConfig({ flags: { maxResponseMb: 1.5 }, env: {} }).maxResponseBytes).toBe(1_572_864);
+    expect(codeOf(() => loadConfig({ flags: { maxResponseMb: 0 }, env: {} }))).toBe("config.invalid");
   });
 
   test("retry flags override the defaults", () => {

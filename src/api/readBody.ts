@@ -1,0 +1,30 @@
+import type { Dispatcher } from "undici";
+
+export type BodyRead = { ok: true; bytes: Buffer } | { ok: false; seenBytes: number; declared: boolean };
+
+/**
+ * Reads a response body whole, refusing it once it passes `maxBytes`: a body is held in memory and
+ * decoded as one string, so an unbounded one ends in an out-of-memory crash or V8's string length
+ * limit instead of a message. A declared content-length above the cap is refused before reading.
+ */
+export async function readBodyCapped(response: Dispatcher.ResponseData, maxBytes: number): Promise<BodyRead> {
+  const declared = Number(response.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    response.body.destroy();
+    return { ok: false, seenBytes: declared, declared: true };
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (total > maxBytes) {
+      response.body.destroy();
+      return { ok: false, seenBytes: total, declared: false };
+    }
+    chunks.push(chunk);
+  }
+  let bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
+  // As undici's text() does: UTF-8, without a byte order mark.
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+  return { ok: true, bytes };
+}

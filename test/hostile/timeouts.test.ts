@@ -1,0 +1,210 @@
+import type { ChildProcess } from "node:child_process";
+import type { ServerResponse } from "node:http";
+import { afterEach, expect, test } from "vitest";
+import { createClient } from "../../src/api/createClient.js";
+import { loadConfig } from "../../src/config/config.js";
+import { ZooUsageError } from "../../src/errors.js";
+import { createLogger } from "../../src/log/logger.js";
+import { runCli } from "../helpers/cli.js";
+import { tempWorkspace } from "../helpers/exportHarness.js";
+import {
+  errorBody,
+  type HostileApi,
+  pageBody,
+  sendJson,
+  startHostileApi,
+  validCall,
+} from "../helpers/hostileApi.js";
+
+/**
+ * Time limits hold whatever the API does: a body trickled a byte at a time cannot outlast
+ * --request-timeout, SIGINT/SIGTERM end a run while a request or a Retry-After wait is pending, and
+ * the retry budget is wall time shared by concurrent fetches.
+ */
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function hostile(handler: Parameters<typeof startHostileApi>[0]): Promise<HostileApi> {
+  const api = await startHostileApi(handler);
+  cleanups.push(() => api.close());
+  return api;
+}
+
+/**
+ * A 200 whose body would take over a minute: one byte every 200 ms. Told when the first byte is out
+ * and, when the client hangs up, how many bytes it got.
+ */
+function trickle(
+  res: ServerResponse,
+  on: { firstByte?: () => void; closed?: (bytesSent: number) => void },
+): void {
+  const body = pageBody([validCall(1)], null);
+  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  let sent = 0;
+  const timer = setInterval(() => {
+    if (sent >= body.length) return;
+    res.write(body[sent++]);
+    if (sent === 1) on.firstByte?.();
+  }, 200);
+  res.on("close", () => {
+    clearInterval(timer);
+    on.closed?.(sent);
+  });
+}
+
+/** Kills a CLI child that outlives the test's bound, so a regression fails instead of hanging. */
+function bounded(ms: number) {
+  return (child: ChildProcess) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), ms);
+    child.on("exit", () => clearTimeout(timer));
+  };
+}
+
+test("--request-timeout bounds the whole body: a trickled body is abandoned and retried", async () => {
+  const closedAfter: number[] = [];
+  const api = await hostile((_, res) => trickle(res, { closed: (sent) => closedAfter.push(sent) }));
+  const logs: string[] = [];
+  const config = loadConfig({
+    flags: { baseUrl: api.url, requestTimeout: 0.5, maxAttempts: 2 },
+    env: { ZOO_API_TOKEN: "t-0123456789" },
+  });
+  const client = createClient(config, {
+    logger: createLogger({ level: "debug", write: (line) => logs.push(line) }),
+    sleep: async () => undefined,
+  });
+  const error = await client.listApiCalls({ limit: 10 }).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  await client.close();
+  expect(error).toBeInstanceOf(ZooUsageError);
+  expect((error as ZooUsageError).code).toBe("api.retries_exhausted");
+  expect((error as ZooUsageError).message).toMatch(/timed out: no complete response within 0\.5 s/);
+  expect(api.requests).toHaveLength(2);
+  // Both bodies were cut off by the client, a few bytes in (each would take ~20 s to send).
+  await expect.poll(() => closedAfter.length).toBe(2);
+  for (const sent of closedAfter) expect(sent).toBeLessThan(10);
+}, 15_000);
+
+test.each([
+  ["SIGTERM", "a 429 with Retry-After: 60"],
+  ["SIGINT", "a 429 with Retry-After: 60"],
+  ["SIGTERM", "a trickled body"],
+] as const)("%s during %s: the run stops within seconds with exit 130", async (signal, what) => {
+  // Resolved once the stand-in has sent the 429 in full, or the first byte of the trickled body.
+  const requested: ((value: unknown) => void)[] = [];
+  const pending = new Promise((resolve) => requested.push(resolve));
+  const api = await hostile((_, res) => {
+    if (what === "a trickled body") {
+      trickle(res, { firstByte: () => requested[0]?.(undefined) });
+    } else {
+      res.setHeader("retry-after", "60");
+      res.once("finish", () => requested[0]?.(undefined));
+      sendJson(res, 429, errorBody(429, "slow down"));
+    }
+  });
+  const workspace = await tempWorkspace();
+  cleanups.push(workspace.cleanup);
+  let signalledAt = 0;
+  const result = await runCli(
+    ["export", "--db", workspace.db, "--out", workspace.out, "--no-operations", "--json"],
+    {
+      env: { ZOO_API_TOKEN: "t-0123456789", ZOO_HOST: api.url },
+      onSpawn: (child) => {
+        bounded(15_000)(child);
+        void pending.then(() => {
+          signalledAt = Date.now();
+          child.kill(signal);
+        });
+      },
+    },
+  );
+  const stoppedWithinMs = Date.now() - signalledAt;
+  expect(result.code, result.stderr).toBe(130);
+  expect(signalledAt).toBeGreaterThan(0);
+  // The issue's bound: stop within 2 s whatever is pending (3 s here, for a loaded machine).
+  expect(stoppedWithinMs).toBeLessThan(3000);
+  expect(JSON.parse(result.stdout)).toMatchObject({ status: "interrupted", pages: 0 });
+  expect(result.stderr).toMatch(new RegExp(`${signal}: stopping`));
+});
+
+test("the retry budget is wall time: eight concurrent fetches waiting together spend it once", async () => {
+  const calls = Array.from({ length: 8 }, (_, i) => validCall(i + 1));
+  const api = await hostile((request, res) => {
+    if (request.path === "/user/api-calls") {
+      sendJson(res, 200, pageBody(calls, null));
+      return;
+    }
+    res.setHeader("retry-after", "1");
+    sendJson(res, 503, errorBody(503, "busy"));
+  });
+  const workspace = await tempWorkspace();
+  cleanups.push(workspace.cleanup);
+  const result = await runCli(
+    [
+      "export",
+      "--db",
+      workspace.db,
+      "--out",
+      workspace.out,
+      "--operations-concurrency",
+      "8",
+      "--max-attempts",
+      "50",
+      "--max-retry-wait",
+      "2.5",
+      "--json",
+    ],
+    { env: { ZOO_API_TOKEN: "t-0123456789", ZOO_HOST: api.url }, onSpawn: bounded(20_000) },
+  );
+  expect(result.code, result.stderr).toBe(4);
+  const summary = JSON.parse(result.stdout) as { status: string; message: string };
+  expect(summary.status).toBe("partial");
+  // The message cites the wall time waited, at most the budget.
+  expect(summary.message).toMatch(/retry budget: it has waited 2(\.\d)? s of 2\.5 s/);
+  // Counted as a sum, 8 waits of 1 s would spend a 2.5 s budget in the first round (~10 requests);
+  // counted in wall time, each fetch gets two retries (3 rounds of 8).
+  const operationRequests = api.requests.filter((r) => r.path.startsWith("/async/operations/")).length;
+  expect(operationRequests).toBeGreaterThanOrEqual(20);
+  // Retry warnings: a few in full, then one summary line with the counts.
+  const retryLines = result.stderr.split("\n").filter((line) => /; retry \d+\/\d+ in/.test(line));
+  expect(retryLines.length).toBeLessThanOrEqual(5);
+  expect(result.stderr).toMatch(/retried \d+ times in all \(\d+ not logged\): HTTP 503 x\d+/);
+});
+
+test("SIGTERM while a page is retried: no request leaves after the signal", async () => {
+  // Page 1 answers at once; the read-ahead of page 2 gets 503s: it must not keep retrying once stopped.
+  let signalled = false;
+  let requestsAfterSignal = 0;
+  const requested: ((value: unknown) => void)[] = [];
+  const secondPageAsked = new Promise((resolve) => requested.push(resolve));
+  const api = await hostile((request, res) => {
+    if (signalled) requestsAfterSignal += 1;
+    if (request.query.get("page_token") === null) {
+      sendJson(res, 200, pageBody([validCall(1)], "p1"));
+      return;
+    }
+    requested[0]?.(undefined);
+    res.setHeader("retry-after", "1");
+    sendJson(res, 503, errorBody(503, "busy"));
+  });
+  const workspace = await tempWorkspace();
+  cleanups.push(workspace.cleanup);
+  const result = await runCli(
+    ["export", "--db", workspace.db, "--out", workspace.out, "--no-operations", "--json"],
+    {
+      env: { ZOO_API_TOKEN: "t-0123456789", ZOO_HOST: api.url },
+      onSpawn: (child) => {
+        bounded(15_000)(child);
+        void secondPageAsked.then(() => {
+          signalled = true;
+          child.kill("SIGTERM");
+        });
+      },
+    },
+  );
+  expect(result.code, result.stderr).toBe(130);
+  expect(requestsAfterSignal).toBe(0);
+});

@@ -200,7 +200,8 @@ function isResumable(error: unknown): boolean {
   return error instanceof ZooUsageError && RESUMABLE_API_ERRORS.has(error.code);
 }
 
-function statusOf(failure: unknown, interrupted: boolean, rejected: number): RunStatus {
+/** The status a run ends with; the exit code follows from it (exitCodeOf in commands/export.ts). */
+export function statusOf(failure: unknown, interrupted: boolean, rejected: number): RunStatus {
   if (interrupted) return "interrupted";
   if (failure !== undefined) return isResumable(failure) ? "partial" : "failed";
   return rejected > 0 ? "partial" : "completed";

@@ -198,12 +198,8 @@ export class ApiCallScanner {
         batch.pages += 1;
         progress.add({ pages: 1, records: pageRecords, rejected: pageRejects });
         progress.update({ retries: deps.client.stats.retries });
-        // Commit when the batch is full, or as soon as the previous commit is done and the batch is
-        // worth a transaction: DuckDB works while the next pages arrive, and what is left to commit
-        // after the last page stays small.
         const size = batch.rows.count + batch.items.count + batch.rejects.length;
-        const worthCommitting = size >= Math.min(EAGER_COMMIT_RECORDS, options.batchRecords);
-        if (size >= options.batchRecords || deps.signal.aborted || (idle && worthCommitting)) {
+        if (shouldCommit({ size, batchRecords: options.batchRecords, idle, aborted: deps.signal.aborted })) {
           await inFlight;
           startCommit(batch);
           batch = loader.newBatch(batch.resumeToken);
@@ -220,6 +216,21 @@ export class ApiCallScanner {
     }
     if (!deps.signal.aborted) await finishScan(warehouse, deps.now(), options.lookbackMs);
   }
+}
+
+/**
+ * Whether the scan commits its batch after a page: when the batch is full, when the run is stopping,
+ * or as soon as the previous commit is done (idle) and the batch is worth a transaction. DuckDB then
+ * works while the next pages arrive, and what is left to commit after the last page stays small.
+ */
+export function shouldCommit(batch: {
+  size: number;
+  batchRecords: number;
+  idle: boolean;
+  aborted: boolean;
+}): boolean {
+  if (batch.size >= batch.batchRecords || batch.aborted) return true;
+  return batch.idle && batch.size >= Math.min(EAGER_COMMIT_RECORDS, batch.batchRecords);
 }
 
 /**

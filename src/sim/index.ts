@@ -13,6 +13,7 @@ export {
   type SortMode,
 } from "./dataset.js";
 export { decodePageToken, encodePageToken } from "./pageToken.js";
+export type { GatedRequest, HoldMatch, RequestGate } from "./requestGate.js";
 export { type RunningSimulator, startSimulator } from "./server.js";
 export type {
   ApiCallRecord,

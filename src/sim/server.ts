@@ -5,6 +5,7 @@ import { createClock, type SimClock } from "./clock.js";
 import { handleControl } from "./control.js";
 import { Dataset, DEFAULT_NOW_ISO } from "./dataset.js";
 import { FaultInjector } from "./faults.js";
+import { type HoldMatch, type RequestGate, RequestGates } from "./requestGate.js";
 import { errorReply, newRequestId, type Reply, send } from "./responses.js";
 import { getAsyncOperation, listApiCalls, type RouteContext } from "./routes.js";
 import { SimStats } from "./stats.js";
@@ -23,6 +24,11 @@ export interface RunningSimulator {
   };
   /** Changes faults at runtime; the fault stream restarts from `faultSeed`. */
   setFaults(faults: FaultOptions): void;
+  /**
+   * Tests only: API requests that match wait, before they are answered, until the gate is released
+   * (close releases every gate). Not reachable over HTTP.
+   */
+  holdRequests(match: HoldMatch): RequestGate;
   close(): Promise<void>;
 }
 
@@ -35,6 +41,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const clock = createClock(now);
   const faults = new FaultInjector(options.faults);
   const stats = new SimStats();
+  const gates = new RequestGates();
   const users = dataset.users;
   const routes: RouteContext = {
     dataset,
@@ -66,6 +73,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       path === "/user/api-calls" ? path : opMatch ? "/async/operations/{id}" : "(unmatched)",
     );
 
+    if (gates.active) await gates.pass({ path, query: new URLSearchParams(target.slice(path.length + 1)) });
     const fault = faults.draw();
     if (faults.latencyMs > 0) await sleep(faults.latencyMs);
     if (fault === "reset") {
@@ -126,8 +134,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     clock,
     stats,
     setFaults: (next) => faults.set(next),
+    holdRequests: (match) => gates.add(match),
     close: () =>
       new Promise<void>((resolve, reject) => {
+        gates.releaseAll();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),

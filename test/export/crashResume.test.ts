@@ -12,7 +12,8 @@ import { microsOf, readDataset } from "../helpers/parquetDataset.js";
  * same Parquet rows. The delays come from a seed printed on failure (CRASH_SEED reproduces a run).
  */
 const seed = Number(process.env.CRASH_SEED ?? randomInt(1_000_000));
-const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 5);
+/** Rounds of kills: 3 keep `npm test` quick; `npm run test:long` runs 25. */
+const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 3);
 
 let sim: RunningSimulator;
 beforeAll(async () => {

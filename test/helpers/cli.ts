@@ -26,6 +26,8 @@ export function runCli(
     onSpawn?: (child: ChildProcess) => void;
     /** Run through this shell: args[0..] are the shell's own ("-c", script, $0, $1 = CLI path...). */
     shell?: string;
+    /** SIGKILL the child after this long (the result then has signal SIGKILL): a bound, not a sync. */
+    timeoutMs?: number;
   } = {},
 ): Promise<CliResult> {
   requireBuiltCli();
@@ -45,8 +47,45 @@ export function runCli(
     child.stderr.on("data", (chunk) => {
       stderr += chunk;
     });
+    const timer =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => child.kill("SIGKILL"), options.timeoutMs);
     child.on("error", reject);
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
     options.onSpawn?.(child);
   });
+}
+
+/** Resolves once `pattern` appears in what the stream writes from now on. */
+export function outputSeen(stream: NodeJS.ReadableStream | null, pattern: RegExp): Promise<void> {
+  return new Promise((resolve) => {
+    let text = "";
+    const onData = (chunk: Buffer | string) => {
+      text += chunk;
+      if (!pattern.test(text)) return;
+      stream?.off("data", onData);
+      resolve();
+    };
+    stream?.on("data", onData);
+  });
+}
+
+/**
+ * Waits for `event` (a held request, a line printed) while the CLI runs; fails at once if the run
+ * ends first, since an event that never comes would otherwise leave the test waiting.
+ */
+export async function whileRunning(
+  event: Promise<void>,
+  run: Promise<CliResult>,
+  what: string,
+): Promise<void> {
+  const ended = run.then((result) => {
+    throw new Error(`the CLI exited (${result.signal ?? result.code}) before ${what}: ${result.stderr}`);
+  });
+  ended.catch(() => undefined);
+  await Promise.race([event, ended]);
 }

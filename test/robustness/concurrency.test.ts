@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { runCli } from "../helpers/cli.js";
+import { type CliResult, runCli, whileRunning } from "../helpers/cli.js";
 import { queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 
 let sim: RunningSimulator;
 beforeAll(async () => {
-  // Latency keeps the first export busy long enough for the second to collide with it.
-  sim = await startSimulator({ seed: 71, calls: 2000, days: 10, users: 1, faults: { latencyMs: 20 } });
+  sim = await startSimulator({ seed: 71, calls: 2000, days: 10, users: 1 });
 });
 afterAll(() => sim.close());
 
@@ -28,16 +27,25 @@ test("two exports at once on one database: one runs, the other fails fast; the r
       "100",
     ];
     expect((await runCli(args(reference), { env })).code).toBe(0);
+    // The first export's 4th request waits in the simulator: by then the first certainly holds the
+    // database (it opens it before any request) and is mid-scan, on a machine of any speed.
+    const gate = sim.holdRequests(3);
     let firstDone = false;
-    const first = runCli(args(shared), { env }).then((result) => {
+    const first = runCli(args(shared), { env, timeoutMs: 60_000 }).then((result) => {
       firstDone = true;
       return result;
     });
-    // Start the second while the first holds the database (the first takes seconds under latency).
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    const second = await runCli(args(shared), { env });
-    // Failing fast: the second gave up while the first was still working, without waiting for it.
-    expect(firstDone).toBe(false);
+    let second: CliResult;
+    try {
+      await whileRunning(gate.reached, first, "its 4th request");
+      // Failing fast: the second gives up while the first waits on its held request. A second
+      // that waited for the lock instead would wait forever; the timeout bounds that.
+      second = await runCli(args(shared), { env, timeoutMs: 30_000 });
+      expect(firstDone).toBe(false);
+      expect(gate.held).toBe(1);
+    } finally {
+      gate.release();
+    }
     const firstResult = await first;
     expect(firstResult.code, firstResult.stderr).toBe(0);
     expect(second.code).toBe(6);

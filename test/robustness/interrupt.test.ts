@@ -1,6 +1,7 @@
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { runCli } from "../helpers/cli.js";
+import { outputSeen, runCli, whileRunning } from "../helpers/cli.js";
 import { queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 
 /**
@@ -8,11 +9,27 @@ import { queryDb, tempWorkspace } from "../helpers/exportHarness.js";
  * interrupted (130), and the next run resumes and ends equal to an uninterrupted run.
  */
 let sim: RunningSimulator;
+let env: Record<string, string>;
+/** The reference: one uninterrupted run of the same command. */
+let clean: Workspace;
 beforeAll(async () => {
-  // Latency makes a run long enough to be interrupted mid-scan on any machine.
-  sim = await startSimulator({ seed: 31, calls: 3000, days: 30, users: 1, faults: { latencyMs: 10 } });
+  sim = await startSimulator({ seed: 31, calls: 3000, days: 30, users: 1 });
+  env = { ZOO_API_TOKEN: sim.users[0]?.token ?? "", ZOO_HOST: sim.url };
+  clean = await tempWorkspace();
+  const reference = await runCli(args(clean), { env, timeoutMs: 60_000 });
+  expect(reference.code, reference.stderr).toBe(0);
 });
-afterAll(() => sim.close());
+afterAll(async () => {
+  await clean.cleanup();
+  await sim.close();
+});
+
+type Workspace = Awaited<ReturnType<typeof tempWorkspace>>;
+
+const args = (w: { db: string; out: string }) => [
+  ...["export", "--db", w.db, "--out", w.out],
+  ...["--limit", "100", "--batch-records", "500", "--json"],
+];
 
 const snapshotSql =
   "SELECT (SELECT count(*)::INTEGER FROM api_calls) AS calls, (SELECT count(DISTINCT id)::INTEGER FROM api_calls) AS ids, (SELECT sum(price_usd)::VARCHAR FROM api_calls) AS total, (SELECT count(*)::INTEGER FROM async_operations) AS operations";
@@ -20,42 +37,44 @@ const snapshotSql =
 test.each(["SIGINT", "SIGTERM"] as const)(
   "%s: commits, exits 130, and the next run resumes to the same result",
   async (signal) => {
-    const env = { ZOO_API_TOKEN: sim.users[0]?.token ?? "", ZOO_HOST: sim.url };
-    const clean = await tempWorkspace();
     const interrupted = await tempWorkspace();
     try {
-      const args = (w: { db: string; out: string }) => [
-        "export",
-        "--db",
-        w.db,
-        "--out",
-        w.out,
-        "--limit",
-        "100",
-        "--batch-records",
-        "500",
-        "--json",
-      ];
-      expect((await runCli(args(clean), { env })).code).toBe(0);
-      const first = await runCli(args(interrupted), {
+      // The 13th request waits in the simulator until the CLI has taken the signal, so the run is
+      // interrupted mid-scan (12 pages of 100 read, batches of 500 committed) on a machine of any speed.
+      const gate = sim.holdRequests(12);
+      let child: ChildProcess | undefined;
+      const run = runCli(args(interrupted), {
         env,
-        onSpawn: (child) => {
-          // Interrupt once the scan is under way (the first progress line).
-          child.stderr?.once("data", () => setTimeout(() => child.kill(signal), 400));
+        timeoutMs: 60_000,
+        onSpawn: (spawned) => {
+          child = spawned;
         },
       });
+      try {
+        await whileRunning(gate.reached, run, "its 13th request");
+        const stopping = outputSeen(child?.stderr ?? null, /stopping after the current batch commits/);
+        child?.kill(signal);
+        await whileRunning(stopping, run, `it took ${signal}`);
+      } finally {
+        gate.release();
+      }
+      const first = await run;
       expect(first.code, first.stderr).toBe(130);
       expect(first.stderr).toMatch(new RegExp(`${signal}: stopping after the current batch commits`));
       const summary = JSON.parse(first.stdout) as { status: string; records_new: number };
       expect(summary.status).toBe("interrupted");
+      // Stopped mid-scan: what it read is committed, and the held page is the last it read.
+      expect(summary.records_new).toBeGreaterThan(0);
+      expect(summary.records_new).toBeLessThanOrEqual(1300);
       const runs = await queryDb(interrupted.db, "SELECT status FROM runs");
       expect(runs).toEqual([{ status: "interrupted" }]);
       const resumed = await runCli(args(interrupted), { env });
       expect(resumed.code, resumed.stderr).toBe(0);
-      expect((JSON.parse(resumed.stdout) as { scan_mode: string }).scan_mode).toBe("resume");
+      const resumedSummary = JSON.parse(resumed.stdout) as { scan_mode: string; records_new: number };
+      expect(resumedSummary.scan_mode).toBe("resume");
+      expect(resumedSummary.records_new).toBeGreaterThan(0);
       expect(await queryDb(interrupted.db, snapshotSql)).toEqual(await queryDb(clean.db, snapshotSql));
     } finally {
-      await clean.cleanup();
       await interrupted.cleanup();
     }
   },

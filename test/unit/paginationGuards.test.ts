@@ -1,0 +1,139 @@
+import { expect, test } from "vitest";
+import { type FetchPage, paginate } from "../../src/extract/paginate.js";
+
+/**
+ * paginate's guards, with the pages served from memory: no HTTP, so every case takes microseconds
+ * and the order of requests is exact. The HTTP behaviour (the next request leaving from a body's
+ * tail) is tested against the simulator in test/extract/paginate.test.ts.
+ */
+interface FakePage {
+  items: string[];
+  next: string | null;
+}
+
+/** The key of the page a scan without a token starts on. */
+const FIRST = "(first)";
+
+/**
+ * A fetchPage over a map from request token to page. As a real body would, each page tells its
+ * next token (or, with `misread`, another one) before it resolves; an unknown token fails like a
+ * token the server never issued.
+ */
+function fakeApi(pages: Record<string, FakePage>, misread?: (next: string) => string) {
+  const requests: (string | null)[] = [];
+  const fetchPage: FetchPage = async (token, onNextPageSeen) => {
+    requests.push(token);
+    const page = pages[token ?? FIRST];
+    await Promise.resolve();
+    if (page === undefined) throw new Error(`400: no page for token ${token}`);
+    if (page.next !== null) onNextPageSeen(misread ? misread(page.next) : page.next);
+    await Promise.resolve();
+    return { items: page.items, itemsJson: undefined, nextPage: page.next, requestId: undefined };
+  };
+  return { fetchPage, requests };
+}
+
+/** Runs one scan to its end (at most 100 pages: a guard that fails never hangs the test). */
+async function scan(fetchPage: FetchPage, startToken: string | null = null) {
+  const items: string[] = [];
+  const requestTokens: (string | null)[] = [];
+  const warnings: string[] = [];
+  for await (const { page, requestToken } of paginate(fetchPage, startToken, {
+    onWarning: (warning) => warnings.push(warning),
+  })) {
+    items.push(...(page.items as string[]));
+    requestTokens.push(requestToken);
+    if (requestTokens.length > 100) throw new Error("the scan did not end");
+  }
+  return { items, requestTokens, warnings };
+}
+
+const THREE_PAGES: Record<string, FakePage> = {
+  [FIRST]: { items: ["a", "b"], next: "t1" },
+  t1: { items: ["c", "d"], next: "t2" },
+  t2: { items: ["e"], next: "t3" },
+  // Dropshot ends a scan with an empty page and no token.
+  t3: { items: [], next: null },
+};
+
+test("a scan follows next_page to the empty last page, each token requested once", async () => {
+  const api = fakeApi(THREE_PAGES);
+  const { items, requestTokens, warnings } = await scan(api.fetchPage);
+  expect(items).toEqual(["a", "b", "c", "d", "e"]);
+  expect(requestTokens).toEqual([null, "t1", "t2", "t3"]);
+  expect(api.requests).toEqual([null, "t1", "t2", "t3"]);
+  expect(warnings).toEqual([]);
+});
+
+test("a start token: the scan starts there and the first page says which token fetched it", async () => {
+  const api = fakeApi(THREE_PAGES);
+  const { items, requestTokens } = await scan(api.fetchPage, "t1");
+  expect(items).toEqual(["c", "d", "e"]);
+  expect(requestTokens).toEqual(["t1", "t2", "t3"]);
+  expect(api.requests).toEqual(["t1", "t2", "t3"]);
+});
+
+test("a token handed back twice ends the scan with a warning instead of looping", async () => {
+  const api = fakeApi({
+    [FIRST]: { items: ["a"], next: "t1" },
+    t1: { items: ["b"], next: "t2" },
+    t2: { items: ["c"], next: "t1" },
+  });
+  const { items, warnings } = await scan(api.fetchPage);
+  // The page that repeats the token is still delivered; its repeated token is never requested again.
+  expect(items).toEqual(["a", "b", "c"]);
+  expect(api.requests).toEqual([null, "t1", "t2"]);
+  expect(warnings).toEqual([expect.stringMatching(/page token it had already returned/)]);
+});
+
+test("three empty pages in a row that still carry a token end the scan with a warning", async () => {
+  const api = fakeApi({
+    [FIRST]: { items: ["a"], next: "e1" },
+    e1: { items: [], next: "e2" },
+    e2: { items: [], next: "e3" },
+    e3: { items: [], next: "e4" },
+    e4: { items: ["never read"], next: null },
+  });
+  const { items, warnings } = await scan(api.fetchPage);
+  expect(items).toEqual(["a"]);
+  expect(warnings).toEqual([expect.stringMatching(/3 empty pages in a row/)]);
+});
+
+test("empty pages with a token, interrupted by a page with items, do not end the scan", async () => {
+  const api = fakeApi({
+    [FIRST]: { items: [], next: "e1" },
+    e1: { items: [], next: "t1" },
+    t1: { items: ["a"], next: "e2" },
+    e2: { items: [], next: "e3" },
+    e3: { items: [], next: "t2" },
+    t2: { items: ["b"], next: "end" },
+    end: { items: [], next: null },
+  });
+  const { items, warnings } = await scan(api.fetchPage);
+  expect(items).toEqual(["a", "b"]);
+  expect(warnings).toEqual([]);
+});
+
+test("a token read ahead that the parsed page does not confirm is dropped, and the scan is unchanged", async () => {
+  // Every body's tail is misread: the request sent on the guess fails (a token the server never
+  // issued) and is dropped without an unhandled rejection; the confirmed token is requested instead.
+  const api = fakeApi(THREE_PAGES, (next) => `${next}-misread`);
+  const { items, requestTokens, warnings } = await scan(api.fetchPage);
+  expect(items).toEqual(["a", "b", "c", "d", "e"]);
+  expect(requestTokens).toEqual([null, "t1", "t2", "t3"]);
+  expect(warnings).toEqual([]);
+  expect(api.requests).toContain("t1-misread");
+  // The confirmed tokens, each once, in order.
+  expect(api.requests.filter((token) => !token?.endsWith("-misread"))).toEqual([null, "t1", "t2", "t3"]);
+});
+
+test("a token read ahead and confirmed is the request the next page comes from: nothing is sent twice", async () => {
+  const api = fakeApi(THREE_PAGES);
+  const seenBeforeFirstPage: (string | null)[] = [];
+  for await (const { requestToken } of paginate(api.fetchPage, null, { onWarning: () => undefined })) {
+    if (requestToken === null) seenBeforeFirstPage.push(...api.requests);
+  }
+  // The second page was requested from the first body's tail, before the first page was delivered.
+  expect(seenBeforeFirstPage).toEqual([null, "t1"]);
+  expect(api.requests).toEqual([null, "t1", "t2", "t3"]);
+});

@@ -3,6 +3,7 @@ import type { ZooClient } from "../api/client.js";
 import { ZooUsageError } from "../errors.js";
 import { readExportState } from "../extract/exportState.js";
 import { paginate } from "../extract/paginate.js";
+import { PaginationAnomaly } from "../extract/paginationAnomaly.js";
 import type { StartPoint } from "../extract/startPoint.js";
 import {
   type ApiCallLoader,
@@ -29,6 +30,8 @@ import {
 import { isBulkLoadable } from "../transform/bulkLoadable.js";
 import type { DurationUnit } from "../transform/durationUnit.js";
 import type { PrivacyPolicy } from "../transform/privacy.js";
+import { CursorGuard } from "./cursorGuard.js";
+import { createdAtProblem, type FutureCalls } from "./futureCalls.js";
 import type { Progress } from "./progress.js";
 import type { RunSummary } from "./runSummary.js";
 
@@ -38,6 +41,14 @@ import type { RunSummary } from "./runSummary.js";
  * CPU of 10k-record commits (14.6 s vs 10.9 s for 200k calls).
  */
 const EAGER_COMMIT_RECORDS = 10_000;
+
+/**
+ * The most pages one scan reads, whatever the API does: a scan of 100 million calls fits at any
+ * page size (the API serves 1 to 10,000 items a page), plus room for short pages.
+ */
+export function defaultMaxPages(limit: number): number {
+  return 10_000 + Math.ceil(100_000_000 / limit);
+}
 
 export interface ExportOptions {
   runId: string;
@@ -55,6 +66,8 @@ export interface ExportOptions {
   /** Also fetch the async operations the exported calls started (--no-operations skips). */
   operations: boolean;
   operationsConcurrency: number;
+  /** Pages one scan reads at most (default: defaultMaxPages of the limit). */
+  maxPages?: number | undefined;
 }
 
 export interface ExportDeps {
@@ -75,7 +88,10 @@ export interface ScanContext {
   summary: RunSummary;
   loader: ApiCallLoader;
   transform: TransformContext;
-  warn: (message: string) => void;
+  /** Calls dated after the run's clock: the checkpoint notes them as created now. */
+  future: FutureCalls;
+  /** `kind` groups repeats of one warning (RunWarnings). */
+  warn: (message: string, kind?: string) => void;
 }
 
 /**
@@ -91,12 +107,16 @@ export class ApiCallScanner {
   ) {}
 
   async scan(from: StartPoint): Promise<void> {
-    const { deps, options, summary, loader, transform: context, warn } = this.context;
+    const { deps, options, summary, loader, transform: context, future, warn } = this.context;
     const { warehouse, secrets, progress } = deps;
     let batch = loader.newBatch(null);
     let inFlight: Promise<void> | undefined;
     let idle = true;
     let lastCreatedAt = "";
+    const cursor = new CursorGuard();
+    /** Pages of this scan whose records went into a batch. */
+    let pagesTaken = 0;
+    let anomaly: PaginationAnomaly | undefined;
     const commit = async (toCommit: Batch) => {
       const result = await loader.commit(toCommit);
       summary.records_new += result.inserted;
@@ -137,14 +157,20 @@ export class ApiCallScanner {
           onNextPageSeen,
         }),
       from.token,
-      { onWarning: warn },
+      { maxPages: options.maxPages ?? defaultMaxPages(options.limit) },
     );
     try {
-      for await (const { page } of pages) {
+      for await (const { page, requestToken } of pages) {
         summary.pages += 1;
         let pageRecords = 0;
         let pageRejects = 0;
         const checked = await checkPage(page.items, context);
+        const calls = checked.flatMap((result) => (result.ok ? [result.call] : []));
+        const cursorProblem = cursor.check(calls);
+        // The page is not taken: the next run reads it again from the token that fetched it.
+        if (cursorProblem !== undefined) throw new PaginationAnomaly(cursorProblem, requestToken);
+        cursor.accept(calls);
+        pagesTaken += 1;
         // A page whose records DuckDB reads raw to the same rows goes to the items spool as the
         // server sent it; any other page (a reject, an unknown field...) through the row path.
         const bulk =
@@ -180,11 +206,12 @@ export class ApiCallScanner {
           if (lastCreatedAt !== "" && isEarlier(createdAt, lastCreatedAt)) {
             warn(
               `call ${call.id} is listed after a newer call (${createdAt} < ${lastCreatedAt}); loaded anyway`,
+              "listed after a newer call",
             );
           } else {
             lastCreatedAt = createdAt;
           }
-          noteRecord(batch, createdAt);
+          noteRecord(batch, future.checkpointTime(call.id, createdAt));
           if (bulk) batch.derived.add(call);
           else pageRows.push(serializeRow(toRow(call, result.source, context)));
         }
@@ -213,11 +240,19 @@ export class ApiCallScanner {
           break;
         }
       }
+    } catch (error) {
+      if (!(error instanceof PaginationAnomaly)) throw error;
+      anomaly = error;
     } finally {
       // Whatever ended the scan, what was read and checkpointed so far is committed.
       await inFlight;
-      if (batch.pages > 0) await commit(batch);
+      // After an anomaly the checkpoint is where the good pages end, even in an otherwise empty batch.
+      if (anomaly !== undefined && pagesTaken > 0)
+        batch.resumeToken = anomaly.resumeFrom === null ? null : secrets.seal(anomaly.resumeFrom);
+      if (batch.pages > 0 || (anomaly !== undefined && pagesTaken > 0)) await commit(batch);
     }
+    // An anomalous scan is never marked complete.
+    if (anomaly !== undefined) throw anomaly;
     if (!deps.signal.aborted) await finishScan(warehouse, deps.now(), options.lookbackMs);
   }
 }
@@ -234,9 +269,16 @@ async function checkPage(items: readonly unknown[], context: TransformContext): 
   for (let start = 0; start < items.length; start += RECORDS_PER_TURN) {
     if (start > 0) await setImmediate();
     const end = Math.min(items.length, start + RECORDS_PER_TURN);
-    for (let i = start; i < end; i++) checked.push(checkApiCall(items[i], context));
+    for (let i = start; i < end; i++) checked.push(storable(checkApiCall(items[i], context)));
   }
   return checked;
+}
+
+/** A valid call the warehouse cannot store (createdAtProblem) becomes a reject with the reason. */
+function storable(result: CheckResult): CheckResult {
+  if (!result.ok) return result;
+  const problem = createdAtProblem(result.call.created_at);
+  return problem === undefined ? result : { ok: false, reason: problem, recordId: result.call.id };
 }
 
 /** After a complete scan: the position is the end; thin the ladder. */

@@ -13,8 +13,8 @@ export class PaginationAnomaly extends ZooUsageError {
   constructor(anomaly: string, resumeFrom: string | null) {
     super({
       code: "api.pagination_anomaly",
-      message: `Pagination anomaly: ${anomaly}. The calls read before it are stored; this scan is not marked complete`,
-      hint: "Run the export again later: it goes on from the last good page. If it persists, report it to Zoo support with the run's output.",
+      message: `Pagination anomaly: ${anomaly}. The calls read before it are stored and the next run goes on from the last good page; this scan is not marked complete`,
+      hint: "Run the export again later. If the anomaly persists, report it to Zoo support with the run's output.",
     });
     this.name = "PaginationAnomaly";
     this.resumeFrom = resumeFrom;

@@ -144,7 +144,22 @@ describe("a cursor that does not advance stops the scan, partial, and the next r
         if (token === null) sendJson(res, 200, pageBody([at(1), at(2), at(3)], "p1"));
         else sendJson(res, 200, pageBody([at(3), at(1), at(2)], `p1-${++n}`));
       },
-      { anomaly: /only calls it has already read/, storedAfterBroken: 3, maxRequests: 3 },
+      { anomaly: /brings no call it has not already read/, storedAfterBroken: 3, maxRequests: 3 },
+    );
+  });
+
+  test("a page that starts at the last call already read and goes on with older ones, forever", async () => {
+    let n = 0;
+    await brokenThenFixed(
+      (request, res) => {
+        if (request.query.get("page_token") === null) sendJson(res, 200, pageBody(calls(0), "p1"));
+        else sendJson(res, 200, pageBody([validCall(3), validCall(1), validCall(2)], `p1-${++n}`));
+      },
+      {
+        anomaly: /page 2 of this scan brings no call it has not already read/,
+        storedAfterBroken: 3,
+        maxRequests: 3,
+      },
     );
   });
 

@@ -8,9 +8,9 @@ const YEAR_10000_MS = Date.UTC(10000, 0, 1);
 
 /**
  * Why a call's created_at cannot be stored, or undefined. An instant in year 10000 UTC or later
- * (`9999-12-31T23:59:59-05:00`) has no RFC 3339 UTC form (four-digit years), names a partition no
- * Hive path sorts right, and is out of range for many Parquet readers (Python's datetime ends at
- * year 9999): it is rejected with this reason rather than stored.
+ * (`9999-12-31T23:59:59-05:00`) has no RFC 3339 UTC form (four-digit years), its partition name
+ * "10000-01" sorts before "9999-12" as text, and it is out of range for many Parquet readers
+ * (Python's datetime ends at year 9999): it is rejected with this reason rather than stored.
  */
 export function createdAtProblem(createdAt: string): string | undefined {
   // Only a time written in 9999 can reach year 10000 UTC (an offset moves it by less than a day).

@@ -51,11 +51,11 @@ export async function* paginate(
   /** Tokens of requests sent ahead and then dropped: their own bodies send nothing further ahead. */
   const dropped = new Set<string | null>();
   /** Requests sent: none is sent ahead past maxPages, where the scan stops. */
-  let sent = 0;
+  let requestsSent = 0;
   const request = (token: string | null): Promise<RawApiCallsPage> => {
-    sent += 1;
+    requestsSent += 1;
     return fetchPage(token, (next) => {
-      if (ahead !== undefined || dropped.has(token) || sent >= options.maxPages) return;
+      if (ahead !== undefined || dropped.has(token) || requestsSent >= options.maxPages) return;
       if (seenTokens.has(digestOf(next))) return;
       const page = request(next);
       // A dropped guess must not surface as an unhandled rejection.

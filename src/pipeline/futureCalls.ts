@@ -42,8 +42,9 @@ export class FutureCalls {
 
   /** The created_at the checkpoint notes for a call: its own, or the run's clock when it is beyond it. */
   checkpointTime(id: string, createdAt: string): string {
-    // Compared as text first: a date before safeDate is early enough without parsing the time.
-    if (createdAt.slice(0, 10) < this.safeDate) return createdAt;
+    // Compared as text first: a time on a date before safeDate (YYYY-MM-DD, which any time on that
+    // date sorts after) is early enough without parsing it.
+    if (createdAt < this.safeDate) return createdAt;
     if (epochMicros(createdAt) <= this.boundMs * 1000) return createdAt;
     this.count += 1;
     if (this.firstId === undefined) {

@@ -1,4 +1,3 @@
-import { setImmediate } from "node:timers/promises";
 import type { ZooClient } from "../api/client.js";
 import { ZooUsageError } from "../errors.js";
 import { readExportState } from "../extract/exportState.js";
@@ -18,20 +17,13 @@ import { type Partitioning, partitionOf } from "../load/partitioning.js";
 import { sqlFile } from "../load/sqlFiles.js";
 import type { Logger } from "../log/logger.js";
 import type { SecretBox } from "../secrets/secretBox.js";
-import {
-  type CheckResult,
-  checkApiCall,
-  isEarlier,
-  rawForRejects,
-  type TransformContext,
-  toMicros,
-  toRow,
-} from "../transform/apiCallRow.js";
+import { isEarlier, rawForRejects, type TransformContext, toMicros, toRow } from "../transform/apiCallRow.js";
 import { isBulkLoadable } from "../transform/bulkLoadable.js";
 import type { DurationUnit } from "../transform/durationUnit.js";
 import type { PrivacyPolicy } from "../transform/privacy.js";
+import { checkPage } from "./checkPage.js";
 import { CursorGuard } from "./cursorGuard.js";
-import { createdAtProblem, type FutureCalls } from "./futureCalls.js";
+import type { FutureCalls } from "./futureCalls.js";
 import type { Progress } from "./progress.js";
 import type { RunSummary } from "./runSummary.js";
 
@@ -255,30 +247,6 @@ export class ApiCallScanner {
     if (anomaly !== undefined) throw anomaly;
     if (!deps.signal.aborted) await finishScan(warehouse, deps.now(), options.lookbackMs);
   }
-}
-
-/**
- * Records validated between two turns of the event loop. A commit runs as a series of DuckDB
- * statements, and each one starts only when this thread is free to issue it: validating a whole
- * page in one go (~10 ms at 0 ms latency) could hold each statement back that long.
- */
-const RECORDS_PER_TURN = 200;
-
-async function checkPage(items: readonly unknown[], context: TransformContext): Promise<CheckResult[]> {
-  const checked: CheckResult[] = [];
-  for (let start = 0; start < items.length; start += RECORDS_PER_TURN) {
-    if (start > 0) await setImmediate();
-    const end = Math.min(items.length, start + RECORDS_PER_TURN);
-    for (let i = start; i < end; i++) checked.push(storable(checkApiCall(items[i], context)));
-  }
-  return checked;
-}
-
-/** A valid call the warehouse cannot store (createdAtProblem) becomes a reject with the reason. */
-function storable(result: CheckResult): CheckResult {
-  if (!result.ok) return result;
-  const problem = createdAtProblem(result.call.created_at);
-  return problem === undefined ? result : { ok: false, reason: problem, recordId: result.call.id };
 }
 
 /** After a complete scan: the position is the end; thin the ladder. */

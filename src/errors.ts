@@ -40,6 +40,7 @@ export type ErrorCode =
   | "api.invalid_response"
   | "api.invalid_page_token"
   | "api.retries_exhausted"
+  | "api.pagination_anomaly"
   | "warehouse.locked"
   | "warehouse.unreadable"
   | "warehouse.other_user"
@@ -84,6 +85,8 @@ export class ZooUsageError extends Error {
 
 function defaultExitCode(code: ErrorCode): ExitCodeValue {
   if (code.startsWith("config.")) return ExitCode.usage;
+  // The calls read before the anomaly are committed and the next run goes on from there.
+  if (code === "api.pagination_anomaly") return ExitCode.partial;
   if (code.startsWith("api.")) return ExitCode.api;
   if (code.startsWith("operation.")) return ExitCode.operationFailed;
   if (code === "warehouse.locked") return ExitCode.locked;

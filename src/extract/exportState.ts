@@ -26,3 +26,28 @@ export async function findLadderRung(warehouse: Warehouse, windowStart: string):
   const row = result.getRows()[0];
   return row === undefined ? null : String(row[0]);
 }
+
+/**
+ * Brings a high-water mark after `now` + `toleranceMs` (a far-future call stored by a version that
+ * did not bound it) back to `now`, so the lookback window starts among real calls again. Returns
+ * the mark it replaced, or undefined when it was in range. Compared in SQL: a mark in year 10000
+ * has no text Date.parse reads.
+ */
+export async function clampHighWater(
+  warehouse: Warehouse,
+  now: Date,
+  toleranceMs: number,
+): Promise<string | undefined> {
+  const { connection } = warehouse;
+  const bound = new Date(now.getTime() + toleranceMs).toISOString();
+  const result = await connection.runAndReadAll(
+    "SELECT high_water_created::VARCHAR FROM export_state WHERE high_water_created > $bound::TIMESTAMPTZ",
+    { bound },
+  );
+  const row = result.getRows()[0];
+  if (row === undefined) return undefined;
+  await connection.run("UPDATE export_state SET high_water_created = $now::TIMESTAMPTZ", {
+    now: now.toISOString(),
+  });
+  return String(row[0]);
+}

@@ -1,5 +1,7 @@
+import { createHash } from "node:crypto";
 import { setImmediate } from "node:timers/promises";
 import type { RawApiCallsPage } from "../api/client.js";
+import { PaginationAnomaly } from "./paginationAnomaly.js";
 
 /**
  * Fetches one page. `onNextPageSeen` is told the next page's token as soon as the body has arrived,
@@ -16,13 +18,13 @@ export interface PageEvent {
   requestToken: string | null;
 }
 
-/** Anomalies that would make a naive loop spin forever or skip data; reported, never silent. */
-export interface PaginationWarnings {
-  onWarning: (message: string) => void;
-}
-
-/** Consecutive empty pages that still carry a token, before the scan is declared over. */
+/** Consecutive empty pages that still carry a token, before the scan is stopped as an anomaly. */
 const MAX_EMPTY_PAGES_WITH_TOKEN = 3;
+
+export interface PaginateOptions {
+  /** Pages one scan reads at most; past it the scan stops, resumable from the next token. */
+  maxPages: number;
+}
 
 /**
  * Yields the pages of one scan in order, keeping the next request in flight while the caller works
@@ -32,27 +34,35 @@ const MAX_EMPTY_PAGES_WITH_TOKEN = 3;
  * The parsed page's next_page decides: a request sent ahead on another token is dropped. Requests
  * stay one at a time on the wire (the next leaves once the body is in). A scan ends on a page with
  * no `next_page` (Dropshot sends `items: []`, `next_page: null` last; zoo-api.md, Pagination).
- * Guards: a token the server hands back twice, and a run of empty pages that still carry a token,
- * end the scan with a warning instead of looping forever.
+ * A cursor that does not advance throws a PaginationAnomaly after the page that showed it is
+ * yielded (its items are as good as any): a token handed out twice (a loop), a run of empty pages
+ * that still carry a token (Dropshot ends on the first empty page), or more than `maxPages` pages.
  */
 export async function* paginate(
   fetchPage: FetchPage,
   startToken: string | null,
-  warnings: PaginationWarnings,
+  options: PaginateOptions,
 ): AsyncGenerator<PageEvent> {
+  /** Digests, not the tokens: a token is the server's text, of any length. */
   const seenTokens = new Set<string>();
+  if (startToken !== null) seenTokens.add(digestOf(startToken));
   /** The request sent ahead on a token read from a body's tail, until the parsed page confirms it. */
   let ahead: { token: string; page: Promise<RawApiCallsPage> } | undefined;
   /** Tokens of requests sent ahead and then dropped: their own bodies send nothing further ahead. */
   const dropped = new Set<string | null>();
-  const request = (token: string | null): Promise<RawApiCallsPage> =>
-    fetchPage(token, (next) => {
-      if (ahead !== undefined || dropped.has(token) || seenTokens.has(next)) return;
+  /** Requests sent: none is sent ahead past maxPages, where the scan stops. */
+  let requestsSent = 0;
+  const request = (token: string | null): Promise<RawApiCallsPage> => {
+    requestsSent += 1;
+    return fetchPage(token, (next) => {
+      if (ahead !== undefined || dropped.has(token) || requestsSent >= options.maxPages) return;
+      if (seenTokens.has(digestOf(next))) return;
       const page = request(next);
       // A dropped guess must not surface as an unhandled rejection.
       page.catch(() => undefined);
       ahead = { token: next, page };
     });
+  };
   /** The request sent ahead for `token`, if that is what was guessed; any other guess is dropped. */
   const takeAhead = (token: string): Promise<RawApiCallsPage> | undefined => {
     const sent = ahead;
@@ -64,42 +74,58 @@ export async function* paginate(
   };
   let requestToken = startToken;
   let inFlight: Promise<RawApiCallsPage> | null = request(requestToken);
+  let pages = 0;
   let emptyWithToken = 0;
+  /** The token of the first page of the current run of empty pages: where the data ended. */
+  let emptyFrom: string | null = null;
   try {
     while (inFlight !== null) {
       const page: RawApiCallsPage = await inFlight;
       inFlight = null;
+      pages += 1;
       const next: string | null = page.nextPage;
-      let stop = next === null;
-      if (next !== null && seenTokens.has(next)) {
-        warnings.onWarning(
-          "the API returned a page token it had already returned; stopping this scan to avoid a loop",
-        );
-        stop = true;
-      }
-      if (next !== null && page.items.length === 0) {
-        emptyWithToken += 1;
-        if (emptyWithToken >= MAX_EMPTY_PAGES_WITH_TOKEN) {
-          warnings.onWarning(
-            `the API returned ${emptyWithToken} empty pages in a row that still had a next page token; treating the scan as complete`,
-          );
-          stop = true;
+      let anomaly: PaginationAnomaly | undefined;
+      if (next !== null) {
+        if (page.items.length > 0) {
+          emptyWithToken = 0;
+        } else {
+          if (emptyWithToken === 0) emptyFrom = requestToken;
+          emptyWithToken += 1;
         }
-      } else {
-        emptyWithToken = 0;
+        if (seenTokens.has(digestOf(next))) {
+          anomaly = new PaginationAnomaly(
+            `page ${pages} of this scan handed out the page token of an earlier page again, which would loop`,
+            requestToken,
+          );
+        } else if (emptyWithToken >= MAX_EMPTY_PAGES_WITH_TOKEN) {
+          anomaly = new PaginationAnomaly(
+            `${emptyWithToken} empty pages in a row still carried a next page token (the API ends a scan with one empty page and no token)`,
+            emptyFrom,
+          );
+        } else if (pages >= options.maxPages) {
+          anomaly = new PaginationAnomaly(
+            `the scan reached ${pages} pages, the most one run reads, and the API still had a next page`,
+            next,
+          );
+        }
       }
-      if (!stop && next !== null) {
-        seenTokens.add(next);
+      if (anomaly === undefined && next !== null) {
+        seenTokens.add(digestOf(next));
         inFlight = takeAhead(next) ?? request(next);
         // Let the event loop turn once so the request leaves on the socket now: the consumer's
         // transform of this page runs synchronously and would otherwise hold it back (~20 ms a page).
         await setImmediate();
       }
       yield { page, requestToken };
+      if (anomaly !== undefined) throw anomaly;
       requestToken = next;
     }
   } finally {
     // An abandoned prefetch must not surface later as an unhandled rejection.
     inFlight?.catch(() => undefined);
   }
+}
+
+function digestOf(token: string): string {
+  return createHash("sha256").update(token).digest("base64");
 }

@@ -5,6 +5,7 @@ import type { Warehouse } from "./database.js";
 import { quotedIdentifier, quotedString } from "./duckdb.js";
 import { retryOnOutOfMemory } from "./outOfMemory.js";
 import {
+  comparePartitions,
   PARTITION_COLUMN,
   PARTITION_FORMAT,
   type Partitioning,
@@ -12,6 +13,7 @@ import {
   partitionsBetween,
 } from "./partitioning.js";
 import { fillSql, sqlFile } from "./sqlFiles.js";
+import { asStorageError } from "./storageError.js";
 
 /**
  * Rows per Parquet row group. DuckDB's writer holds a row group in memory before it compresses it:
@@ -51,13 +53,15 @@ export async function writeDirtyPartitions(
 ): Promise<number> {
   const { connection } = warehouse;
   const dirty = await connection.runAndReadAll(
-    "SELECT partition FROM parquet_dirty WHERE dataset = $dataset ORDER BY partition",
+    "SELECT partition FROM parquet_dirty WHERE dataset = $dataset",
     { dataset: options.dataset },
   );
+  const { before } = options;
   const partitions = dirty
     .getRows()
     .map((row) => String(row[0]))
-    .filter((partition) => options.before === undefined || partition < options.before);
+    .filter((partition) => before === undefined || comparePartitions(partition, before) < 0)
+    .sort(comparePartitions);
   const selectSql = sqlFile(`parquet_${options.dataset}.sql`);
   for (const partition of partitions) {
     const dir = path.join(
@@ -85,12 +89,7 @@ export async function writeDirtyPartitions(
       await rename(temporary, finalFile);
     } catch (cause) {
       await rm(temporary, { force: true });
-      throw new ZooUsageError({
-        code: "output.unwritable",
-        message: `Cannot write the Parquet partition ${finalFile}: ${(cause as Error).message}`,
-        hint: "Check that --out is writable and the disk has space; the database is intact and the next run rewrites this partition.",
-        cause,
-      });
+      throw partitionError(cause, finalFile);
     }
     await connection.run("DELETE FROM parquet_dirty WHERE dataset = $dataset AND partition = $partition", {
       dataset: options.dataset,
@@ -176,4 +175,20 @@ export async function markMissingPartitions(
 function allPresent(partitions: Iterable<string>, present: ReadonlySet<string>): boolean {
   for (const partition of partitions) if (!present.has(partition)) return false;
   return true;
+}
+
+/**
+ * A partition that cannot be written: a storage failure (or any file-system error) says what to
+ * check on the disk; anything else (DuckDB refusing a value, say) is not the disk's fault and passes
+ * through as it is, so its hint does not send the user to free space that is not the problem.
+ */
+function partitionError(cause: unknown, file: string): unknown {
+  const isFileSystemError = typeof (cause as NodeJS.ErrnoException | null)?.code === "string";
+  if (!isFileSystemError && !(asStorageError(cause, file) instanceof ZooUsageError)) return cause;
+  return new ZooUsageError({
+    code: "output.unwritable",
+    message: `Cannot write the Parquet partition ${file}: ${(cause as Error).message}`,
+    hint: "Check that --out is writable and the disk has space; the database is intact and the next run rewrites this partition.",
+    cause,
+  });
 }

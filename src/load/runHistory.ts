@@ -28,7 +28,16 @@ export async function finishRun(warehouse: Warehouse, summary: RunSummary, finis
       rejected: summary.records_rejected,
       partitions: summary.partitions_written,
       retries: summary.retries,
-      message: summary.message ?? (summary.warnings.length > 0 ? summary.warnings.join("; ") : null),
+      message: runMessage(summary),
     },
   );
+}
+
+/**
+ * What stopped the run, then its warnings: both, since a run stopped early can have warned before.
+ * Small whatever the API did: summary.warnings is capped (RunWarnings).
+ */
+function runMessage(summary: RunSummary): string | null {
+  const parts = [...(summary.message === undefined ? [] : [summary.message]), ...summary.warnings];
+  return parts.length === 0 ? null : parts.join("; ");
 }

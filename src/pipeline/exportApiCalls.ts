@@ -1,6 +1,6 @@
 import { mkdir, rm } from "node:fs/promises";
 import { ZooUsageError } from "../errors.js";
-import { readExportState } from "../extract/exportState.js";
+import { clampHighWater, readExportState } from "../extract/exportState.js";
 import { fetchOperations } from "../extract/fetchOperations.js";
 import { chooseStartPoint, type ScanMode } from "../extract/startPoint.js";
 import { ApiCallLoader } from "../load/apiCallLoader.js";
@@ -11,8 +11,10 @@ import { finishRun, startRun } from "../load/runHistory.js";
 import { reconcileSettings } from "../load/storedSettings.js";
 import type { TransformContext } from "../transform/apiCallRow.js";
 import { EndpointTemplater } from "../transform/endpointTemplate.js";
+import { CLOCK_TOLERANCE_MS, FutureCalls } from "./futureCalls.js";
 import type { RunStatus, RunSummary } from "./runSummary.js";
 import { ApiCallScanner, type ExportDeps, type ExportOptions } from "./scanApiCalls.js";
+import { RunWarnings } from "./warnings.js";
 
 export type { ExportDeps, ExportOptions } from "./scanApiCalls.js";
 
@@ -32,6 +34,7 @@ const RESUMABLE_API_ERRORS = new Set([
   "api.network",
   "api.server_error",
   "api.rate_limited",
+  "api.pagination_anomaly",
 ]);
 
 /**
@@ -66,12 +69,15 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
     phaseStart = now;
     return seconds;
   };
-  const warn = (message: string) => {
-    summary.warnings.push(message);
-    logger.warn(message);
-  };
+  const warnings = new RunWarnings((line) => logger.warn(line));
+  const warn = (message: string, kind?: string) => warnings.add(message, kind);
   await mkdir(options.spoolDir, { recursive: true, mode: 0o700 });
   await startRun(warehouse, options.runId, startedAt);
+  const clampedFrom = await clampHighWater(warehouse, startedAt, CLOCK_TOLERANCE_MS);
+  if (clampedFrom !== undefined)
+    warn(
+      `the stored high-water mark ${clampedFrom} was after this run's clock; it is now ${startedAt.toISOString()}, so the lookback window reads recent calls again`,
+    );
   const state = await readExportState(warehouse);
   const settingsNote = await reconcileSettings(warehouse, options);
   if (settingsNote !== undefined) logger.info(settingsNote);
@@ -100,6 +106,7 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
     privacy: options.privacy,
     maxPriceUsd: options.maxPriceUsd,
   };
+  const future = new FutureCalls(startedAt);
   const scanner = new ApiCallScanner(
     {
       deps,
@@ -107,6 +114,7 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
       summary,
       loader: new ApiCallLoader(warehouse, { ...options, transform, onWarning: warn }),
       transform,
+      future,
       warn,
     },
     state.userId,
@@ -140,6 +148,8 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
   } catch (error) {
     failure = error;
   }
+  const futureWarning = future.warning();
+  if (futureWarning !== undefined) warn(futureWarning);
   summary.phase_seconds.scan = lap();
   if (options.operations && failure === undefined && !deps.signal.aborted) {
     progress.update({ phase: "fetching operations" });
@@ -182,6 +192,7 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
     summary.records_rejected + (summary.operations?.rejected ?? 0),
   );
   if (failure !== undefined) summary.message = failure instanceof Error ? failure.message : String(failure);
+  summary.warnings = warnings.lines();
   summary.seconds = (deps.now().getTime() - startedAt.getTime()) / 1000;
   try {
     await finishRun(warehouse, summary, deps.now());

@@ -1,8 +1,8 @@
-import { setImmediate } from "node:timers/promises";
 import type { ZooClient } from "../api/client.js";
 import { ZooUsageError } from "../errors.js";
 import { readExportState } from "../extract/exportState.js";
 import { paginate } from "../extract/paginate.js";
+import { PaginationAnomaly } from "../extract/paginationAnomaly.js";
 import type { StartPoint } from "../extract/startPoint.js";
 import {
   type ApiCallLoader,
@@ -17,18 +17,13 @@ import { type Partitioning, partitionOf } from "../load/partitioning.js";
 import { sqlFile } from "../load/sqlFiles.js";
 import type { Logger } from "../log/logger.js";
 import type { SecretBox } from "../secrets/secretBox.js";
-import {
-  type CheckResult,
-  checkApiCall,
-  isEarlier,
-  rawForRejects,
-  type TransformContext,
-  toMicros,
-  toRow,
-} from "../transform/apiCallRow.js";
+import { isEarlier, rawForRejects, type TransformContext, toMicros, toRow } from "../transform/apiCallRow.js";
 import { isBulkLoadable } from "../transform/bulkLoadable.js";
 import type { DurationUnit } from "../transform/durationUnit.js";
 import type { PrivacyPolicy } from "../transform/privacy.js";
+import { checkPage } from "./checkPage.js";
+import { CursorGuard } from "./cursorGuard.js";
+import type { FutureCalls } from "./futureCalls.js";
 import type { Progress } from "./progress.js";
 import type { RunSummary } from "./runSummary.js";
 
@@ -38,6 +33,14 @@ import type { RunSummary } from "./runSummary.js";
  * CPU of 10k-record commits (14.6 s vs 10.9 s for 200k calls).
  */
 const EAGER_COMMIT_RECORDS = 10_000;
+
+/**
+ * The most pages one scan reads, whatever the API does: a scan of 100 million calls fits at any
+ * page size (the API serves 1 to 10,000 items a page), plus room for short pages.
+ */
+export function defaultMaxPages(limit: number): number {
+  return 10_000 + Math.ceil(100_000_000 / limit);
+}
 
 export interface ExportOptions {
   runId: string;
@@ -55,6 +58,8 @@ export interface ExportOptions {
   /** Also fetch the async operations the exported calls started (--no-operations skips). */
   operations: boolean;
   operationsConcurrency: number;
+  /** Pages one scan reads at most (default: defaultMaxPages of the limit). */
+  maxPages?: number | undefined;
 }
 
 export interface ExportDeps {
@@ -75,7 +80,10 @@ export interface ScanContext {
   summary: RunSummary;
   loader: ApiCallLoader;
   transform: TransformContext;
-  warn: (message: string) => void;
+  /** Calls dated after the run's clock: the checkpoint notes them as created now. */
+  future: FutureCalls;
+  /** `kind` groups repeats of one warning (RunWarnings). */
+  warn: (message: string, kind?: string) => void;
 }
 
 /**
@@ -91,12 +99,16 @@ export class ApiCallScanner {
   ) {}
 
   async scan(from: StartPoint): Promise<void> {
-    const { deps, options, summary, loader, transform: context, warn } = this.context;
+    const { deps, options, summary, loader, transform: context, future, warn } = this.context;
     const { warehouse, secrets, progress } = deps;
     let batch = loader.newBatch(null);
     let inFlight: Promise<void> | undefined;
     let idle = true;
     let lastCreatedAt = "";
+    const cursor = new CursorGuard();
+    /** Pages of this scan whose records went into a batch. */
+    let pagesTaken = 0;
+    let anomaly: PaginationAnomaly | undefined;
     const commit = async (toCommit: Batch) => {
       const result = await loader.commit(toCommit);
       summary.records_new += result.inserted;
@@ -137,14 +149,20 @@ export class ApiCallScanner {
           onNextPageSeen,
         }),
       from.token,
-      { onWarning: warn },
+      { maxPages: options.maxPages ?? defaultMaxPages(options.limit) },
     );
     try {
-      for await (const { page } of pages) {
+      for await (const { page, requestToken } of pages) {
         summary.pages += 1;
         let pageRecords = 0;
         let pageRejects = 0;
         const checked = await checkPage(page.items, context);
+        const calls = checked.flatMap((result) => (result.ok ? [result.call] : []));
+        const cursorProblem = cursor.check(calls);
+        // The page is not taken: the next run reads it again from the token that fetched it.
+        if (cursorProblem !== undefined) throw new PaginationAnomaly(cursorProblem, requestToken);
+        cursor.accept(calls);
+        pagesTaken += 1;
         // A page whose records DuckDB reads raw to the same rows goes to the items spool as the
         // server sent it; any other page (a reject, an unknown field...) through the row path.
         const bulk =
@@ -180,11 +198,12 @@ export class ApiCallScanner {
           if (lastCreatedAt !== "" && isEarlier(createdAt, lastCreatedAt)) {
             warn(
               `call ${call.id} is listed after a newer call (${createdAt} < ${lastCreatedAt}); loaded anyway`,
+              "listed after a newer call",
             );
           } else {
             lastCreatedAt = createdAt;
           }
-          noteRecord(batch, createdAt);
+          noteRecord(batch, future.checkpointTime(call.id, createdAt));
           if (bulk) batch.derived.add(call);
           else pageRows.push(serializeRow(toRow(call, result.source, context)));
         }
@@ -209,11 +228,19 @@ export class ApiCallScanner {
           break;
         }
       }
+    } catch (error) {
+      if (!(error instanceof PaginationAnomaly)) throw error;
+      anomaly = error;
     } finally {
       // Whatever ended the scan, what was read and checkpointed so far is committed.
       await inFlight;
-      if (batch.pages > 0) await commit(batch);
+      // After an anomaly the checkpoint is where the good pages end, even in an otherwise empty batch.
+      if (anomaly !== undefined && pagesTaken > 0)
+        batch.resumeToken = anomaly.resumeFrom === null ? null : secrets.seal(anomaly.resumeFrom);
+      if (batch.pages > 0 || (anomaly !== undefined && pagesTaken > 0)) await commit(batch);
     }
+    // An anomalous scan is never marked complete.
+    if (anomaly !== undefined) throw anomaly;
     if (!deps.signal.aborted) await finishScan(warehouse, deps.now(), options.lookbackMs);
   }
 }
@@ -231,23 +258,6 @@ export function shouldCommit(batch: {
 }): boolean {
   if (batch.size >= batch.batchRecords || batch.aborted) return true;
   return batch.idle && batch.size >= Math.min(EAGER_COMMIT_RECORDS, batch.batchRecords);
-}
-
-/**
- * Records validated between two turns of the event loop. A commit runs as a series of DuckDB
- * statements, and each one starts only when this thread is free to issue it: validating a whole
- * page in one go (~10 ms at 0 ms latency) could hold each statement back that long.
- */
-const RECORDS_PER_TURN = 200;
-
-async function checkPage(items: readonly unknown[], context: TransformContext): Promise<CheckResult[]> {
-  const checked: CheckResult[] = [];
-  for (let start = 0; start < items.length; start += RECORDS_PER_TURN) {
-    if (start > 0) await setImmediate();
-    const end = Math.min(items.length, start + RECORDS_PER_TURN);
-    for (let i = start; i < end; i++) checked.push(checkApiCall(items[i], context));
-  }
-  return checked;
 }
 
 /** After a complete scan: the position is the end; thin the ladder. */

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import type { ZooClient } from "../../src/api/client.js";
 import { createClient } from "../../src/api/createClient.js";
 import { loadConfig } from "../../src/config/config.js";
-import { type FetchPage, paginate } from "../../src/extract/paginate.js";
+import { type FetchPage, type PaginateOptions, paginate } from "../../src/extract/paginate.js";
+import { PaginationAnomaly } from "../../src/extract/paginationAnomaly.js";
 import { createLogger } from "../../src/log/logger.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 
@@ -24,7 +25,10 @@ afterAll(async () => {
 });
 
 /** Every page of one scan at limit 100, with what happened in order: requests sent, pages parsed. */
-async function scan(guess: (seen: string, page: number) => string = (seen) => seen) {
+async function scan(
+  guess: (seen: string, page: number) => string = (seen) => seen,
+  options: PaginateOptions = { maxPages: 1000 },
+) {
   const events: string[] = [];
   let requests = 0;
   const fetchPage: FetchPage = (token, onNextPageSeen) => {
@@ -43,17 +47,23 @@ async function scan(guess: (seen: string, page: number) => string = (seen) => se
   };
   const before = sim.stats.requests;
   const ids: string[] = [];
-  const warnings: string[] = [];
-  for await (const { page } of paginate(fetchPage, null, { onWarning: (w) => warnings.push(w) })) {
-    for (const item of page.items) ids.push((item as { id: string }).id);
+  const tokens: (string | null)[] = [];
+  let anomaly: unknown;
+  try {
+    for await (const { page, requestToken } of paginate(fetchPage, null, options)) {
+      tokens.push(requestToken);
+      for (const item of page.items) ids.push((item as { id: string }).id);
+    }
+  } catch (error) {
+    anomaly = error;
   }
-  return { events, ids, warnings, serverRequests: sim.stats.requests - before };
+  return { events, ids, tokens, anomaly, serverRequests: sim.stats.requests - before };
 }
 
 test("the next request leaves from the tail of a page's body, before that page is parsed, and none is wasted", async () => {
-  const { events, ids, warnings, serverRequests } = await scan();
+  const { events, ids, anomaly, serverRequests } = await scan();
   expect(new Set(ids).size).toBe(1200);
-  expect(warnings).toEqual([]);
+  expect(anomaly).toBeUndefined();
   // 12 full pages and the empty last one (zoo-api.md: ceil(N/L) + 1 requests).
   expect(serverRequests).toBe(13);
   const parsed = events.filter((event) => event.startsWith("parsed"));
@@ -69,12 +79,34 @@ test("the next request leaves from the tail of a page's body, before that page i
 test("a request sent on a guess the parsed page does not confirm is dropped, and the scan is unchanged", async () => {
   // The third page's tail is misread: that request fails (a token the server never issued) or
   // returns another page; either way it is dropped and the confirmed token is requested instead.
-  const { ids, warnings, serverRequests, events } = await scan((seen, page) =>
+  const { ids, anomaly, serverRequests, events } = await scan((seen, page) =>
     page === 2 ? "not-a-page-token" : seen,
   );
   expect(new Set(ids).size).toBe(1200);
   expect(ids).toHaveLength(1200);
-  expect(warnings).toEqual([]);
+  expect(anomaly).toBeUndefined();
   expect(events).toContain("request not-a-page-token");
   expect(serverRequests).toBe(14);
+});
+
+test("a scan stops after maxPages pages, as an anomaly that resumes from the next page's token", async () => {
+  const { ids, tokens, anomaly, serverRequests } = await scan(undefined, { maxPages: 5 });
+  expect(anomaly).toBeInstanceOf(PaginationAnomaly);
+  expect((anomaly as PaginationAnomaly).code).toBe("api.pagination_anomaly");
+  expect((anomaly as PaginationAnomaly).message).toMatch(/reached 5 pages/);
+  // The five pages were yielded; nothing was requested past them.
+  expect(ids).toHaveLength(500);
+  expect(serverRequests).toBe(5);
+  // Resuming from the token the anomaly names reads the rest, none twice.
+  const resumeFrom = (anomaly as PaginationAnomaly).resumeFrom;
+  expect(resumeFrom).not.toBeNull();
+  expect(tokens).not.toContain(resumeFrom);
+  const rest: string[] = [];
+  const fetchRest: FetchPage = (token, onNextPageSeen) =>
+    client.listApiCalls({ limit: 100, pageToken: token, onNextPageSeen });
+  for await (const { page } of paginate(fetchRest, resumeFrom, { maxPages: 1000 })) {
+    for (const item of page.items) rest.push((item as { id: string }).id);
+  }
+  expect(new Set([...ids, ...rest]).size).toBe(1200);
+  expect(rest).toHaveLength(700);
 });

@@ -1,5 +1,10 @@
 import { describe, expect, test } from "vitest";
-import { partitionOf, partitionRange, partitionsBetween } from "../../src/load/partitioning.js";
+import {
+  comparePartitions,
+  partitionOf,
+  partitionRange,
+  partitionsBetween,
+} from "../../src/load/partitioning.js";
 
 describe("partition values", () => {
   test("a time's partition is its UTC month or day, whatever its offset", () => {
@@ -34,5 +39,34 @@ describe("partition values", () => {
     ]);
     expect([...partitionsBetween("day", "2026-12-31", "2026-12-31")]).toEqual(["2026-12-31"]);
     expect([...partitionsBetween("month", "2026-03", "2026-02")]).toEqual([]);
+  });
+
+  test("the last partitions of year 9999 end at year 10000 in text DuckDB reads, and years 0-99 stay themselves", () => {
+    expect(partitionRange("month", "9999-12")).toEqual({
+      start: "9999-12-01T00:00:00.000Z",
+      end: "10000-01-01T00:00:00.000Z",
+    });
+    expect(partitionRange("day", "9999-12-31").end).toBe("10000-01-01T00:00:00.000Z");
+    expect(partitionRange("month", "0001-01")).toEqual({
+      start: "0001-01-01T00:00:00.000Z",
+      end: "0001-02-01T00:00:00.000Z",
+    });
+    expect(partitionOf("month", "9999-12-31T23:59:59Z")).toBe("9999-12");
+  });
+
+  test("five-digit years (DuckDB's strftime past 9999, in a warehouse of an older version) sort after 9999", () => {
+    expect(partitionOf("month", "9999-12-31T23:59:59-05:00")).toBe("10000-01");
+    expect(partitionOf("day", "10000-01-01T00:00:00.000Z")).toBe("10000-01-01");
+    expect([...partitionsBetween("month", "9999-11", "10000-02")]).toEqual([
+      "9999-11",
+      "9999-12",
+      "10000-01",
+      "10000-02",
+    ]);
+    expect(["10000-01", "2026-10", "9999-12"].sort(comparePartitions)).toEqual([
+      "2026-10",
+      "9999-12",
+      "10000-01",
+    ]);
   });
 });

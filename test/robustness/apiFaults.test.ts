@@ -159,22 +159,24 @@ describe("pagination anomalies", () => {
     }
   }
 
-  test("a page that repeats an earlier token ends the scan with a warning instead of looping", async () => {
+  test("a page that repeats an earlier token stops the scan as a pagination anomaly instead of looping", async () => {
     let firstToken: unknown;
     const result = await exportThrough((page, _, n) => {
       if (n === 1) firstToken = page.next_page;
       return n === 4 ? { ...page, next_page: firstToken } : page;
     });
-    expect(result.summary.warnings.join("\n")).toMatch(/already returned/);
+    expect(result.summary.status).toBe("partial");
+    expect(result.summary.message).toMatch(/earlier page again/);
     expect(result.requests).toBeLessThan(10);
     expect(result.stored).toEqual({ n: 400, ids: 400 });
   });
 
-  test("empty pages that still carry a token: followed a few times, then the scan ends with a warning", async () => {
+  test("empty pages that still carry a token: followed a few times, then the scan stops as an anomaly", async () => {
     const result = await exportThrough((page, _, n) =>
       n === 3 ? { items: [], next_page: `bogus-${n}` } : page,
     );
-    expect(result.summary.warnings.join("\n")).toMatch(/empty pages in a row/);
+    expect(result.summary.status).toBe("partial");
+    expect(result.summary.message).toMatch(/empty pages in a row/);
     expect(result.requests).toBe(5);
     expect(result.stored).toEqual({ n: 200, ids: 200 });
   });

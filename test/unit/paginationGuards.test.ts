@@ -1,5 +1,6 @@
 import { expect, test } from "vitest";
 import { type FetchPage, paginate } from "../../src/extract/paginate.js";
+import { PaginationAnomaly } from "../../src/extract/paginationAnomaly.js";
 
 /**
  * paginate's guards, with the pages served from memory: no HTTP, so every case takes microseconds
@@ -33,19 +34,24 @@ function fakeApi(pages: Record<string, FakePage>, misread?: (next: string) => st
   return { fetchPage, requests };
 }
 
-/** Runs one scan to its end (at most 100 pages: a guard that fails never hangs the test). */
-async function scan(fetchPage: FetchPage, startToken: string | null = null) {
+/**
+ * Runs one scan to its end, or to the anomaly that stops it (at most 100 pages: the page bound, so a
+ * guard that fails never hangs the test).
+ */
+async function scan(fetchPage: FetchPage, startToken: string | null = null, maxPages = 100) {
   const items: string[] = [];
   const requestTokens: (string | null)[] = [];
-  const warnings: string[] = [];
-  for await (const { page, requestToken } of paginate(fetchPage, startToken, {
-    onWarning: (warning) => warnings.push(warning),
-  })) {
-    items.push(...(page.items as string[]));
-    requestTokens.push(requestToken);
-    if (requestTokens.length > 100) throw new Error("the scan did not end");
+  let anomaly: PaginationAnomaly | undefined;
+  try {
+    for await (const { page, requestToken } of paginate(fetchPage, startToken, { maxPages })) {
+      items.push(...(page.items as string[]));
+      requestTokens.push(requestToken);
+    }
+  } catch (error) {
+    if (!(error instanceof PaginationAnomaly)) throw error;
+    anomaly = error;
   }
-  return { items, requestTokens, warnings };
+  return { items, requestTokens, anomaly };
 }
 
 const THREE_PAGES: Record<string, FakePage> = {
@@ -58,11 +64,11 @@ const THREE_PAGES: Record<string, FakePage> = {
 
 test("a scan follows next_page to the empty last page, each token requested once", async () => {
   const api = fakeApi(THREE_PAGES);
-  const { items, requestTokens, warnings } = await scan(api.fetchPage);
+  const { items, requestTokens, anomaly } = await scan(api.fetchPage);
   expect(items).toEqual(["a", "b", "c", "d", "e"]);
   expect(requestTokens).toEqual([null, "t1", "t2", "t3"]);
   expect(api.requests).toEqual([null, "t1", "t2", "t3"]);
-  expect(warnings).toEqual([]);
+  expect(anomaly).toBeUndefined();
 });
 
 test("a start token: the scan starts there and the first page says which token fetched it", async () => {
@@ -73,20 +79,41 @@ test("a start token: the scan starts there and the first page says which token f
   expect(api.requests).toEqual(["t1", "t2", "t3"]);
 });
 
-test("a token handed back twice ends the scan with a warning instead of looping", async () => {
+test("a token handed back twice stops the scan as an anomaly instead of looping", async () => {
   const api = fakeApi({
     [FIRST]: { items: ["a"], next: "t1" },
     t1: { items: ["b"], next: "t2" },
     t2: { items: ["c"], next: "t1" },
   });
-  const { items, warnings } = await scan(api.fetchPage);
+  const { items, anomaly } = await scan(api.fetchPage);
   // The page that repeats the token is still delivered; its repeated token is never requested again.
   expect(items).toEqual(["a", "b", "c"]);
   expect(api.requests).toEqual([null, "t1", "t2"]);
-  expect(warnings).toEqual([expect.stringMatching(/page token it had already returned/)]);
+  expect(anomaly?.message).toMatch(/page token of an earlier page again/);
+  // The next run starts from the page that handed out the repeated token.
+  expect(anomaly?.resumeFrom).toBe("t2");
 });
 
-test("three empty pages in a row that still carry a token end the scan with a warning", async () => {
+test("a start token handed out again by a later page is a loop too", async () => {
+  const api = fakeApi({ t1: { items: ["b"], next: "t2" }, t2: { items: ["c"], next: "t1" } });
+  const { anomaly } = await scan(api.fetchPage, "t1");
+  expect(api.requests).toEqual(["t1", "t2"]);
+  expect(anomaly?.message).toMatch(/earlier page again/);
+});
+
+test("the page bound stops a scan that would go on, resumable from the next token", async () => {
+  const pages: Record<string, FakePage> = { [FIRST]: { items: ["p0"], next: "n1" } };
+  for (let i = 1; i < 50; i++) pages[`n${i}`] = { items: [`p${i}`], next: `n${i + 1}` };
+  const api = fakeApi(pages);
+  const { items, anomaly } = await scan(api.fetchPage, null, 5);
+  expect(items).toEqual(["p0", "p1", "p2", "p3", "p4"]);
+  // Nothing is requested past the bound, not even ahead.
+  expect(api.requests).toEqual([null, "n1", "n2", "n3", "n4"]);
+  expect(anomaly?.message).toMatch(/reached 5 pages/);
+  expect(anomaly?.resumeFrom).toBe("n5");
+});
+
+test("three empty pages in a row that still carry a token stop the scan as an anomaly", async () => {
   const api = fakeApi({
     [FIRST]: { items: ["a"], next: "e1" },
     e1: { items: [], next: "e2" },
@@ -94,9 +121,12 @@ test("three empty pages in a row that still carry a token end the scan with a wa
     e3: { items: [], next: "e4" },
     e4: { items: ["never read"], next: null },
   });
-  const { items, warnings } = await scan(api.fetchPage);
+  const { items, anomaly } = await scan(api.fetchPage);
   expect(items).toEqual(["a"]);
-  expect(warnings).toEqual([expect.stringMatching(/3 empty pages in a row/)]);
+  expect(api.requests).not.toContain("e4");
+  expect(anomaly?.message).toMatch(/3 empty pages in a row/);
+  // The next run starts where the data ended: the first empty page.
+  expect(anomaly?.resumeFrom).toBe("e1");
 });
 
 test("empty pages with a token, interrupted by a page with items, do not end the scan", async () => {
@@ -109,19 +139,19 @@ test("empty pages with a token, interrupted by a page with items, do not end the
     t2: { items: ["b"], next: "end" },
     end: { items: [], next: null },
   });
-  const { items, warnings } = await scan(api.fetchPage);
+  const { items, anomaly } = await scan(api.fetchPage);
   expect(items).toEqual(["a", "b"]);
-  expect(warnings).toEqual([]);
+  expect(anomaly).toBeUndefined();
 });
 
 test("a token read ahead that the parsed page does not confirm is dropped, and the scan is unchanged", async () => {
   // Every body's tail is misread: the request sent on the guess fails (a token the server never
   // issued) and is dropped without an unhandled rejection; the confirmed token is requested instead.
   const api = fakeApi(THREE_PAGES, (next) => `${next}-misread`);
-  const { items, requestTokens, warnings } = await scan(api.fetchPage);
+  const { items, requestTokens, anomaly } = await scan(api.fetchPage);
   expect(items).toEqual(["a", "b", "c", "d", "e"]);
   expect(requestTokens).toEqual([null, "t1", "t2", "t3"]);
-  expect(warnings).toEqual([]);
+  expect(anomaly).toBeUndefined();
   expect(api.requests).toContain("t1-misread");
   // The confirmed tokens, each once, in order.
   expect(api.requests.filter((token) => !token?.endsWith("-misread"))).toEqual([null, "t1", "t2", "t3"]);
@@ -130,7 +160,7 @@ test("a token read ahead that the parsed page does not confirm is dropped, and t
 test("a token read ahead and confirmed is the request the next page comes from: nothing is sent twice", async () => {
   const api = fakeApi(THREE_PAGES);
   const seenBeforeFirstPage: (string | null)[] = [];
-  for await (const { requestToken } of paginate(api.fetchPage, null, { onWarning: () => undefined })) {
+  for await (const { requestToken } of paginate(api.fetchPage, null, { maxPages: 100 })) {
     if (requestToken === null) seenBeforeFirstPage.push(...api.requests);
   }
   // The second page was requested from the first body's tail, before the first page was delivered.

@@ -1,0 +1,31 @@
+import { setImmediate } from "node:timers/promises";
+import { type CheckResult, checkApiCall, type TransformContext } from "../transform/apiCallRow.js";
+import { createdAtProblem } from "./futureCalls.js";
+
+/**
+ * Records validated between two turns of the event loop. A commit runs as a series of DuckDB
+ * statements, and each one starts only when this thread is free to issue it: validating a whole
+ * page in one go (~10 ms at 0 ms latency) could hold each statement back that long.
+ */
+const RECORDS_PER_TURN = 200;
+
+/** Validates a page's records, each to a call or a reject with its reason. */
+export async function checkPage(
+  items: readonly unknown[],
+  context: TransformContext,
+): Promise<CheckResult[]> {
+  const checked: CheckResult[] = [];
+  for (let start = 0; start < items.length; start += RECORDS_PER_TURN) {
+    if (start > 0) await setImmediate();
+    const end = Math.min(items.length, start + RECORDS_PER_TURN);
+    for (let i = start; i < end; i++) checked.push(storable(checkApiCall(items[i], context)));
+  }
+  return checked;
+}
+
+/** A valid call the warehouse cannot store (createdAtProblem) becomes a reject with the reason. */
+function storable(result: CheckResult): CheckResult {
+  if (!result.ok) return result;
+  const problem = createdAtProblem(result.call.created_at);
+  return problem === undefined ? result : { ok: false, reason: problem, recordId: result.call.id };
+}

@@ -40,7 +40,7 @@ let api: HostileApi;
 let env: Record<string, string>;
 beforeAll(async () => {
   api = await startHostileApi(
-    pagedHandler([{ items: [validCall(1), validCall(2), validCall(40_000)] }, { items: [validCall(3)] }]),
+    pagedHandler([{ items: [validCall(1), validCall(2), validCall(3)] }, { items: [validCall(40_000)] }]),
   );
   env = { ZOO_API_TOKEN: "hostile-token-storage-traps", ZOO_HOST: api.url };
 });

@@ -5,11 +5,13 @@ import { PaginationAnomaly } from "./paginationAnomaly.js";
 
 /**
  * Fetches one page. `onNextPageSeen` is told the next page's token as soon as the body has arrived,
- * before it is parsed (when the token can be read from the body's tail).
+ * before it is parsed (when the token can be read from the body's tail). `signal` aborts a request
+ * sent ahead whose page nobody will read (a dropped guess, or a scan that stopped).
  */
 export type FetchPage = (
   pageToken: string | null,
   onNextPageSeen: (token: string) => void,
+  signal: AbortSignal,
 ) => Promise<RawApiCallsPage>;
 
 export interface PageEvent {
@@ -47,21 +49,28 @@ export async function* paginate(
   const seenTokens = new Set<string>();
   if (startToken !== null) seenTokens.add(digestOf(startToken));
   /** The request sent ahead on a token read from a body's tail, until the parsed page confirms it. */
-  let ahead: { token: string; page: Promise<RawApiCallsPage> } | undefined;
+  let ahead: { token: string; page: Promise<RawApiCallsPage>; abandon: AbortController } | undefined;
   /** Tokens of requests sent ahead and then dropped: their own bodies send nothing further ahead. */
   const dropped = new Set<string | null>();
   /** Requests sent: none is sent ahead past maxPages, where the scan stops. */
   let requestsSent = 0;
-  const request = (token: string | null): Promise<RawApiCallsPage> => {
+  /** Aborts every request of this scan when the scan ends, so none is retried after it. */
+  const scanEnded = new AbortController();
+  const request = (
+    token: string | null,
+    signal: AbortSignal = scanEnded.signal,
+  ): Promise<RawApiCallsPage> => {
     requestsSent += 1;
-    return fetchPage(token, (next) => {
+    const onNextPageSeen = (next: string) => {
       if (ahead !== undefined || dropped.has(token) || requestsSent >= options.maxPages) return;
       if (seenTokens.has(digestOf(next))) return;
-      const page = request(next);
+      const abandon = new AbortController();
+      const page = request(next, AbortSignal.any([scanEnded.signal, abandon.signal]));
       // A dropped guess must not surface as an unhandled rejection.
       page.catch(() => undefined);
-      ahead = { token: next, page };
-    });
+      ahead = { token: next, page, abandon };
+    };
+    return fetchPage(token, onNextPageSeen, signal);
   };
   /** The request sent ahead for `token`, if that is what was guessed; any other guess is dropped. */
   const takeAhead = (token: string): Promise<RawApiCallsPage> | undefined => {
@@ -70,6 +79,7 @@ export async function* paginate(
     if (sent === undefined) return undefined;
     if (sent.token === token) return sent.page;
     dropped.add(sent.token);
+    sent.abandon.abort();
     return undefined;
   };
   let requestToken = startToken;
@@ -121,8 +131,10 @@ export async function* paginate(
       requestToken = next;
     }
   } finally {
-    // An abandoned prefetch must not surface later as an unhandled rejection.
+    // An abandoned prefetch must not surface later as an unhandled rejection, nor be retried.
     inFlight?.catch(() => undefined);
+    ahead?.page.catch(() => undefined);
+    scanEnded.abort();
   }
 }
 

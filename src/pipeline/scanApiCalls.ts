@@ -141,12 +141,13 @@ export class ApiCallScanner {
       inFlight.catch(() => undefined);
     };
     const pages = paginate(
-      (token, onNextPageSeen) =>
+      (token, onNextPageSeen, signal) =>
         deps.client.listApiCalls({
           limit: options.limit,
           pageToken: token,
           sortBy: "created_at_ascending",
           onNextPageSeen,
+          signal,
         }),
       from.token,
       { maxPages: options.maxPages ?? defaultMaxPages(options.limit) },

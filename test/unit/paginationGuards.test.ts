@@ -22,8 +22,10 @@ const FIRST = "(first)";
  */
 function fakeApi(pages: Record<string, FakePage>, misread?: (next: string) => string) {
   const requests: (string | null)[] = [];
-  const fetchPage: FetchPage = async (token, onNextPageSeen) => {
+  const signals = new Map<string | null, AbortSignal>();
+  const fetchPage: FetchPage = async (token, onNextPageSeen, signal) => {
     requests.push(token);
+    signals.set(token, signal);
     const page = pages[token ?? FIRST];
     await Promise.resolve();
     if (page === undefined) throw new Error(`400: no page for token ${token}`);
@@ -31,7 +33,7 @@ function fakeApi(pages: Record<string, FakePage>, misread?: (next: string) => st
     await Promise.resolve();
     return { items: page.items, itemsJson: undefined, nextPage: page.next, requestId: undefined };
   };
-  return { fetchPage, requests };
+  return { fetchPage, requests, signals };
 }
 
 /**
@@ -153,6 +155,8 @@ test("a token read ahead that the parsed page does not confirm is dropped, and t
   expect(requestTokens).toEqual([null, "t1", "t2", "t3"]);
   expect(anomaly).toBeUndefined();
   expect(api.requests).toContain("t1-misread");
+  // A dropped guess is aborted, so the client makes no further attempt at it.
+  expect(api.signals.get("t1-misread")?.aborted).toBe(true);
   // The confirmed tokens, each once, in order.
   expect(api.requests.filter((token) => !token?.endsWith("-misread"))).toEqual([null, "t1", "t2", "t3"]);
 });

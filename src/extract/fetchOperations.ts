@@ -92,7 +92,11 @@ export async function fetchOperations(
     });
     const committed = await deps.loader.commit(rows, rejects);
     result.changed += committed.changed;
-    deps.progress.add({ operations: rows.length + rejects.length, rejected: rejects.length });
+    result.rejected += committed.refusedByDuckDb;
+    deps.progress.add({
+      operations: rows.length + rejects.length,
+      rejected: rejects.length + committed.refusedByDuckDb,
+    });
     if (failure !== undefined) throw failure;
     after = { createdAt: last.createdAt, id: last.id };
   }

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import {
   type ApiCallRow,
@@ -8,6 +8,7 @@ import {
 } from "../transform/apiCallRow.js";
 import { type DerivedKind, DerivedValues } from "../transform/derivedValues.js";
 import { DURATION_UNITS, type DurationUnit, UNITS_PER_MS } from "../transform/durationUnit.js";
+import { cutForReject, storableText } from "../transform/limits.js";
 import type { FieldPolicy, PrivacyPolicy } from "../transform/privacy.js";
 import { TABLE_ROW_GROUP_ROWS, type Warehouse } from "./database.js";
 import { quotedString } from "./duckdb.js";
@@ -55,6 +56,8 @@ export interface BatchResult {
   inserted: number;
   updated: number;
   rejected: number;
+  /** Of `rejected`, the records DuckDB refused at load time (not the validator's rejects). */
+  refusedByDuckDb: number;
 }
 
 /** A batch's record files: transformed rows (NDJSON), and raw items (one JSON array). */
@@ -67,8 +70,17 @@ export function serializeRow(row: ApiCallRow): string {
   return JSON.stringify(row);
 }
 
+/**
+ * A reject as one NDJSON line. Its texts may quote what the record held: a lone surrogate becomes
+ * U+FFFD (DuckDB's reader refuses its escape), and a huge raw record is cut, so the line loads.
+ */
 export function serializeReject(reject: RejectRow): string {
-  return JSON.stringify(reject);
+  return JSON.stringify({
+    ...reject,
+    record_id: reject.record_id === null ? null : storableText(reject.record_id),
+    reason: storableText(reject.reason),
+    raw_json: storableText(cutForReject(reject.raw_json)),
+  });
 }
 
 /**
@@ -185,24 +197,91 @@ export class ApiCallLoader {
     }
   }
 
-  /** Commits the batch's files; raw items DuckDB cannot read as validated go through the row path. */
+  /**
+   * Commits the batch's files; raw items DuckDB cannot read as validated go through the row path,
+   * and rows DuckDB still refuses become rejects (refuseUnloadable).
+   */
   private async commitFiles(batch: Batch, sources: Sources, rejectsFile: string | undefined) {
     const { itemsFile } = sources;
+    let rowsFiles = sources.rowsFiles;
     try {
       return await this.commitSources(batch, sources, rejectsFile);
     } catch (error) {
-      if (itemsFile === undefined || !isReadError(error)) throw error;
+      if (!isReadError(error)) throw error;
+      if (itemsFile === undefined) return await this.refuseUnloadable(batch, rowsFiles, rejectsFile, error);
       // DuckDB read a raw record otherwise than JavaScript did (a duplicate key, say): those
       // records go through the row path, which stores exactly what was validated.
       this.options.onWarning(
         `DuckDB could not read a batch of raw records as they were validated (${firstLine(error)}); loading them through the row path`,
       );
-      const fallbackFile = await this.spool.write("rows", await this.rowsOfItems(itemsFile));
-      return await this.commitSources(
-        batch,
-        { rowsFiles: [...sources.rowsFiles, fallbackFile] },
-        rejectsFile,
+      rowsFiles = [...rowsFiles, await this.spool.write("rows", await this.rowsOfItems(itemsFile))];
+    }
+    try {
+      return await this.commitSources(batch, { rowsFiles }, rejectsFile);
+    } catch (error) {
+      if (!isReadError(error)) throw error;
+      return await this.refuseUnloadable(batch, rowsFiles, rejectsFile, error);
+    }
+  }
+
+  /**
+   * The safety net behind the validator: DuckDB refused a batch's rows (a value the validator let
+   * through and a column cannot hold). The rows DuckDB cannot read are found by halving the batch
+   * (findUnreadable), become rejects with DuckDB's reason, and the rest commits with the checkpoint,
+   * so the run goes on and ends partial, and the next run does not meet them again. When every row
+   * is refused, it is not about one record's data: the error stands.
+   */
+  private async refuseUnloadable(
+    batch: Batch,
+    rowsFiles: readonly string[],
+    rejectsFile: string | undefined,
+    error: unknown,
+  ): Promise<BatchResult> {
+    const lines: string[] = [];
+    for (const file of rowsFiles) {
+      for (const line of (await readFile(file, "utf8")).split("\n")) if (line !== "") lines.push(line);
+    }
+    const refused = await findUnreadable(lines, (probe) => this.probeRows(probe));
+    if (refused.length === 0 || refused.length === lines.length) throw error;
+    this.options.onWarning(
+      `DuckDB refused ${refused.length} record(s) the validator accepted (${firstLine(error)}); they are in rejects, the rest of the batch is loaded`,
+    );
+    const refusedLines = new Set(refused.map(({ line }) => line));
+    const kept = lines.filter((line) => !refusedLines.has(line));
+    const refusedRejects = refused.map(({ line, reason }) =>
+      serializeReject({
+        run_id: this.options.runId,
+        rejected_at: new Date().toISOString(),
+        record_id: idOfLine(line),
+        reason: `✖ DuckDB could not load the record: ${reason}`,
+        raw_json: line,
+      }),
+    );
+    const allRejects = [...batch.rejects, ...refusedRejects];
+    const keptFiles = kept.length > 0 ? [await this.spool.write("rows", kept)] : [];
+    const result = await this.commitSources(
+      { ...batch, rejects: allRejects },
+      { rowsFiles: keptFiles },
+      allRejects.length > 0 ? await this.spool.write("rejects", allRejects) : rejectsFile,
+    );
+    return { ...result, refusedByDuckDb: refused.length };
+  }
+
+  /** DuckDB's reason for refusing to read these rows, or undefined when it reads them all. */
+  private async probeRows(lines: readonly string[]): Promise<string | undefined> {
+    const file = await this.spool.write("probe", lines);
+    const { connection } = this.warehouse;
+    try {
+      await connection.run(
+        `CREATE OR REPLACE TEMP TABLE probe_api_calls AS ${fillSql(this.rowSelectSql, { file: quotedString(file) })}`,
       );
+      return undefined;
+    } catch (error) {
+      if (!isReadError(error)) throw error;
+      return firstLine(error);
+    } finally {
+      await connection.run("DROP TABLE IF EXISTS probe_api_calls").catch(() => undefined);
+      await rm(file, { force: true });
     }
   }
 
@@ -223,7 +302,12 @@ export class ApiCallLoader {
     mayInsertDirectly: boolean,
   ): Promise<BatchResult> {
     const { connection } = this.warehouse;
-    const result: BatchResult = { inserted: 0, updated: 0, rejected: batch.rejects.length };
+    const result: BatchResult = {
+      inserted: 0,
+      updated: 0,
+      rejected: batch.rejects.length,
+      refusedByDuckDb: 0,
+    };
     const selects = sources.rowsFiles.map((file) => fillSql(this.rowSelectSql, { file: quotedString(file) }));
     await connection.run("BEGIN TRANSACTION");
     try {
@@ -380,8 +464,36 @@ function bulkSelectSql(privacy: PrivacyPolicy): string {
 class RepeatedIds extends Error {}
 
 /** An error of DuckDB reading or casting a spool file's records (not of storage). */
-function isReadError(error: unknown): boolean {
+export function isReadError(error: unknown): boolean {
   return /^(Invalid Input|Conversion) Error/.test(error instanceof Error ? error.message : "");
+}
+
+/**
+ * The lines `probe` refuses, each with its reason, found by halving: a few probes per refused line
+ * (about 2 log2 n each), and one for a batch DuckDB reads whole.
+ */
+export async function findUnreadable(
+  lines: readonly string[],
+  probe: (lines: readonly string[]) => Promise<string | undefined>,
+): Promise<{ line: string; reason: string }[]> {
+  if (lines.length === 0) return [];
+  const reason = await probe(lines);
+  if (reason === undefined) return [];
+  if (lines.length === 1) return [{ line: lines[0] as string, reason }];
+  const middle = Math.ceil(lines.length / 2);
+  return [
+    ...(await findUnreadable(lines.slice(0, middle), probe)),
+    ...(await findUnreadable(lines.slice(middle), probe)),
+  ];
+}
+
+function idOfLine(line: string): string | null {
+  try {
+    const id = (JSON.parse(line) as { id?: unknown }).id;
+    return typeof id === "string" ? id.slice(0, 100) : null;
+  } catch {
+    return null;
+  }
 }
 
 function firstLine(error: unknown): string {

@@ -1,5 +1,5 @@
 import type { OperationRow } from "../transform/operationRow.js";
-import type { RejectRow } from "./apiCallLoader.js";
+import { findUnreadable, isReadError, type RejectRow, serializeReject } from "./apiCallLoader.js";
 import type { Warehouse } from "./database.js";
 import { quotedString } from "./duckdb.js";
 import { PARTITION_FORMAT, type Partitioning } from "./partitioning.js";
@@ -9,6 +9,8 @@ import { asStorageError } from "./storageError.js";
 
 export interface OperationBatchResult {
   changed: number;
+  /** Operations the validator accepted and DuckDB refused: now in rejects. */
+  refusedByDuckDb: number;
 }
 
 /**
@@ -28,48 +30,81 @@ export class OperationLoader {
     this.spool = new Spool(options.spoolDir, options.runId);
   }
 
+  /**
+   * Commits a chunk. Behind the validator, a safety net: if DuckDB refuses to read some rows (a
+   * value a column cannot hold), those are found by halving the chunk, go to rejects with DuckDB's
+   * reason, and the rest commits. When every row is refused, the error is not about one body.
+   */
   async commit(rows: readonly OperationRow[], rejects: readonly RejectRow[]): Promise<OperationBatchResult> {
-    const { connection } = this.warehouse;
-    const result: OperationBatchResult = { changed: 0 };
+    const lines = rows.map((row) => JSON.stringify(row));
     try {
-      const rowsFile =
-        rows.length > 0
-          ? await this.spool.write(
-              "operations",
-              rows.map((row) => JSON.stringify(row)),
-            )
-          : undefined;
-      const rejectsFile =
-        rejects.length > 0
-          ? await this.spool.write(
-              "operation-rejects",
-              rejects.map((row) => JSON.stringify(row)),
-            )
-          : undefined;
-      await connection.run("BEGIN TRANSACTION");
-      try {
-        if (rowsFile !== undefined) {
-          await connection.run(fillSql(this.stageSql, { file: quotedString(rowsFile) }));
-          await connection.run(
-            "INSERT INTO parquet_dirty SELECT DISTINCT 'async_operations', strftime(timezone('UTC', call_created_at), $format) FROM changed_async_operations ON CONFLICT DO NOTHING",
-            { format: PARTITION_FORMAT[this.options.partitioning] },
-          );
-          const counted = await connection.runAndReadAll(
-            "SELECT count(*)::INTEGER FROM changed_async_operations",
-          );
-          result.changed = Number(counted.getRows()[0]?.[0] ?? 0);
-          await connection.run(this.upsertSql, { run_id: this.options.runId });
-        }
-        if (rejectsFile !== undefined)
-          await connection.run(fillSql(this.rejectsSql, { file: quotedString(rejectsFile) }));
-        await connection.run("COMMIT");
-      } catch (error) {
-        await connection.run("ROLLBACK").catch(() => undefined);
-        throw asStorageError(error, `a batch of async operations to ${this.warehouse.path}`);
-      }
-      return result;
+      return await this.commitLines(lines, rejects);
+    } catch (error) {
+      if (!isReadError(error) || lines.length === 0) throw error;
+      const refused = await findUnreadable(lines, (probe) => this.probe(probe));
+      if (refused.length === 0 || refused.length === lines.length) throw error;
+      const refusedLines = new Set(refused.map(({ line }) => line));
+      const refusedRejects = refused.map(({ line, reason }) => ({
+        run_id: this.options.runId,
+        rejected_at: new Date().toISOString(),
+        record_id: (JSON.parse(line) as { id: string }).id,
+        reason: `async operation: ✖ DuckDB could not load the operation: ${reason}`,
+        raw_json: line,
+      }));
+      const result = await this.commitLines(
+        lines.filter((line) => !refusedLines.has(line)),
+        [...rejects, ...refusedRejects],
+      );
+      return { ...result, refusedByDuckDb: refused.length };
     } finally {
       await this.spool.cleanup();
     }
+  }
+
+  /** DuckDB's reason for refusing to stage these rows, or undefined when it reads them all. */
+  private async probe(lines: readonly string[]): Promise<string | undefined> {
+    const file = await this.spool.write("operations-probe", lines);
+    try {
+      await this.warehouse.connection.run(fillSql(this.stageSql, { file: quotedString(file) }));
+      return undefined;
+    } catch (error) {
+      if (!isReadError(error)) throw error;
+      return (error as Error).message.split("\n")[0] ?? "";
+    }
+  }
+
+  private async commitLines(
+    lines: readonly string[],
+    rejects: readonly RejectRow[],
+  ): Promise<OperationBatchResult> {
+    const { connection } = this.warehouse;
+    const result: OperationBatchResult = { changed: 0, refusedByDuckDb: 0 };
+    const rowsFile = lines.length > 0 ? await this.spool.write("operations", lines) : undefined;
+    const rejectsFile =
+      rejects.length > 0
+        ? await this.spool.write("operation-rejects", rejects.map(serializeReject))
+        : undefined;
+    await connection.run("BEGIN TRANSACTION");
+    try {
+      if (rowsFile !== undefined) {
+        await connection.run(fillSql(this.stageSql, { file: quotedString(rowsFile) }));
+        await connection.run(
+          "INSERT INTO parquet_dirty SELECT DISTINCT 'async_operations', strftime(timezone('UTC', call_created_at), $format) FROM changed_async_operations ON CONFLICT DO NOTHING",
+          { format: PARTITION_FORMAT[this.options.partitioning] },
+        );
+        const counted = await connection.runAndReadAll(
+          "SELECT count(*)::INTEGER FROM changed_async_operations",
+        );
+        result.changed = Number(counted.getRows()[0]?.[0] ?? 0);
+        await connection.run(this.upsertSql, { run_id: this.options.runId });
+      }
+      if (rejectsFile !== undefined)
+        await connection.run(fillSql(this.rejectsSql, { file: quotedString(rejectsFile) }));
+      await connection.run("COMMIT");
+    } catch (error) {
+      await connection.run("ROLLBACK").catch(() => undefined);
+      throw asStorageError(error, `a batch of async operations to ${this.warehouse.path}`);
+    }
+    return result;
   }
 }

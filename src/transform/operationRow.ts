@@ -1,6 +1,13 @@
 import { z } from "zod";
-import { AsyncOperationSchema, isUnknownAsyncOperation } from "../api/schemas/index.js";
+import {
+  AsyncOperationSchema,
+  isRfc3339DateTime,
+  isUnknownAsyncOperation,
+  isUuid,
+} from "../api/schemas/index.js";
 import { outputFiles } from "../operations/operationView.js";
+import { toMicros } from "./apiCallRow.js";
+import { MAX_RECORD_BYTES, storableText, unstorableTextAt } from "./limits.js";
 
 /**
  * Endpoint templates whose successful POST starts an async operation. From the spec: these paths
@@ -94,15 +101,62 @@ const COLUMN_FIELDS = new Set([
 
 export type OperationResult = { ok: true; row: OperationRow } | { ok: false; reason: string };
 
-/** Validates a fetched body and maps it to a row; an unknown `type` is kept raw, not rejected. */
+/** Fields of an unknown `type` that fill typed columns: UUIDs and RFC 3339 times, when present. */
+const UNKNOWN_TYPE_UUIDS = ["user_id", "conversation_id"] as const;
+const UNKNOWN_TYPE_TIMES = ["created_at", "started_at", "completed_at", "updated_at"] as const;
+
+/**
+ * What about a body the schema accepted still cannot be stored: text no column can hold, and for an
+ * unknown `type` (which the schema does not check) a field of a UUID or TIMESTAMPTZ column holding
+ * something else. Undefined when the body can be stored.
+ */
+function unstorable(fields: Record<string, unknown>, unknownType: boolean): string | undefined {
+  const textAt = unstorableTextAt("", fields);
+  if (textAt !== undefined)
+    return `✖ string holds a lone UTF-16 surrogate: not valid Unicode text\n  → at ${storableText(textAt)}`;
+  if (!unknownType) return undefined;
+  for (const field of UNKNOWN_TYPE_UUIDS) {
+    const value = fields[field];
+    if (value !== undefined && value !== null && !(typeof value === "string" && isUuid(value)))
+      return `✖ expected a UUID (8-4-4-4-12 hex digits)\n  → at ${field}`;
+  }
+  for (const field of UNKNOWN_TYPE_TIMES) {
+    const value = fields[field];
+    if (value !== undefined && value !== null && !(typeof value === "string" && isRfc3339DateTime(value)))
+      return `✖ expected an RFC 3339 date-time with a zone on a real calendar day\n  → at ${field}`;
+  }
+  return undefined;
+}
+
+/**
+ * Validates a fetched body and maps it to a row; an unknown `type` is kept raw, not rejected. What
+ * passes loads: the checks go as far as the columns need (unstorable, and the row's size).
+ */
 export function transformOperation(id: string, body: unknown, fetchedAt: string): OperationResult {
+  const result = operationRow(id, body, fetchedAt);
+  if (!result.ok) return result;
+  const bytes = Buffer.byteLength(JSON.stringify(result.row));
+  if (bytes > MAX_RECORD_BYTES)
+    return {
+      ok: false,
+      reason: `✖ operation is ${bytes} bytes as a row, above the ${MAX_RECORD_BYTES}-byte limit on one JSON object the loader reads (DuckDB read_json maximum_object_size)`,
+    };
+  return result;
+}
+
+function operationRow(id: string, body: unknown, fetchedAt: string): OperationResult {
   const parsed = AsyncOperationSchema.safeParse(body);
   if (!parsed.success) return { ok: false, reason: z.prettifyError(parsed.error) };
   const operation = parsed.data;
   const fields: Record<string, unknown> = isUnknownAsyncOperation(operation) ? operation.raw : operation;
   if (typeof fields.id === "string" && fields.id.toLowerCase() !== id.toLowerCase()) {
-    return { ok: false, reason: `✖ operation id ${fields.id} differs from the API call id ${id}\n  → at id` };
+    return {
+      ok: false,
+      reason: `✖ operation id ${storableText(fields.id)} differs from the API call id ${id}\n  → at id`,
+    };
   }
+  const problem = unstorable(fields, isUnknownAsyncOperation(operation));
+  if (problem !== undefined) return { ok: false, reason: problem };
   const files = outputFiles(fields).map((file) => ({ name: file.name, bytes: file.bytes }));
   const unknown = isUnknownAsyncOperation(operation);
   const sizedBody = files.length > 0 ? { ...fields, outputs: files } : fields;
@@ -198,9 +252,9 @@ function text(value: unknown): string | null {
   return typeof value === "string" ? value : null;
 }
 
-/** DuckDB keeps microseconds: extra fraction digits of an RFC 3339 time are cut. */
+/** As DuckDB stores it: microseconds, upper-case T and Z (toMicros). */
 function time(value: unknown): string | null {
-  return typeof value === "string" ? value.replace(/(\.\d{6})\d+/, "$1") : null;
+  return typeof value === "string" ? toMicros(value) : null;
 }
 
 function number(value: unknown): number | null {

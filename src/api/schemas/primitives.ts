@@ -29,6 +29,18 @@ const RFC3339_PATTERN =
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
+ * The instants a date-time may name: UTC years 1000 to 9998. The Parquet datasets are partitioned by
+ * the UTC month or day, and a partition's bounds are four-digit-year times: year 9999's last month
+ * ends in year 10000, which DuckDB cannot read back as text, and JavaScript's Date.UTC reads years
+ * below 100 as 19xx. Zoo's times are 21st-century; anything this far out is not a real time.
+ */
+const EARLIEST_MS = Date.UTC(1000, 0, 1);
+const LATEST_MS = Date.UTC(9999, 0, 1);
+/** Texts between these (as strings) are years 1001-9997: inside the range whatever their offset. */
+const EDGE_LOW = "1001";
+const EDGE_HIGH = "9998";
+
+/**
  * True when `text` is an RFC 3339 date-time with a zone, in the ranges `Date.parse` reads, on a day
  * that exists: the pattern lets day 31 through for every month, and V8 rolls "02-30" over into March
  * while DuckDB's TIMESTAMPTZ refuses it ("timestamp field value out of range"), which would fail the
@@ -36,6 +48,11 @@ const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
  */
 export function isRfc3339DateTime(text: string): boolean {
   if (!RFC3339_PATTERN.test(text)) return false;
+  // Only a year at the edge of the range needs the instant (Date.parse per value is costly).
+  if (text < EDGE_LOW || text >= EDGE_HIGH) {
+    const instant = Date.parse(text);
+    if (!(instant >= EARLIEST_MS && instant < LATEST_MS)) return false;
+  }
   const day = (text.charCodeAt(8) - 48) * 10 + (text.charCodeAt(9) - 48);
   if (day <= 28) return true;
   const month = (text.charCodeAt(5) - 48) * 10 + (text.charCodeAt(6) - 48);
@@ -68,5 +85,6 @@ export const TextSchema = z.string().refine(isWellFormedText, {
  * four date-times in each of ~1M api-call records.
  */
 export const DateTimeSchema = z.string().refine(isRfc3339DateTime, {
-  error: "expected an RFC 3339 date-time with a zone on a real calendar day, e.g. 2024-01-31T12:00:00Z",
+  error:
+    "expected an RFC 3339 date-time with a zone on a real calendar day in UTC years 1000-9998, e.g. 2024-01-31T12:00:00Z",
 });

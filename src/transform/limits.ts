@@ -6,7 +6,7 @@
  */
 export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
 
-/** The `maximum_object_size` every read_json in sql/ passes; test/load/readJsonLimits.test.ts checks them. */
+/** The `maximum_object_size` every read_json in sql/ passes; test/hostile/poisonRecords.test.ts checks them. */
 export const READ_JSON_MAX_OBJECT_BYTES = 2 * MAX_RECORD_BYTES;
 
 /**

@@ -1,4 +1,4 @@
-import { mkdir, readdir } from "node:fs/promises";
+import { mkdir, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { expect, test } from "vitest";
 import { ApiCallLoader, serializeRow } from "../../src/load/apiCallLoader.js";
@@ -7,7 +7,7 @@ import { OperationLoader } from "../../src/load/operationLoader.js";
 import { SecretBox } from "../../src/secrets/secretBox.js";
 import { type TransformContext, transformApiCall } from "../../src/transform/apiCallRow.js";
 import { EndpointTemplater } from "../../src/transform/endpointTemplate.js";
-import { MAX_RECORD_BYTES } from "../../src/transform/limits.js";
+import { MAX_RECORD_BYTES, READ_JSON_MAX_OBJECT_BYTES } from "../../src/transform/limits.js";
 import { transformOperation } from "../../src/transform/operationRow.js";
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 import {
@@ -306,4 +306,19 @@ test("a batch DuckDB refuses whole is not turned into rejects: the error stands"
     warehouse.close();
     await cleanup();
   }
+});
+
+test("every read_json of a spool file allows the object size the validator promises", async () => {
+  const sqlDir = path.resolve(import.meta.dirname, "../../sql");
+  let reads = 0;
+  for (const file of await readdir(sqlDir)) {
+    const sql = await readFile(path.join(sqlDir, file), "utf8");
+    const calls = sql.split(/\bread_json\(/).slice(1);
+    for (const call of calls) {
+      reads += 1;
+      expect(call, file).toMatch(new RegExp(`maximum_object_size = ${READ_JSON_MAX_OBJECT_BYTES}\\)`));
+    }
+  }
+  expect(reads).toBeGreaterThanOrEqual(4);
+  expect(READ_JSON_MAX_OBJECT_BYTES).toBeGreaterThan(MAX_RECORD_BYTES);
 });

@@ -3,7 +3,7 @@ import { parseApiCallFast } from "../api/schemas/apiCallFastPath.js";
 import { type ApiCallWithPrice, ApiCallWithPriceSchema, isWellFormedText } from "../api/schemas/index.js";
 import type { SecretBox } from "../secrets/secretBox.js";
 import type { EndpointTemplater } from "./endpointTemplate.js";
-import { MAX_RECORD_BYTES } from "./limits.js";
+import { inspectJson, MAX_RECORD_BYTES, storableText } from "./limits.js";
 import { storedPrice } from "./money.js";
 import { applyPolicy, POLICY_FIELDS, type PrivacyPolicy } from "./privacy.js";
 
@@ -92,9 +92,9 @@ export function checkApiCall(raw: unknown, context: TransformContext): CheckResu
     textChars += call[field]?.length ?? 0;
   for (const key in source) {
     if (KNOWN_FIELDS.has(key)) continue;
-    const extra = inspectExtra(key, source[key]);
-    if (extra.unstorableAt !== undefined)
-      return reject("string holds a lone UTF-16 surrogate: not valid Unicode text", extra.unstorableAt);
+    if (!isWellFormedText(key)) return reject("field name holds a lone UTF-16 surrogate", storableText(key));
+    const extra = inspectJson(key, source[key]);
+    if (extra.issue !== undefined) return reject(extra.issue.problem, storableText(extra.issue.at));
     textChars += extra.chars;
   }
   // A character takes at most 6 bytes as JSON ("\u001f"): only a record that could be near the
@@ -108,31 +108,6 @@ export function checkApiCall(raw: unknown, context: TransformContext): CheckResu
       );
   }
   return { ok: true, call, source };
-}
-
-/**
- * Walks an unknown field's value: the path of the first string (or key) holding a lone surrogate,
- * which no JSON column can store (the whole `extra` object is one value for DuckDB), and how many
- * characters of text it holds, with a few per number, literal and key for the JSON around them.
- */
-function inspectExtra(path: string, value: unknown): { unstorableAt?: string; chars: number } {
-  if (!isWellFormedText(path)) return { unstorableAt: path, chars: 0 };
-  if (typeof value === "string")
-    return isWellFormedText(value)
-      ? { chars: path.length + value.length + 4 }
-      : { unstorableAt: path, chars: 0 };
-  let chars = path.length + 32;
-  if (value === null || typeof value !== "object") return { chars };
-  const entries: [string, unknown][] = Array.isArray(value)
-    ? value.map((item, index) => [`${path}[${index}]`, item])
-    : Object.keys(value).map((key) => [`${path}.${key}`, (value as Record<string, unknown>)[key]]);
-  for (const [childPath, child] of entries) {
-    if (!isWellFormedText(childPath)) return { unstorableAt: childPath, chars };
-    const inner = inspectExtra(childPath, child);
-    if (inner.unstorableAt !== undefined) return inner;
-    chars += inner.chars;
-  }
-  return { chars };
 }
 
 /** The row of a validated call. */

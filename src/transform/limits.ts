@@ -32,26 +32,43 @@ export function storableText(text: string): string {
 }
 
 /**
- * The path of the first string or key under `value` that holds a lone surrogate (which no VARCHAR
- * or JSON column can store), or undefined when there is none.
+ * The deepest nesting of a JSON value the loader stores: JSON.parse reads any depth, but
+ * JSON.stringify (which writes the spool row) overflows V8's stack at a few thousand levels.
  */
-export function unstorableTextAt(path: string, value: unknown): string | undefined {
-  if (typeof value === "string") return LONE_SURROGATE_TEST.test(value) ? path : undefined;
-  if (value === null || typeof value !== "object") return undefined;
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = unstorableTextAt(`${path}[${index}]`, item);
-      if (found !== undefined) return found;
-    }
-    return undefined;
+export const MAX_JSON_DEPTH = 1000;
+
+/** What makes a JSON value unstorable, and where (a path such as `request_body.notes[1]`). */
+export interface JsonProblem {
+  at: string;
+  problem: string;
+}
+
+/**
+ * Walks a parsed JSON value: the first string or key holding a lone surrogate (which no VARCHAR or
+ * JSON column can store) or nesting deeper than MAX_JSON_DEPTH, and how many characters of text it
+ * holds, counting a few for each number, literal and key (to bound the size of its JSON cheaply).
+ */
+export function inspectJson(path: string, value: unknown, depth = 0): { issue?: JsonProblem; chars: number } {
+  if (typeof value === "string") {
+    return LONE_SURROGATE_TEST.test(value)
+      ? { issue: { at: path, problem: LONE_SURROGATE_PROBLEM }, chars: 0 }
+      : { chars: value.length + 4 };
   }
+  if (value === null || typeof value !== "object") return { chars: 32 };
+  if (depth >= MAX_JSON_DEPTH)
+    return { issue: { at: path, problem: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` }, chars: 0 };
+  let chars = 2;
+  const isArray = Array.isArray(value);
   for (const key of Object.keys(value)) {
-    const child = path === "" ? key : `${path}.${key}`;
-    if (LONE_SURROGATE_TEST.test(key)) return child;
-    const found = unstorableTextAt(child, (value as Record<string, unknown>)[key]);
-    if (found !== undefined) return found;
+    const child = isArray ? `${path}[${key}]` : path === "" ? key : `${path}.${key}`;
+    if (!isArray && LONE_SURROGATE_TEST.test(key))
+      return { issue: { at: child, problem: LONE_SURROGATE_PROBLEM }, chars };
+    const inner = inspectJson(child, (value as Record<string, unknown>)[key], depth + 1);
+    if (inner.issue !== undefined) return inner;
+    chars += inner.chars + key.length + 4;
   }
-  return undefined;
+  return { chars };
 }
 
 const LONE_SURROGATE_TEST = /\p{Cs}/u;
+const LONE_SURROGATE_PROBLEM = "string holds a lone UTF-16 surrogate: not valid Unicode text";

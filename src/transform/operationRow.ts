@@ -7,7 +7,7 @@ import {
 } from "../api/schemas/index.js";
 import { outputFiles } from "../operations/operationView.js";
 import { toMicros } from "./apiCallRow.js";
-import { MAX_RECORD_BYTES, storableText, unstorableTextAt } from "./limits.js";
+import { inspectJson, MAX_RECORD_BYTES, storableText } from "./limits.js";
 
 /**
  * Endpoint templates whose successful POST starts an async operation. From the spec: these paths
@@ -111,9 +111,8 @@ const UNKNOWN_TYPE_TIMES = ["created_at", "started_at", "completed_at", "updated
  * something else. Undefined when the body can be stored.
  */
 function unstorable(fields: Record<string, unknown>, unknownType: boolean): string | undefined {
-  const textAt = unstorableTextAt("", fields);
-  if (textAt !== undefined)
-    return `✖ string holds a lone UTF-16 surrogate: not valid Unicode text\n  → at ${storableText(textAt)}`;
+  const { issue } = inspectJson("", fields);
+  if (issue !== undefined) return `✖ ${issue.problem}\n  → at ${storableText(issue.at)}`;
   if (!unknownType) return undefined;
   for (const field of UNKNOWN_TYPE_UUIDS) {
     const value = fields[field];

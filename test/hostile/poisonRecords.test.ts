@@ -25,9 +25,14 @@ import {
  * loads, the run ends partial (exit 4) and the next run goes on.
  */
 
+/** Stands for an array nested 5000 deep: JSON.parse reads it, JSON.stringify cannot write it. */
+const DEEP = "@@deep@@";
+const deepText = (text: string) =>
+  text.replaceAll(`"${DEEP}"`, () => `${"[".repeat(5000)}${"]".repeat(5000)}`);
+
 /** A page in the compact shape the client may hand DuckDB as raw bytes (items first). */
 function compactPage(items: readonly unknown[], next: string | null): string {
-  return `{"items":${JSON.stringify(items)},"next_page":${JSON.stringify(next)}}`;
+  return deepText(`{"items":${JSON.stringify(items)},"next_page":${JSON.stringify(next)}}`);
 }
 
 /** Serves pages (compact) and, for /async/operations/{id}, `operations[id]` or a 404. */
@@ -39,7 +44,7 @@ function handler(
     if (request.path.startsWith("/async/operations/")) {
       const body = operations[request.path.slice("/async/operations/".length)];
       if (body === undefined) sendJson(res, 404, errorBody(404, "not found"));
-      else sendJson(res, 200, JSON.stringify(body));
+      else sendJson(res, 200, deepText(JSON.stringify(body)));
       return;
     }
     const token = request.query.get("page_token");
@@ -66,6 +71,7 @@ const POISON: [string, Record<string, unknown>, RegExp][] = [
     { future_field: { note: "x\udc00" } },
     /lone UTF-16 surrogate[\s\S]*→ at future_field\.note/,
   ],
+  ["an unknown field nested 5000 deep", { future_field: { deep: DEEP } }, /nested deeper than 1000 levels/],
   [
     "a record above DuckDB's JSON object limit",
     { user_agent: "x".repeat(MAX_RECORD_BYTES + 1024) },
@@ -172,14 +178,15 @@ function volumeBody(minute: number, overrides: Record<string, unknown> = {}): Re
 }
 
 test("poison operation bodies are rejects with the reason; the rest load; Parquet is written; runs go on", async () => {
-  const calls = Array.from({ length: 8 }, (_, minute) => validCall(minute));
+  const calls = Array.from({ length: 10 }, (_, minute) => validCall(minute));
   const operations: Record<string, unknown> = {};
-  for (let minute = 0; minute < 8; minute++) operations[String(calls[minute]?.id)] = volumeBody(minute);
+  for (let minute = 0; minute < 10; minute++) operations[String(calls[minute]?.id)] = volumeBody(minute);
   const poison: [number, Record<string, unknown>, RegExp][] = [
     [1, { type: "file_teleport", user_id: "not-a-uuid" }, /expected a UUID[\s\S]*→ at user_id/],
     [3, { created_at: "2026-02-30T00:00:00Z" }, /→ at created_at/],
     [5, { type: "file_teleport", updated_at: "2026-04-31T00:00:00Z" }, /→ at updated_at/],
     [6, { type: "file_teleport", notes: ["ok", "\ud800"] }, /lone UTF-16 surrogate[\s\S]*→ at notes\[1\]/],
+    [7, { type: "file_teleport", notes: DEEP }, /nested deeper than 1000 levels/],
   ];
   for (const [minute, overrides] of poison)
     operations[String(calls[minute]?.id)] = volumeBody(minute, overrides);
@@ -195,7 +202,7 @@ test("poison operation bodies are rejects with the reason; the rest load; Parque
         db,
         "SELECT count(*)::INTEGER AS n FROM async_operations WHERE fetch_status = 'found'",
       );
-      expect(stored).toEqual([{ n: 8 - poison.length }]);
+      expect(stored).toEqual([{ n: 10 - poison.length }]);
       expect((await parquetFiles(out, "async_operations")).length).toBeGreaterThan(0);
     }
     const rejects = await queryDb(db, "SELECT record_id, reason FROM rejects");

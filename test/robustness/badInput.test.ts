@@ -52,6 +52,11 @@ const CATALOGUE: [string, (item: Item) => unknown, RegExp | "loads"][] = [
   ["a huge user agent", (item) => ({ ...item, user_agent: "x".repeat(200_000) }), "loads"],
   ["unknown fields", (item) => ({ ...item, response_body: { a: [1, 2] } }), "loads"],
   [
+    "an unknown field named __proto__",
+    (item) => Object.defineProperty({ ...item }, "__proto__", { value: { kept: [1] }, enumerable: true }),
+    "loads",
+  ],
+  [
     "nanosecond timestamps",
     (item) => ({ ...item, created_at: String(item.created_at).replace(/Z$/, "789Z") }),
     "loads",
@@ -97,6 +102,13 @@ test("every broken record is loaded correctly or rejected with a precise reason;
       { price: "-0.500000", price_raw: null, price_flags: "negative" },
       { price: "0.000000", price_raw: "0.0000005", price_flags: "rounded" },
       { price: "12.340000", price_raw: null, price_flags: null },
+    ]);
+    const proto = await queryDb(
+      db,
+      "SELECT extra::VARCHAR AS extra FROM api_calls WHERE extra::VARCHAR LIKE '%__proto__%'",
+    );
+    expect(proto.map((row) => Object.entries(JSON.parse(String(row.extra))))).toEqual([
+      [["__proto__", { kept: [1] }]],
     ]);
     const huge = await queryDb(db, "SELECT max(length(user_agent))::INTEGER AS n FROM api_calls");
     expect(huge[0]?.n).toBe(200_000);

@@ -77,24 +77,25 @@ export function checkApiCall(raw: unknown, context: TransformContext): CheckResu
     call = parsed.data;
   }
   const source = raw as Record<string, unknown>;
-  const reject = (problem: string, at: string): CheckResult => ({
-    ok: false,
-    reason: `✖ ${problem}\n  → at ${at}`,
-    recordId: idOf(raw),
-  });
   if (call.price !== null && call.price !== undefined) {
     const price = storedPrice(call.price, context.maxPriceUsd);
-    if (!price.ok) return reject(price.problem, "price");
+    if (!price.ok) return rejectAt(raw, price.problem, "price");
   }
   // Characters of text the row holds, to tell cheaply whether it could be near DuckDB's limit.
-  let textChars = call.user_agent.length + 2 * (call.endpoint?.length ?? 0);
-  for (const field of ["email", "ip_address", "origin", "request_query_params"] as const)
-    textChars += call[field]?.length ?? 0;
+  let textChars =
+    call.user_agent.length +
+    2 * lengthOf(call.endpoint) +
+    lengthOf(call.email) +
+    lengthOf(call.ip_address) +
+    lengthOf(call.origin) +
+    lengthOf(call.request_query_params) +
+    lengthOf(call.stripe_invoice_item_id);
   for (const key in source) {
     if (KNOWN_FIELDS.has(key)) continue;
-    if (!isWellFormedText(key)) return reject("field name holds a lone UTF-16 surrogate", storableText(key));
+    if (!isWellFormedText(key))
+      return rejectAt(raw, "field name holds a lone UTF-16 surrogate", storableText(key));
     const extra = inspectJson(key, source[key]);
-    if (extra.issue !== undefined) return reject(extra.issue.problem, storableText(extra.issue.at));
+    if (extra.issue !== undefined) return rejectAt(raw, extra.issue.problem, storableText(extra.issue.at));
     textChars += extra.chars;
   }
   // A character takes at most 6 bytes as JSON ("\u001f"): only a record that could be near the
@@ -102,12 +103,21 @@ export function checkApiCall(raw: unknown, context: TransformContext): CheckResu
   if (textChars * 6 + 4096 > MAX_RECORD_BYTES) {
     const bytes = Buffer.byteLength(JSON.stringify(toRow(call, source, context)));
     if (bytes > MAX_RECORD_BYTES)
-      return reject(
+      return rejectAt(
+        raw,
         `record is ${bytes} bytes as a row, above the ${MAX_RECORD_BYTES}-byte limit on one JSON object the loader reads (DuckDB read_json maximum_object_size)`,
         "the whole record",
       );
   }
   return { ok: true, call, source };
+}
+
+function rejectAt(raw: unknown, problem: string, at: string): CheckResult {
+  return { ok: false, reason: `✖ ${problem}\n  → at ${at}`, recordId: idOf(raw) };
+}
+
+function lengthOf(text: string | null | undefined): number {
+  return typeof text === "string" ? text.length : 0;
 }
 
 /** The row of a validated call. */

@@ -78,7 +78,7 @@ export function serializeReject(reject: RejectRow): string {
   return JSON.stringify({
     ...reject,
     record_id: reject.record_id === null ? null : storableText(reject.record_id),
-    reason: storableText(reject.reason),
+    reason: storableText(cutForReject(reject.reason)),
     raw_json: storableText(cutForReject(reject.raw_json)),
   });
 }

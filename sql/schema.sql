@@ -105,7 +105,8 @@ CREATE TABLE IF NOT EXISTS parquet_dirty (
 -- Async operations (the long-running CAD jobs), one per API call that started one; the id is the
 -- call's id (spec: "the same as the API call ID"). Scalar fields of each variant are columns, the
 -- rest is in `details` JSON. Output files (base64 CAD data) are never stored: only their names and
--- sizes. `fetch_status` is 'found' or 'not_found' (a 404: recorded, never retried).
+-- sizes. `fetch_status` is 'found', 'not_found' (a 404: recorded, never retried) or 'rejected' (a body
+-- that could not be stored, in `rejects` with the reason: recorded, never retried).
 CREATE TABLE IF NOT EXISTS async_operations (
   id                    UUID PRIMARY KEY,
   call_created_at       TIMESTAMPTZ NOT NULL,

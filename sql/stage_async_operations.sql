@@ -21,11 +21,13 @@ JOIN api_calls AS c USING (id);
 
 -- The staged operations that change the table: new, or a new status, fetch status or updated_at.
 -- A re-fetched operation still running with nothing new changes nothing (and rewrites no partition).
+-- A rejected body only marks an operation not stored yet: a stored one keeps what it had.
 CREATE OR REPLACE TEMP TABLE changed_async_operations AS
 SELECT s.*
 FROM staged_async_operations AS s
 LEFT JOIN async_operations AS o USING (id)
-WHERE o.id IS NULL
-  OR o.fetch_status IS DISTINCT FROM s.fetch_status
-  OR o.status IS DISTINCT FROM s.status
-  OR o.updated_at IS DISTINCT FROM s.updated_at;
+WHERE (o.id IS NULL
+    OR o.fetch_status IS DISTINCT FROM s.fetch_status
+    OR o.status IS DISTINCT FROM s.status
+    OR o.updated_at IS DISTINCT FROM s.updated_at)
+  AND (o.id IS NULL OR s.fetch_status <> 'rejected');

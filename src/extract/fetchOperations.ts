@@ -10,6 +10,7 @@ import {
   notFoundOperation,
   OPERATION_STARTING_TEMPLATES,
   type OperationRow,
+  rejectedOperation,
   transformOperation,
 } from "../transform/operationRow.js";
 
@@ -72,6 +73,7 @@ export async function fetchOperations(
           rows.push(transformed.row);
         } else {
           result.rejected += 1;
+          rows.push(rejectedOperation(id, fetchedAt));
           rejects.push({
             run_id: options.runId,
             rejected_at: fetchedAt,
@@ -94,7 +96,7 @@ export async function fetchOperations(
     result.changed += committed.changed;
     result.rejected += committed.refusedByDuckDb;
     deps.progress.add({
-      operations: rows.length + rejects.length,
+      operations: rows.length,
       rejected: rejects.length + committed.refusedByDuckDb,
     });
     if (failure !== undefined) throw failure;

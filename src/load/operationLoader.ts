@@ -1,4 +1,4 @@
-import type { OperationRow } from "../transform/operationRow.js";
+import { type OperationRow, rejectedOperation } from "../transform/operationRow.js";
 import { findUnreadable, isReadError, type RejectRow, serializeReject } from "./apiCallLoader.js";
 import type { Warehouse } from "./database.js";
 import { quotedString } from "./duckdb.js";
@@ -33,7 +33,8 @@ export class OperationLoader {
   /**
    * Commits a chunk. Behind the validator, a safety net: if DuckDB refuses to read some rows (a
    * value a column cannot hold), those are found by halving the chunk, go to rejects with DuckDB's
-   * reason, and the rest commits. When every row is refused, the error is not about one body.
+   * reason and are stored as 'rejected' (not asked for again), and the rest commits. When every row
+   * is refused, the error is not about one body.
    */
   async commit(rows: readonly OperationRow[], rejects: readonly RejectRow[]): Promise<OperationBatchResult> {
     const lines = rows.map((row) => JSON.stringify(row));
@@ -52,7 +53,13 @@ export class OperationLoader {
         raw_json: line,
       }));
       const result = await this.commitLines(
-        lines.filter((line) => !refusedLines.has(line)),
+        lines.map((line) =>
+          refusedLines.has(line)
+            ? JSON.stringify(
+                rejectedOperation((JSON.parse(line) as OperationRow).id, new Date().toISOString()),
+              )
+            : line,
+        ),
         [...rejects, ...refusedRejects],
       );
       return { ...result, refusedByDuckDb: refused.length };

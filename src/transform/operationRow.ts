@@ -31,7 +31,7 @@ export const OPERATION_STARTING_TEMPLATES: readonly string[] = [
 /** One async_operations row as the loader spools it (queue_ms/run_ms and call_created_at come in SQL). */
 export interface OperationRow {
   id: string;
-  fetch_status: "found" | "not_found";
+  fetch_status: "found" | "not_found" | "rejected";
   operation_type: string | null;
   status: string | null;
   user_id: string | null;
@@ -209,9 +209,22 @@ function operationRow(id: string, body: unknown, fetchedAt: string): OperationRe
 
 /** The row for a 404: the call started no operation this user can see. */
 export function notFoundOperation(id: string, fetchedAt: string): OperationRow {
+  return emptyOperation(id, fetchedAt, "not_found");
+}
+
+/**
+ * The row for a body that is in `rejects` (with its reason): recorded so that later runs do not ask
+ * for it again and end partial each time, as a 404 is. It replaces no stored row
+ * (stage_async_operations.sql): an operation stored earlier keeps what it had.
+ */
+export function rejectedOperation(id: string, fetchedAt: string): OperationRow {
+  return emptyOperation(id, fetchedAt, "rejected");
+}
+
+function emptyOperation(id: string, fetchedAt: string, fetchStatus: "not_found" | "rejected"): OperationRow {
   return {
     id,
-    fetch_status: "not_found",
+    fetch_status: fetchStatus,
     operation_type: null,
     status: null,
     user_id: null,

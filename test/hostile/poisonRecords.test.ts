@@ -193,24 +193,33 @@ test("poison operation bodies are rejects with the reason; the rest load; Parque
   const api = await startHostileApi(handler([calls], operations));
   const { db, out, cleanup } = await tempWorkspace();
   try {
-    for (const attempt of [1, 2]) {
-      const run = await exportOnce({ baseUrl: api.url, token: "t", flags: { db, out, limit: 20 } });
-      expect(run.summary.message, `run ${attempt}`).toBeUndefined();
-      expect(run.exitCode, `run ${attempt}`).toBe(4);
-      expect(run.summary.operations?.rejected, `run ${attempt}`).toBe(poison.length);
-      const stored = await queryDb(
-        db,
-        "SELECT count(*)::INTEGER AS n FROM async_operations WHERE fetch_status = 'found'",
-      );
-      expect(stored).toEqual([{ n: 10 - poison.length }]);
-      expect((await parquetFiles(out, "async_operations")).length).toBeGreaterThan(0);
-    }
+    const run = await exportOnce({ baseUrl: api.url, token: "t", flags: { db, out, limit: 20 } });
+    expect(run.summary.message).toBeUndefined();
+    expect(run.exitCode).toBe(4);
+    expect(run.summary.operations?.rejected).toBe(poison.length);
+    const stored = await queryDb(
+      db,
+      "SELECT fetch_status, count(*)::INTEGER AS n FROM async_operations GROUP BY ALL ORDER BY ALL",
+    );
+    expect(stored).toEqual([
+      { fetch_status: "found", n: 10 - poison.length },
+      { fetch_status: "rejected", n: poison.length },
+    ]);
+    expect((await parquetFiles(out, "async_operations")).length).toBeGreaterThan(0);
     const rejects = await queryDb(db, "SELECT record_id, reason FROM rejects");
     for (const [minute, , reason] of poison) {
       const found = rejects.filter((row) => row.record_id === calls[minute]?.id);
-      expect(found.length, String(minute)).toBe(2);
-      for (const row of found) expect(String(row.reason)).toMatch(reason);
+      expect(found.length, String(minute)).toBe(1);
+      expect(String(found[0]?.reason)).toMatch(reason);
     }
+    // The next run does not ask for the rejected bodies again: it moves on.
+    const asked = api.requests.filter((request) => request.path.startsWith("/async/operations/")).length;
+    const again = await exportOnce({ baseUrl: api.url, token: "t", flags: { db, out, limit: 20 } });
+    expect(again.summary.message).toBeUndefined();
+    expect(again.exitCode).toBe(0);
+    expect(api.requests.filter((request) => request.path.startsWith("/async/operations/")).length).toBe(
+      asked,
+    );
   } finally {
     await api.close();
     await cleanup();
@@ -278,11 +287,15 @@ test("the loader's safety net: rows DuckDB refuses become rejects with its reaso
     });
     rows[2] = { ...(rows[2] as (typeof rows)[number]), user_id: "not-a-uuid" };
     const committed = await operations.commit(rows, []);
-    expect(committed).toEqual({ changed: 3, refusedByDuckDb: 1 });
+    expect(committed).toEqual({ changed: 4, refusedByDuckDb: 1 });
     const refused = await warehouse.connection.runAndReadAll(
       `SELECT reason FROM rejects WHERE record_id = '${String(validCall(2).id)}'`,
     );
     expect(String(refused.getRowsJS()[0]?.[0])).toMatch(/DuckDB could not load the operation/);
+    const marked = await warehouse.connection.runAndReadAll(
+      `SELECT fetch_status FROM async_operations WHERE id = '${String(validCall(2).id)}'`,
+    );
+    expect(marked.getRowsJS()).toEqual([["rejected"]]);
   } finally {
     warehouse.close();
     await cleanup();

@@ -123,6 +123,8 @@ export class ApiCallLoader {
       partitioning: Partitioning;
       transform: TransformContext;
       onWarning: (message: string) => void;
+      /** The clock that dates rejects found at load time. */
+      now?: () => Date;
     },
   ) {
     if (!DURATION_UNITS.includes(options.durationUnit)) {
@@ -251,7 +253,7 @@ export class ApiCallLoader {
     const refusedRejects = refused.map(({ line, reason }) =>
       serializeReject({
         run_id: this.options.runId,
-        rejected_at: new Date().toISOString(),
+        rejected_at: (this.options.now ?? (() => new Date()))().toISOString(),
         record_id: idOfLine(line),
         reason: `✖ DuckDB could not load the record: ${reason}`,
         raw_json: line,

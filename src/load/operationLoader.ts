@@ -25,7 +25,13 @@ export class OperationLoader {
 
   constructor(
     private readonly warehouse: Warehouse,
-    private readonly options: { runId: string; spoolDir: string; partitioning: Partitioning },
+    private readonly options: {
+      runId: string;
+      spoolDir: string;
+      partitioning: Partitioning;
+      /** The clock that dates rejects found at load time. */
+      now?: () => Date;
+    },
   ) {
     this.spool = new Spool(options.spoolDir, options.runId);
   }
@@ -45,9 +51,10 @@ export class OperationLoader {
       const refused = await findUnreadable(lines, (probe) => this.probe(probe));
       if (refused.length === 0 || refused.length === lines.length) throw error;
       const refusedLines = new Set(refused.map(({ line }) => line));
+      const now = (this.options.now ?? (() => new Date()))().toISOString();
       const refusedRejects = refused.map(({ line, reason }) => ({
         run_id: this.options.runId,
-        rejected_at: new Date().toISOString(),
+        rejected_at: now,
         record_id: (JSON.parse(line) as { id: string }).id,
         reason: `async operation: ✖ DuckDB could not load the operation: ${reason}`,
         raw_json: line,
@@ -55,9 +62,7 @@ export class OperationLoader {
       const result = await this.commitLines(
         lines.map((line) =>
           refusedLines.has(line)
-            ? JSON.stringify(
-                rejectedOperation((JSON.parse(line) as OperationRow).id, new Date().toISOString()),
-              )
+            ? JSON.stringify(rejectedOperation((JSON.parse(line) as OperationRow).id, now))
             : line,
         ),
         [...rejects, ...refusedRejects],

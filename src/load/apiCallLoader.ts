@@ -1,4 +1,4 @@
-import { readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import {
   type ApiCallRow,
@@ -8,15 +8,25 @@ import {
 } from "../transform/apiCallRow.js";
 import { type DerivedKind, DerivedValues } from "../transform/derivedValues.js";
 import { DURATION_UNITS, type DurationUnit, UNITS_PER_MS } from "../transform/durationUnit.js";
-import { cutForReject, storableText } from "../transform/limits.js";
 import type { FieldPolicy, PrivacyPolicy } from "../transform/privacy.js";
 import { TABLE_ROW_GROUP_ROWS, type Warehouse } from "./database.js";
 import { quotedString } from "./duckdb.js";
 import { retryOnOutOfMemory } from "./outOfMemory.js";
 import { PARTITION_FORMAT, type Partitioning } from "./partitioning.js";
+import {
+  firstLine,
+  idOfLine,
+  isReadError,
+  readProbe,
+  separateRefused,
+  serializeReject,
+} from "./refusedRows.js";
 import { ItemsSpool, RowSpool, Spool } from "./spool.js";
 import { fillSql, sqlFile } from "./sqlFiles.js";
 import { asStorageError } from "./storageError.js";
+
+// The scan serialises its rejects with it, beside the rows this module loads.
+export { serializeReject } from "./refusedRows.js";
 
 export interface RejectRow {
   run_id: string;
@@ -68,19 +78,6 @@ interface Sources {
 
 export function serializeRow(row: ApiCallRow): string {
   return JSON.stringify(row);
-}
-
-/**
- * A reject as one NDJSON line. Its texts may quote what the record held: a lone surrogate becomes
- * U+FFFD (DuckDB's reader refuses its escape), and a huge raw record is cut, so the line loads.
- */
-export function serializeReject(reject: RejectRow): string {
-  return JSON.stringify({
-    ...reject,
-    record_id: reject.record_id === null ? null : storableText(reject.record_id),
-    reason: storableText(cutForReject(reject.reason)),
-    raw_json: storableText(cutForReject(reject.raw_json)),
-  });
 }
 
 /**
@@ -243,13 +240,15 @@ export class ApiCallLoader {
     for (const file of rowsFiles) {
       for (const line of (await readFile(file, "utf8")).split("\n")) if (line !== "") lines.push(line);
     }
-    const refused = await findUnreadable(lines, (probe) => this.probeRows(probe));
-    if (refused.length === 0 || refused.length === lines.length) throw error;
+    const probe = readProbe(this.spool, async (file) => {
+      const select = fillSql(this.rowSelectSql, { file: quotedString(file) });
+      await this.warehouse.connection.run(`CREATE OR REPLACE TEMP TABLE probe_api_calls AS ${select}`);
+      await this.warehouse.connection.run("DROP TABLE probe_api_calls");
+    });
+    const { kept, refused } = await separateRefused(lines, probe, error);
     this.options.onWarning(
       `DuckDB refused ${refused.length} record(s) the validator accepted (${firstLine(error)}); they are in rejects, the rest of the batch is loaded`,
     );
-    const refusedLines = new Set(refused.map(({ line }) => line));
-    const kept = lines.filter((line) => !refusedLines.has(line));
     const refusedRejects = refused.map(({ line, reason }) =>
       serializeReject({
         run_id: this.options.runId,
@@ -267,24 +266,6 @@ export class ApiCallLoader {
       allRejects.length > 0 ? await this.spool.write("rejects", allRejects) : rejectsFile,
     );
     return { ...result, refusedByDuckDb: refused.length };
-  }
-
-  /** DuckDB's reason for refusing to read these rows, or undefined when it reads them all. */
-  private async probeRows(lines: readonly string[]): Promise<string | undefined> {
-    const file = await this.spool.write("probe", lines);
-    const { connection } = this.warehouse;
-    try {
-      await connection.run(
-        `CREATE OR REPLACE TEMP TABLE probe_api_calls AS ${fillSql(this.rowSelectSql, { file: quotedString(file) })}`,
-      );
-      return undefined;
-    } catch (error) {
-      if (!isReadError(error)) throw error;
-      return firstLine(error);
-    } finally {
-      await connection.run("DROP TABLE IF EXISTS probe_api_calls").catch(() => undefined);
-      await rm(file, { force: true });
-    }
   }
 
   /** Commits the batch inserted directly when it may be, through staging when that is undone. */
@@ -464,40 +445,3 @@ function bulkSelectSql(privacy: PrivacyPolicy): string {
 
 /** A batch inserted directly listed an id twice: it is undone and loaded through staging. */
 class RepeatedIds extends Error {}
-
-/** An error of DuckDB reading or casting a spool file's records (not of storage). */
-export function isReadError(error: unknown): boolean {
-  return /^(Invalid Input|Conversion) Error/.test(error instanceof Error ? error.message : "");
-}
-
-/**
- * The lines `probe` refuses, each with its reason, found by halving: a few probes per refused line
- * (about 2 log2 n each), and one for a batch DuckDB reads whole.
- */
-export async function findUnreadable(
-  lines: readonly string[],
-  probe: (lines: readonly string[]) => Promise<string | undefined>,
-): Promise<{ line: string; reason: string }[]> {
-  if (lines.length === 0) return [];
-  const reason = await probe(lines);
-  if (reason === undefined) return [];
-  if (lines.length === 1) return [{ line: lines[0] as string, reason }];
-  const middle = Math.ceil(lines.length / 2);
-  return [
-    ...(await findUnreadable(lines.slice(0, middle), probe)),
-    ...(await findUnreadable(lines.slice(middle), probe)),
-  ];
-}
-
-function idOfLine(line: string): string | null {
-  try {
-    const id = (JSON.parse(line) as { id?: unknown }).id;
-    return typeof id === "string" ? id.slice(0, 100) : null;
-  } catch {
-    return null;
-  }
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
-}

@@ -1,8 +1,9 @@
 import { type OperationRow, rejectedOperation } from "../transform/operationRow.js";
-import { findUnreadable, isReadError, type RejectRow, serializeReject } from "./apiCallLoader.js";
+import type { RejectRow } from "./apiCallLoader.js";
 import type { Warehouse } from "./database.js";
 import { quotedString } from "./duckdb.js";
 import { PARTITION_FORMAT, type Partitioning } from "./partitioning.js";
+import { isReadError, readProbe, separateRefused, serializeReject } from "./refusedRows.js";
 import { Spool } from "./spool.js";
 import { fillSql, sqlFile } from "./sqlFiles.js";
 import { asStorageError } from "./storageError.js";
@@ -48,8 +49,10 @@ export class OperationLoader {
       return await this.commitLines(lines, rejects);
     } catch (error) {
       if (!isReadError(error) || lines.length === 0) throw error;
-      const refused = await findUnreadable(lines, (probe) => this.probe(probe));
-      if (refused.length === 0 || refused.length === lines.length) throw error;
+      const probe = readProbe(this.spool, async (file) => {
+        await this.warehouse.connection.run(fillSql(this.stageSql, { file: quotedString(file) }));
+      });
+      const { refused } = await separateRefused(lines, probe, error);
       const refusedLines = new Set(refused.map(({ line }) => line));
       const now = (this.options.now ?? (() => new Date()))().toISOString();
       const refusedRejects = refused.map(({ line, reason }) => ({
@@ -70,18 +73,6 @@ export class OperationLoader {
       return { ...result, refusedByDuckDb: refused.length };
     } finally {
       await this.spool.cleanup();
-    }
-  }
-
-  /** DuckDB's reason for refusing to stage these rows, or undefined when it reads them all. */
-  private async probe(lines: readonly string[]): Promise<string | undefined> {
-    const file = await this.spool.write("operations-probe", lines);
-    try {
-      await this.warehouse.connection.run(fillSql(this.stageSql, { file: quotedString(file) }));
-      return undefined;
-    } catch (error) {
-      if (!isReadError(error)) throw error;
-      return (error as Error).message.split("\n")[0] ?? "";
     }
   }
 

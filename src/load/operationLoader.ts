@@ -10,7 +10,7 @@ import { asStorageError } from "./storageError.js";
 
 export interface OperationBatchResult {
   changed: number;
-  /** Operations the validator accepted and DuckDB refused: now in rejects. */
+  /** Operations the validator accepted and DuckDB refused: in rejects, and stored as rejected. */
   refusedByDuckDb: number;
 }
 

@@ -1,11 +1,21 @@
-import { mkdir } from "node:fs/promises";
-import path from "node:path";
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { METHODS } from "../../src/api/schemas/enums.js";
-import { OperationLoader } from "../../src/load/operationLoader.js";
-import { transformOperation } from "../../src/transform/operationRow.js";
-import { exportOnce, queryDb, tempWorkspace, withTempWarehouse } from "../helpers/exportHarness.js";
+import {
+  ABSENT,
+  bad,
+  type Drawn,
+  dateTime,
+  int32,
+  int64,
+  LONE_SURROGATE,
+  method,
+  ok,
+  optionalText,
+  price,
+  text,
+  unknownFields,
+} from "../helpers/drawnValues.js";
+import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 import { HOSTILE_USER_ID, pageBody, sendJson, startHostileApi } from "../helpers/hostileApi.js";
 
 /**
@@ -15,120 +25,6 @@ import { HOSTILE_USER_ID, pageBody, sendJson, startHostileApi } from "../helpers
  * draw: the run never fails (exit 0 or 4), every record is stored or rejected, every record whose
  * values a column can hold is stored, and stored values are exactly the ones sent.
  */
-
-/** A drawn field value, and whether the exporter must accept it (`ok`). ABSENT leaves the field out. */
-interface Drawn {
-  value: unknown;
-  ok: boolean;
-}
-const ABSENT = Symbol("absent");
-const ok = (value: unknown): Drawn => ({ value, ok: true });
-const bad = (value: unknown): Drawn => ({ value, ok: false });
-
-const INT32_MIN = -(2 ** 31);
-const INT32_MAX = 2 ** 31 - 1;
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-const LONE_SURROGATE = /\p{Cs}/u;
-
-const int32: fc.Arbitrary<Drawn> = fc.oneof(
-  fc.constantFrom(INT32_MIN, INT32_MAX, 0, -1, 200).map(ok),
-  fc.integer().map(ok),
-  fc.constantFrom(INT32_MAX + 1, INT32_MIN - 1, 2 ** 53 - 1).map(bad),
-  fc.constantFrom(null, ABSENT).map(ok),
-);
-
-/** Durations as BigInt: the page text carries their exact digits (pageText). */
-const int64: fc.Arbitrary<Drawn> = fc.oneof(
-  fc.constantFrom(INT64_MIN, INT64_MAX, 2n ** 53n + 1n, -(2n ** 53n) - 1n, 0n, 1_500_000_000n).map(ok),
-  fc.bigInt({ min: INT64_MIN, max: INT64_MAX }).map(ok),
-  fc.constantFrom(INT64_MAX + 1n, INT64_MIN - 1n).map(bad),
-  fc.constantFrom(null, ABSENT).map(ok),
-);
-
-const pad = (n: number, width = 2) => String(n).padStart(width, "0");
-
-/** Date-times at the calendar's edges, valid or not, in the forms RFC 3339 allows. */
-const dateTime: fc.Arbitrary<Drawn> = fc.oneof(
-  fc
-    .record({
-      year: fc.constantFrom(1, 999, 1000, 1900, 1999, 2000, 2023, 2024, 2026, 9998, 9999),
-      month: fc.oneof(fc.constantFrom(1, 2, 12), fc.integer({ min: 1, max: 12 })),
-      day: fc.constantFrom(1, 28, 29, 30, 31),
-      form: fc.constantFrom("Z", "z", ".123456789Z", "+23:59", "-05:30", ".5-00:00", "-00:01"),
-      lowerT: fc.boolean(),
-    })
-    .map(({ year, month, day, form, lowerT }) => {
-      const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-      const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
-      const text = `${pad(year, 4)}-${pad(month)}-${pad(day)}${lowerT ? "t" : "T"}23:59:59${form}`;
-      // UTC years 1000-9998 (primitives.ts): these offsets move 1000-01-01 and 9998-12-31 out.
-      const instant = Date.parse(text.toUpperCase());
-      const inRange = instant >= Date.UTC(1000, 0, 1) && instant < Date.UTC(9999, 0, 1);
-      return { value: text, ok: day <= days && inRange };
-    }),
-  fc
-    .date({
-      min: new Date("1970-01-01T00:00:00Z"),
-      max: new Date("2100-01-01T00:00:00Z"),
-      noInvalidDate: true,
-    })
-    .map((date) => ok(date.toISOString())),
-  fc.constantFrom("2026-13-01T00:00:00Z", "2026-01-01T24:00:00Z", "2026-01-01T00:00:00", "").map(bad),
-);
-
-/** Text with what JSON, UTF-8 and DuckDB treat specially; a lone surrogate cannot be stored. */
-const text: fc.Arbitrary<Drawn> = fc
-  .oneof(
-    fc.string({ unit: "binary", maxLength: 12 }),
-    fc.string({
-      unit: fc.constantFrom(
-        "a",
-        "\u0000",
-        "\u001f",
-        "\u2028",
-        "😀",
-        "\ud800",
-        "\udfff",
-        "é",
-        '"',
-        "\\",
-        "\n",
-      ),
-      maxLength: 8,
-    }),
-  )
-  .map((value) => ({ value, ok: !LONE_SURROGATE.test(value) }));
-
-const optionalText: fc.Arbitrary<Drawn> = fc.oneof(text, fc.constantFrom(null, ABSENT).map(ok));
-
-/** Prices as the API may print them: doubles of any size and sign, decimal text, nonsense. */
-const price: fc.Arbitrary<Drawn> = fc.oneof(
-  fc.double({ noNaN: true }).map((n) => ({ value: n, ok: Number.isFinite(n) && Math.abs(n) < 999_999 })),
-  fc.constantFrom(0.1 + 0.2, -0.5, 5e-7, 1e-7, -0, 999_999.999_999_5, 0.000_000_5).map(ok),
-  fc
-    .tuple(fc.constantFrom("", "-", "+"), fc.stringMatching(/^\d{1,8}$/), fc.stringMatching(/^\d{0,10}$/))
-    .map(([sign, whole, fraction]) => {
-      const decimal = `${sign}${whole}${fraction === "" ? "" : `.${fraction}`}`;
-      return { value: decimal, ok: Math.abs(Number(decimal)) < 999_999 };
-    }),
-  fc.constantFrom("abc", "1e5", "", "1.", "NaN", "1234567890123.5").map(bad),
-  fc.constantFrom(null, ABSENT).map(ok),
-);
-
-/** Unknown fields, some named like Object.prototype's members. */
-const unknownFields: fc.Arbitrary<[string, unknown][]> = fc.uniqueArray(
-  fc.tuple(
-    fc.constantFrom("__proto__", "constructor", "toString", "request_body", "brand_new"),
-    fc.jsonValue({ maxDepth: 2 }),
-  ),
-  { maxLength: 2, selector: ([key]) => key },
-);
-
-const method: fc.Arbitrary<Drawn> = fc.oneof(
-  { weight: 5, arbitrary: fc.constantFrom(...METHODS).map(ok) },
-  fc.constantFrom("BREW", "get").map(bad),
-);
 
 /** A field's values that must load, and (for some) values that cannot. */
 function split(arbitrary: fc.Arbitrary<Drawn>, hasBad = true) {
@@ -363,86 +259,3 @@ test("any drawn records: no failed run, nothing lost, what can be stored is stor
     { numRuns: 30, seed: Number(process.env.GEN_SEED ?? 20261123), endOnFailure: true },
   );
 }, 120_000);
-
-/** Values for the fields of an operation body that fill typed columns, or none. */
-const operationValue = fc.oneof(
-  dateTime.map((drawn) => drawn.value),
-  text.map((drawn) => drawn.value),
-  fc.constantFrom(HOSTILE_USER_ID, "not-a-uuid", null, 7, 1e300, -0, true, ABSENT),
-  fc.jsonValue({ maxDepth: 3 }),
-);
-
-const operationBody = fc.record({
-  type: fc.constantFrom("file_volume", "file_teleport", "text_to_cad_v2"),
-  fields: fc.dictionary(
-    fc.constantFrom(
-      "user_id",
-      "created_at",
-      "started_at",
-      "completed_at",
-      "updated_at",
-      "status",
-      "error",
-      "conversation_id",
-      "volume",
-      "output_unit",
-      "src_format",
-      "outputs",
-      "prompt",
-      "__proto__",
-    ),
-    operationValue,
-    { maxKeys: 6 },
-  ),
-});
-
-test("any drawn operation body the validator accepts loads, and DuckDB refuses none", async () => {
-  await withTempWarehouse(async (warehouse, dir) => {
-    const spoolDir = path.join(dir, "spool");
-    await mkdir(spoolDir);
-    const loader = new OperationLoader(warehouse, { runId: "run", spoolDir, partitioning: "month" });
-    let counter = 0;
-    let accepted = 0;
-    await fc.assert(
-      fc.asyncProperty(fc.array(operationBody, { minLength: 1, maxLength: 6 }), async (bodies) => {
-        const rows = [];
-        for (const { type, fields } of bodies) {
-          counter += 1;
-          const id = `0a1b2c3d-0000-4000-9000-${String(counter).padStart(12, "0")}`;
-          await warehouse.connection.run(
-            "INSERT INTO api_calls (id, user_id, method, created_at, updated_at, first_seen_run_id, last_changed_run_id) VALUES ($id::UUID, $id::UUID, 'POST', now(), now(), 'run', 'run')",
-            { id },
-          );
-          const body: Record<string, unknown> = {
-            id,
-            type,
-            status: "completed",
-            user_id: HOSTILE_USER_ID,
-            created_at: "2026-10-01T00:00:00Z",
-            updated_at: "2026-10-01T00:00:00Z",
-            src_format: "obj",
-            output_unit: "m3",
-          };
-          for (const [key, value] of Object.entries(fields)) {
-            if (value === ABSENT) delete body[key];
-            else
-              Object.defineProperty(body, key, {
-                value,
-                enumerable: true,
-                writable: true,
-                configurable: true,
-              });
-          }
-          const result = transformOperation(id, JSON.parse(JSON.stringify(body)), "2026-10-02T00:00:00Z");
-          if (result.ok) rows.push(result.row);
-        }
-        accepted += rows.length;
-        const committed = await loader.commit(rows, []);
-        expect(committed.refusedByDuckDb).toBe(0);
-      }),
-      { numRuns: 40, seed: Number(process.env.GEN_SEED ?? 20261123), endOnFailure: true },
-    );
-    // The draws must reach the loader, or this proves nothing.
-    expect(accepted).toBeGreaterThan(20);
-  });
-}, 60_000);

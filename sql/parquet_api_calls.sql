@@ -9,7 +9,7 @@ SELECT
   id::VARCHAR AS id, user_id::VARCHAR AS user_id, org_id::VARCHAR AS org_id,
   method, endpoint, endpoint_template, status_code,
   created_at, started_at, completed_at, updated_at,
-  duration_raw, duration_ms, minutes, seconds, price_usd,
+  duration_raw, duration_ms, minutes, seconds, price_usd, price_raw, price_flags,
   token_hash, email, ip_address, origin, user_agent, request_query_params, stripe_invoice_item_id,
   extra::VARCHAR AS extra
 FROM api_calls

@@ -34,6 +34,14 @@ CREATE TABLE IF NOT EXISTS api_calls (
   last_changed_run_id    VARCHAR NOT NULL
 );
 
+-- Columns added after the table's first version: added here, not above, so that a new database and
+-- an upgraded one have the same columns in the same order.
+-- The price as the API printed it, when price_usd is that value rounded half-even to the micro-dollar
+-- (NULL when price_usd is exact); and what is unusual about the price: 'rounded', 'negative' or
+-- 'negative,rounded' (NULL for an ordinary price). README, "Money".
+ALTER TABLE api_calls ADD COLUMN IF NOT EXISTS price_raw VARCHAR;
+ALTER TABLE api_calls ADD COLUMN IF NOT EXISTS price_flags VARCHAR;
+
 -- Records that failed validation or loading: kept with the reason, never dropped.
 CREATE TABLE IF NOT EXISTS rejects (
   run_id      VARCHAR NOT NULL,
@@ -97,7 +105,8 @@ CREATE TABLE IF NOT EXISTS parquet_dirty (
 -- Async operations (the long-running CAD jobs), one per API call that started one; the id is the
 -- call's id (spec: "the same as the API call ID"). Scalar fields of each variant are columns, the
 -- rest is in `details` JSON. Output files (base64 CAD data) are never stored: only their names and
--- sizes. `fetch_status` is 'found' or 'not_found' (a 404: recorded, never retried).
+-- sizes. `fetch_status` is 'found', 'not_found' (a 404: recorded, never retried) or 'rejected' (a body
+-- that could not be stored, in `rejects` with the reason: recorded, never retried).
 CREATE TABLE IF NOT EXISTS async_operations (
   id                    UUID PRIMARY KEY,
   call_created_at       TIMESTAMPTZ NOT NULL,

@@ -5,11 +5,14 @@
 -- ip_address the expression of their privacy policy (the raw column, NULL, or the hash joined in);
 -- and the joins of staged_derived the templates and those hashes need.
 -- A record with a duplicate key makes read_json fail (JavaScript keeps the last value): the loader
--- then loads the batch through the row path instead.
+-- then loads the batch through the row path instead. Only prices stored as they are (no rounding, not
+-- negative) come this way, so price_raw and price_flags are NULL. maximum_object_size as in
+-- select_row_api_calls.sql.
 SELECT
   r.id, r.user_id, r.org_id, r.method, r.endpoint, e.value AS endpoint_template, r.status_code,
   r.created_at, r.started_at, r.completed_at, r.updated_at,
   r.duration AS duration_raw, r.minutes, r.seconds, r.price AS price_usd,
+  NULL::VARCHAR AS price_raw, NULL::VARCHAR AS price_flags,
   {{token_hash}} AS token_hash, {{email}} AS email, {{ip_address}} AS ip_address,
   r.origin, r.user_agent, r.request_query_params, r.stripe_invoice_item_id, NULL::JSON AS extra
 FROM read_json({{file}},
@@ -21,5 +24,6 @@ FROM read_json({{file}},
     seconds: 'INTEGER', price: 'DECIMAL(18,6)', token: 'VARCHAR', email: 'VARCHAR',
     ip_address: 'VARCHAR', origin: 'VARCHAR', user_agent: 'VARCHAR', request_query_params: 'VARCHAR',
     stripe_invoice_item_id: 'VARCHAR'
-  }) AS r
+  },
+  maximum_object_size = 33554432) AS r
 {{joins}}

@@ -1,5 +1,6 @@
 -- Stage one batch of fetched operations from an NDJSON spool file (its name filled in as a quoted
 -- literal by fillSql), typed by DuckDB, joined to the calls that started them for the partition key.
+-- maximum_object_size is twice the largest row the validator lets through (src/transform/limits.ts).
 CREATE OR REPLACE TEMP TABLE staged_async_operations AS
 SELECT s.*, c.created_at AS call_created_at
 FROM read_json({{file}},
@@ -14,16 +15,19 @@ FROM read_json({{file}},
     feedback: 'VARCHAR', prompt: 'VARCHAR', conversation_id: 'UUID', project_name: 'VARCHAR',
     output_count: 'INTEGER', output_bytes: 'BIGINT', outputs: 'JSON', details: 'JSON', raw_unknown: 'JSON',
     fetched_at: 'TIMESTAMPTZ'
-  }) AS s
+  },
+  maximum_object_size = 33554432) AS s
 JOIN api_calls AS c USING (id);
 
 -- The staged operations that change the table: new, or a new status, fetch status or updated_at.
 -- A re-fetched operation still running with nothing new changes nothing (and rewrites no partition).
+-- A rejected body only marks an operation not stored yet: a stored one keeps what it had.
 CREATE OR REPLACE TEMP TABLE changed_async_operations AS
 SELECT s.*
 FROM staged_async_operations AS s
 LEFT JOIN async_operations AS o USING (id)
-WHERE o.id IS NULL
-  OR o.fetch_status IS DISTINCT FROM s.fetch_status
-  OR o.status IS DISTINCT FROM s.status
-  OR o.updated_at IS DISTINCT FROM s.updated_at;
+WHERE (o.id IS NULL
+    OR o.fetch_status IS DISTINCT FROM s.fetch_status
+    OR o.status IS DISTINCT FROM s.status
+    OR o.updated_at IS DISTINCT FROM s.updated_at)
+  AND (o.id IS NULL OR s.fetch_status <> 'rejected');

@@ -16,6 +16,8 @@ UPDATE api_calls SET
   minutes = s.minutes,
   seconds = s.seconds,
   price_usd = s.price_usd,
+  price_raw = s.price_raw,
+  price_flags = s.price_flags,
   token_hash = s.token_hash,
   email = s.email,
   ip_address = s.ip_address,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ZooUsageError } from "../errors.js";
+import { hasInexactDuration, itemsWithExactDurations } from "./exactJson.js";
 import { itemsArrayJson, peekNextPage } from "./itemsJson.js";
 import type { AsyncOperation } from "./schemas/index.js";
 import { AsyncOperationSchema, isUuid } from "./schemas/index.js";
@@ -74,7 +75,7 @@ export class ZooClient {
       throw invalidBody("GET /user/api-calls", response.requestId, envelope.error);
     }
     return {
-      items: envelope.data.items,
+      items: exactItems(envelope.data.items, response.bytes),
       itemsJson: itemsArrayJson(response.bytes, response.body),
       nextPage: envelope.data.next_page ?? null,
       requestId: response.requestId,
@@ -107,6 +108,20 @@ export class ZooClient {
       },
     );
     return { body: response.body, requestId: response.requestId };
+  }
+}
+
+/**
+ * The page's items, read again with exact durations when JSON.parse rounded one (int64 beyond 2^53).
+ * A page the exact reader cannot take (nesting deeper than its stack) keeps JSON.parse's items:
+ * the schema then rejects the rounded duration rather than store wrong digits.
+ */
+function exactItems(items: unknown[], bytes: Buffer): unknown[] {
+  if (!hasInexactDuration(items)) return items;
+  try {
+    return itemsWithExactDurations(bytes.toString("utf8"));
+  } catch {
+    return items;
   }
 }
 

@@ -41,7 +41,7 @@ export async function runOperationFromDb(
   );
   // The warehouse holds API data as received: escape sequences are neutralised for the terminal.
   stdout(options.json ? jsonForTerminal(fields) : printableLines(describeStored(fields)));
-  if (fields.fetch_status === "not_found") return ExitCode.api;
+  if (fields.fetch_status === "not_found" || fields.fetch_status === "rejected") return ExitCode.api;
   return fields.status === "failed" ? ExitCode.operationFailed : ExitCode.ok;
 }
 
@@ -53,6 +53,10 @@ function describeStored(fields: Record<string, unknown>): string {
   const lines = [`Operation ${String(fields.id)} (from the warehouse)`];
   if (fields.fetch_status === "not_found") {
     lines.push("  not found: the API answered 404 for this id (wrong id, or not this user's operation)");
+    return lines.join("\n");
+  }
+  if (fields.fetch_status === "rejected") {
+    lines.push("  rejected: the API's body could not be stored; the rejects table says why");
     return lines.join("\n");
   }
   lines.push(`  type        ${String(fields.operation_type)}`);

@@ -10,6 +10,7 @@ import {
   notFoundOperation,
   OPERATION_STARTING_TEMPLATES,
   type OperationRow,
+  rejectedOperation,
   transformOperation,
 } from "../transform/operationRow.js";
 
@@ -72,6 +73,7 @@ export async function fetchOperations(
           rows.push(transformed.row);
         } else {
           result.rejected += 1;
+          rows.push(rejectedOperation(id, fetchedAt));
           rejects.push({
             run_id: options.runId,
             rejected_at: fetchedAt,
@@ -92,7 +94,11 @@ export async function fetchOperations(
     });
     const committed = await deps.loader.commit(rows, rejects);
     result.changed += committed.changed;
-    deps.progress.add({ operations: rows.length + rejects.length, rejected: rejects.length });
+    result.rejected += committed.refusedByDuckDb;
+    deps.progress.add({
+      operations: rows.length,
+      rejected: rejects.length + committed.refusedByDuckDb,
+    });
     if (failure !== undefined) throw failure;
     after = { createdAt: last.createdAt, id: last.id };
   }

@@ -13,9 +13,20 @@ import { TABLE_ROW_GROUP_ROWS, type Warehouse } from "./database.js";
 import { quotedString } from "./duckdb.js";
 import { retryOnOutOfMemory } from "./outOfMemory.js";
 import { PARTITION_FORMAT, type Partitioning } from "./partitioning.js";
+import {
+  firstLine,
+  idOfLine,
+  isReadError,
+  readProbe,
+  separateRefused,
+  serializeReject,
+} from "./refusedRows.js";
 import { ItemsSpool, RowSpool, Spool } from "./spool.js";
 import { fillSql, sqlFile } from "./sqlFiles.js";
 import { asStorageError } from "./storageError.js";
+
+// The scan serialises its rejects with it, beside the rows this module loads.
+export { serializeReject } from "./refusedRows.js";
 
 export interface RejectRow {
   run_id: string;
@@ -55,6 +66,8 @@ export interface BatchResult {
   inserted: number;
   updated: number;
   rejected: number;
+  /** Of `rejected`, the records DuckDB refused at load time (not the validator's rejects). */
+  refusedByDuckDb: number;
 }
 
 /** A batch's record files: transformed rows (NDJSON), and raw items (one JSON array). */
@@ -65,10 +78,6 @@ interface Sources {
 
 export function serializeRow(row: ApiCallRow): string {
   return JSON.stringify(row);
-}
-
-export function serializeReject(reject: RejectRow): string {
-  return JSON.stringify(reject);
 }
 
 /**
@@ -111,6 +120,8 @@ export class ApiCallLoader {
       partitioning: Partitioning;
       transform: TransformContext;
       onWarning: (message: string) => void;
+      /** The clock that dates rejects found at load time. */
+      now?: () => Date;
     },
   ) {
     if (!DURATION_UNITS.includes(options.durationUnit)) {
@@ -185,25 +196,76 @@ export class ApiCallLoader {
     }
   }
 
-  /** Commits the batch's files; raw items DuckDB cannot read as validated go through the row path. */
+  /**
+   * Commits the batch's files; raw items DuckDB cannot read as validated go through the row path,
+   * and rows DuckDB still refuses become rejects (refuseUnloadable).
+   */
   private async commitFiles(batch: Batch, sources: Sources, rejectsFile: string | undefined) {
     const { itemsFile } = sources;
+    let rowsFiles = sources.rowsFiles;
     try {
       return await this.commitSources(batch, sources, rejectsFile);
     } catch (error) {
-      if (itemsFile === undefined || !isReadError(error)) throw error;
+      if (!isReadError(error)) throw error;
+      if (itemsFile === undefined) return await this.refuseUnloadable(batch, rowsFiles, rejectsFile, error);
       // DuckDB read a raw record otherwise than JavaScript did (a duplicate key, say): those
       // records go through the row path, which stores exactly what was validated.
       this.options.onWarning(
         `DuckDB could not read a batch of raw records as they were validated (${firstLine(error)}); loading them through the row path`,
       );
-      const fallbackFile = await this.spool.write("rows", await this.rowsOfItems(itemsFile));
-      return await this.commitSources(
-        batch,
-        { rowsFiles: [...sources.rowsFiles, fallbackFile] },
-        rejectsFile,
-      );
+      rowsFiles = [...rowsFiles, await this.spool.write("rows", await this.rowsOfItems(itemsFile))];
     }
+    try {
+      return await this.commitSources(batch, { rowsFiles }, rejectsFile);
+    } catch (error) {
+      if (!isReadError(error)) throw error;
+      return await this.refuseUnloadable(batch, rowsFiles, rejectsFile, error);
+    }
+  }
+
+  /**
+   * The safety net behind the validator: DuckDB refused a batch's rows (a value the validator let
+   * through and a column cannot hold). The rows DuckDB cannot read are found by halving the batch
+   * (findUnreadable), become rejects with DuckDB's reason, and the rest commits with the checkpoint,
+   * so the run goes on and ends partial, and the next run does not meet them again. When every row
+   * is refused, it is not about one record's data: the error stands.
+   */
+  private async refuseUnloadable(
+    batch: Batch,
+    rowsFiles: readonly string[],
+    rejectsFile: string | undefined,
+    error: unknown,
+  ): Promise<BatchResult> {
+    const lines: string[] = [];
+    for (const file of rowsFiles) {
+      for (const line of (await readFile(file, "utf8")).split("\n")) if (line !== "") lines.push(line);
+    }
+    const probe = readProbe(this.spool, async (file) => {
+      const select = fillSql(this.rowSelectSql, { file: quotedString(file) });
+      await this.warehouse.connection.run(`CREATE OR REPLACE TEMP TABLE probe_api_calls AS ${select}`);
+      await this.warehouse.connection.run("DROP TABLE probe_api_calls");
+    });
+    const { kept, refused } = await separateRefused(lines, probe, error);
+    this.options.onWarning(
+      `DuckDB refused ${refused.length} record(s) the validator accepted (${firstLine(error)}); they are in rejects, the rest of the batch is loaded`,
+    );
+    const refusedRejects = refused.map(({ line, reason }) =>
+      serializeReject({
+        run_id: this.options.runId,
+        rejected_at: (this.options.now ?? (() => new Date()))().toISOString(),
+        record_id: idOfLine(line),
+        reason: `✖ DuckDB could not load the record: ${reason}`,
+        raw_json: line,
+      }),
+    );
+    const allRejects = [...batch.rejects, ...refusedRejects];
+    const keptFiles = kept.length > 0 ? [await this.spool.write("rows", kept)] : [];
+    const result = await this.commitSources(
+      { ...batch, rejects: allRejects },
+      { rowsFiles: keptFiles },
+      allRejects.length > 0 ? await this.spool.write("rejects", allRejects) : rejectsFile,
+    );
+    return { ...result, refusedByDuckDb: refused.length };
   }
 
   /** Commits the batch inserted directly when it may be, through staging when that is undone. */
@@ -223,7 +285,12 @@ export class ApiCallLoader {
     mayInsertDirectly: boolean,
   ): Promise<BatchResult> {
     const { connection } = this.warehouse;
-    const result: BatchResult = { inserted: 0, updated: 0, rejected: batch.rejects.length };
+    const result: BatchResult = {
+      inserted: 0,
+      updated: 0,
+      rejected: batch.rejects.length,
+      refusedByDuckDb: 0,
+    };
     const selects = sources.rowsFiles.map((file) => fillSql(this.rowSelectSql, { file: quotedString(file) }));
     await connection.run("BEGIN TRANSACTION");
     try {
@@ -378,12 +445,3 @@ function bulkSelectSql(privacy: PrivacyPolicy): string {
 
 /** A batch inserted directly listed an id twice: it is undone and loaded through staging. */
 class RepeatedIds extends Error {}
-
-/** An error of DuckDB reading or casting a spool file's records (not of storage). */
-function isReadError(error: unknown): boolean {
-  return /^(Invalid Input|Conversion) Error/.test(error instanceof Error ? error.message : "");
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
-}

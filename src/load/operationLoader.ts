@@ -1,14 +1,17 @@
-import type { OperationRow } from "../transform/operationRow.js";
+import { type OperationRow, rejectedOperation } from "../transform/operationRow.js";
 import type { RejectRow } from "./apiCallLoader.js";
 import type { Warehouse } from "./database.js";
 import { quotedString } from "./duckdb.js";
 import { PARTITION_FORMAT, type Partitioning } from "./partitioning.js";
+import { isReadError, readProbe, separateRefused, serializeReject } from "./refusedRows.js";
 import { Spool } from "./spool.js";
 import { fillSql, sqlFile } from "./sqlFiles.js";
 import { asStorageError } from "./storageError.js";
 
 export interface OperationBatchResult {
   changed: number;
+  /** Operations the validator accepted and DuckDB refused: in rejects, and stored as rejected. */
+  refusedByDuckDb: number;
 }
 
 /**
@@ -23,53 +26,88 @@ export class OperationLoader {
 
   constructor(
     private readonly warehouse: Warehouse,
-    private readonly options: { runId: string; spoolDir: string; partitioning: Partitioning },
+    private readonly options: {
+      runId: string;
+      spoolDir: string;
+      partitioning: Partitioning;
+      /** The clock that dates rejects found at load time. */
+      now?: () => Date;
+    },
   ) {
     this.spool = new Spool(options.spoolDir, options.runId);
   }
 
+  /**
+   * Commits a chunk. Behind the validator, a safety net: if DuckDB refuses to read some rows (a
+   * value a column cannot hold), those are found by halving the chunk, go to rejects with DuckDB's
+   * reason and are stored as 'rejected' (not asked for again), and the rest commits. When every row
+   * is refused, the error is not about one body.
+   */
   async commit(rows: readonly OperationRow[], rejects: readonly RejectRow[]): Promise<OperationBatchResult> {
-    const { connection } = this.warehouse;
-    const result: OperationBatchResult = { changed: 0 };
+    const lines = rows.map((row) => JSON.stringify(row));
     try {
-      const rowsFile =
-        rows.length > 0
-          ? await this.spool.write(
-              "operations",
-              rows.map((row) => JSON.stringify(row)),
-            )
-          : undefined;
-      const rejectsFile =
-        rejects.length > 0
-          ? await this.spool.write(
-              "operation-rejects",
-              rejects.map((row) => JSON.stringify(row)),
-            )
-          : undefined;
-      await connection.run("BEGIN TRANSACTION");
-      try {
-        if (rowsFile !== undefined) {
-          await connection.run(fillSql(this.stageSql, { file: quotedString(rowsFile) }));
-          await connection.run(
-            "INSERT INTO parquet_dirty SELECT DISTINCT 'async_operations', strftime(timezone('UTC', call_created_at), $format) FROM changed_async_operations ON CONFLICT DO NOTHING",
-            { format: PARTITION_FORMAT[this.options.partitioning] },
-          );
-          const counted = await connection.runAndReadAll(
-            "SELECT count(*)::INTEGER FROM changed_async_operations",
-          );
-          result.changed = Number(counted.getRows()[0]?.[0] ?? 0);
-          await connection.run(this.upsertSql, { run_id: this.options.runId });
-        }
-        if (rejectsFile !== undefined)
-          await connection.run(fillSql(this.rejectsSql, { file: quotedString(rejectsFile) }));
-        await connection.run("COMMIT");
-      } catch (error) {
-        await connection.run("ROLLBACK").catch(() => undefined);
-        throw asStorageError(error, `a batch of async operations to ${this.warehouse.path}`);
-      }
-      return result;
+      return await this.commitLines(lines, rejects);
+    } catch (error) {
+      if (!isReadError(error) || lines.length === 0) throw error;
+      const probe = readProbe(this.spool, async (file) => {
+        await this.warehouse.connection.run(fillSql(this.stageSql, { file: quotedString(file) }));
+      });
+      const { refused } = await separateRefused(lines, probe, error);
+      const refusedLines = new Set(refused.map(({ line }) => line));
+      const now = (this.options.now ?? (() => new Date()))().toISOString();
+      const refusedRejects = refused.map(({ line, reason }) => ({
+        run_id: this.options.runId,
+        rejected_at: now,
+        record_id: (JSON.parse(line) as { id: string }).id,
+        reason: `async operation: ✖ DuckDB could not load the operation: ${reason}`,
+        raw_json: line,
+      }));
+      const result = await this.commitLines(
+        lines.map((line) =>
+          refusedLines.has(line)
+            ? JSON.stringify(rejectedOperation((JSON.parse(line) as OperationRow).id, now))
+            : line,
+        ),
+        [...rejects, ...refusedRejects],
+      );
+      return { ...result, refusedByDuckDb: refused.length };
     } finally {
       await this.spool.cleanup();
     }
+  }
+
+  private async commitLines(
+    lines: readonly string[],
+    rejects: readonly RejectRow[],
+  ): Promise<OperationBatchResult> {
+    const { connection } = this.warehouse;
+    const result: OperationBatchResult = { changed: 0, refusedByDuckDb: 0 };
+    const rowsFile = lines.length > 0 ? await this.spool.write("operations", lines) : undefined;
+    const rejectsFile =
+      rejects.length > 0
+        ? await this.spool.write("operation-rejects", rejects.map(serializeReject))
+        : undefined;
+    await connection.run("BEGIN TRANSACTION");
+    try {
+      if (rowsFile !== undefined) {
+        await connection.run(fillSql(this.stageSql, { file: quotedString(rowsFile) }));
+        await connection.run(
+          "INSERT INTO parquet_dirty SELECT DISTINCT 'async_operations', strftime(timezone('UTC', call_created_at), $format) FROM changed_async_operations ON CONFLICT DO NOTHING",
+          { format: PARTITION_FORMAT[this.options.partitioning] },
+        );
+        const counted = await connection.runAndReadAll(
+          "SELECT count(*)::INTEGER FROM changed_async_operations",
+        );
+        result.changed = Number(counted.getRows()[0]?.[0] ?? 0);
+        await connection.run(this.upsertSql, { run_id: this.options.runId });
+      }
+      if (rejectsFile !== undefined)
+        await connection.run(fillSql(this.rejectsSql, { file: quotedString(rejectsFile) }));
+      await connection.run("COMMIT");
+    } catch (error) {
+      await connection.run("ROLLBACK").catch(() => undefined);
+      throw asStorageError(error, `a batch of async operations to ${this.warehouse.path}`);
+    }
+    return result;
   }
 }

@@ -112,7 +112,7 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
       deps,
       options,
       summary,
-      loader: new ApiCallLoader(warehouse, { ...options, transform, onWarning: warn }),
+      loader: new ApiCallLoader(warehouse, { ...options, transform, onWarning: warn, now: deps.now }),
       transform,
       future,
       warn,
@@ -155,7 +155,7 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
     progress.update({ phase: "fetching operations" });
     try {
       const fetched = await fetchOperations(
-        { ...deps, loader: new OperationLoader(warehouse, options) },
+        { ...deps, loader: new OperationLoader(warehouse, { ...options, now: deps.now }) },
         { runId: options.runId, concurrency: options.operationsConcurrency },
       );
       summary.operations = fetched;

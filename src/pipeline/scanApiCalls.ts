@@ -113,6 +113,8 @@ export class ApiCallScanner {
       const result = await loader.commit(toCommit);
       summary.records_new += result.inserted;
       summary.records_updated += result.updated;
+      summary.records_rejected += result.refusedByDuckDb;
+      progress.add({ rejected: result.refusedByDuckDb });
     };
     // The scan goes forward in created_at: the partitions before the last committed call's are
     // complete for this run, so they are written while the scan goes on rather than after it. A

@@ -24,7 +24,7 @@ export class DerivedValues {
 
   /** Notes what one bulk-loaded call needs. */
   add(call: ApiCallWithPrice): void {
-    if (call.endpoint !== undefined) {
+    if (call.endpoint !== undefined && call.endpoint !== null) {
       const templates = this.values.get("endpoint") as Map<string, string>;
       if (!templates.has(call.endpoint)) {
         templates.set(call.endpoint, this.context.templater.templateOf(call.endpoint));
@@ -32,7 +32,7 @@ export class DerivedValues {
     }
     for (const kind of this.hashed) {
       const value = call[kind];
-      if (value === undefined) continue;
+      if (value === undefined || value === null) continue;
       const hashes = this.values.get(kind) as Map<string, string>;
       if (!hashes.has(value)) hashes.set(value, this.context.secrets.hash(value));
     }

@@ -1,6 +1,13 @@
 import { z } from "zod";
-import { AsyncOperationSchema, isUnknownAsyncOperation } from "../api/schemas/index.js";
+import {
+  AsyncOperationSchema,
+  isRfc3339DateTime,
+  isUnknownAsyncOperation,
+  isUuid,
+} from "../api/schemas/index.js";
 import { outputFiles } from "../operations/operationView.js";
+import { toMicros } from "./apiCallRow.js";
+import { inspectJson, MAX_RECORD_BYTES, storableText } from "./limits.js";
 
 /**
  * Endpoint templates whose successful POST starts an async operation. From the spec: these paths
@@ -24,7 +31,7 @@ export const OPERATION_STARTING_TEMPLATES: readonly string[] = [
 /** One async_operations row as the loader spools it (queue_ms/run_ms and call_created_at come in SQL). */
 export interface OperationRow {
   id: string;
-  fetch_status: "found" | "not_found";
+  fetch_status: "found" | "not_found" | "rejected";
   operation_type: string | null;
   status: string | null;
   user_id: string | null;
@@ -94,15 +101,61 @@ const COLUMN_FIELDS = new Set([
 
 export type OperationResult = { ok: true; row: OperationRow } | { ok: false; reason: string };
 
-/** Validates a fetched body and maps it to a row; an unknown `type` is kept raw, not rejected. */
+/** Fields of an unknown `type` that fill typed columns: UUIDs and RFC 3339 times, when present. */
+const UNKNOWN_TYPE_UUIDS = ["user_id", "conversation_id"] as const;
+const UNKNOWN_TYPE_TIMES = ["created_at", "started_at", "completed_at", "updated_at"] as const;
+
+/**
+ * What about a body the schema accepted still cannot be stored: text no column can hold, and for an
+ * unknown `type` (which the schema does not check) a field of a UUID or TIMESTAMPTZ column holding
+ * something else. Undefined when the body can be stored.
+ */
+function unstorable(fields: Record<string, unknown>, unknownType: boolean): string | undefined {
+  const { issue } = inspectJson("", fields);
+  if (issue !== undefined) return `✖ ${issue.problem}\n  → at ${storableText(issue.at)}`;
+  if (!unknownType) return undefined;
+  for (const field of UNKNOWN_TYPE_UUIDS) {
+    const value = fields[field];
+    if (value !== undefined && value !== null && !(typeof value === "string" && isUuid(value)))
+      return `✖ expected a UUID (8-4-4-4-12 hex digits)\n  → at ${field}`;
+  }
+  for (const field of UNKNOWN_TYPE_TIMES) {
+    const value = fields[field];
+    if (value !== undefined && value !== null && !(typeof value === "string" && isRfc3339DateTime(value)))
+      return `✖ expected an RFC 3339 date-time with a zone on a real calendar day\n  → at ${field}`;
+  }
+  return undefined;
+}
+
+/**
+ * Validates a fetched body and maps it to a row; an unknown `type` is kept raw, not rejected. What
+ * passes loads: the checks go as far as the columns need (unstorable, and the row's size).
+ */
 export function transformOperation(id: string, body: unknown, fetchedAt: string): OperationResult {
+  const result = operationRow(id, body, fetchedAt);
+  if (!result.ok) return result;
+  const bytes = Buffer.byteLength(JSON.stringify(result.row));
+  if (bytes > MAX_RECORD_BYTES)
+    return {
+      ok: false,
+      reason: `✖ operation is ${bytes} bytes as a row, above the ${MAX_RECORD_BYTES}-byte limit on one JSON object the loader reads (DuckDB read_json maximum_object_size)`,
+    };
+  return result;
+}
+
+function operationRow(id: string, body: unknown, fetchedAt: string): OperationResult {
   const parsed = AsyncOperationSchema.safeParse(body);
   if (!parsed.success) return { ok: false, reason: z.prettifyError(parsed.error) };
   const operation = parsed.data;
   const fields: Record<string, unknown> = isUnknownAsyncOperation(operation) ? operation.raw : operation;
   if (typeof fields.id === "string" && fields.id.toLowerCase() !== id.toLowerCase()) {
-    return { ok: false, reason: `✖ operation id ${fields.id} differs from the API call id ${id}\n  → at id` };
+    return {
+      ok: false,
+      reason: `✖ operation id ${storableText(fields.id)} differs from the API call id ${id}\n  → at id`,
+    };
   }
+  const problem = unstorable(fields, isUnknownAsyncOperation(operation));
+  if (problem !== undefined) return { ok: false, reason: problem };
   const files = outputFiles(fields).map((file) => ({ name: file.name, bytes: file.bytes }));
   const unknown = isUnknownAsyncOperation(operation);
   const sizedBody = files.length > 0 ? { ...fields, outputs: files } : fields;
@@ -156,9 +209,22 @@ export function transformOperation(id: string, body: unknown, fetchedAt: string)
 
 /** The row for a 404: the call started no operation this user can see. */
 export function notFoundOperation(id: string, fetchedAt: string): OperationRow {
+  return emptyOperation(id, fetchedAt, "not_found");
+}
+
+/**
+ * The row for a body that is in `rejects` (with its reason): recorded so that later runs do not ask
+ * for it again and end partial each time, as a 404 is. It replaces no stored row
+ * (stage_async_operations.sql): an operation stored earlier keeps what it had.
+ */
+export function rejectedOperation(id: string, fetchedAt: string): OperationRow {
+  return emptyOperation(id, fetchedAt, "rejected");
+}
+
+function emptyOperation(id: string, fetchedAt: string, fetchStatus: "not_found" | "rejected"): OperationRow {
   return {
     id,
-    fetch_status: "not_found",
+    fetch_status: fetchStatus,
     operation_type: null,
     status: null,
     user_id: null,
@@ -198,9 +264,9 @@ function text(value: unknown): string | null {
   return typeof value === "string" ? value : null;
 }
 
-/** DuckDB keeps microseconds: extra fraction digits of an RFC 3339 time are cut. */
+/** As DuckDB stores it: microseconds, upper-case T and Z (toMicros). */
 function time(value: unknown): string | null {
-  return typeof value === "string" ? value.replace(/(\.\d{6})\d+/, "$1") : null;
+  return typeof value === "string" ? toMicros(value) : null;
 }
 
 function number(value: unknown): number | null {

@@ -60,6 +60,20 @@ const CANDIDATES: unknown[] = [
   123456789012.12346,
   2 ** 53 - 1,
   2 ** 53,
+  2 ** 31 - 1,
+  2 ** 31,
+  -(2 ** 31),
+  -(2 ** 31) - 1,
+  2n ** 63n - 1n,
+  2n ** 63n,
+  "a\ud800",
+  "\udc00",
+  "😀",
+  "2024-02-29T00:00:00Z",
+  "2023-02-29T00:00:00Z",
+  "2026-04-31T00:00:00Z",
+  "0999-12-31T00:00:00Z",
+  "-0.5",
   true,
   {},
   [],
@@ -78,7 +92,10 @@ function expectAgreement(raw: unknown): boolean {
   const fast = parseApiCallFast(raw);
   if (fast === undefined) return false;
   const parsed = ApiCallWithPriceSchema.safeParse(raw);
-  expect(parsed.success, JSON.stringify(raw)).toBe(true);
+  expect(
+    parsed.success,
+    JSON.stringify(raw, (_, v) => (typeof v === "bigint" ? String(v) : v)),
+  ).toBe(true);
   expect(fast).toStrictEqual(parsed.data);
   return true;
 }

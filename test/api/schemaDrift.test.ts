@@ -124,6 +124,18 @@ function zodVariantType(option: AnyZod): string | undefined {
   return typeField === undefined ? undefined : String(defOf(unwrap(typeField).core).values?.[0]);
 }
 
+const isIntSchema = (schema: AnyZod): boolean => schema instanceof z.ZodNumber && schema.isInt === true;
+
+/**
+ * Optional strings the spec does not mark nullable, where ours also takes null (read as absent) so
+ * that a null never costs the call its place in the cost views.
+ */
+const NULL_AS_ABSENT: ReadonlySet<string> = new Set(
+  ["email", "endpoint", "ip_address", "origin", "request_query_params", "stripe_invoice_item_id"].map(
+    (field) => `ApiCallWithPrice.${field}`,
+  ),
+);
+
 /** What is wrong with `core` as an implementation of the spec node (one level; objects are visited apart). */
 function kindProblems(from: Spec, { node }: Resolved, core: AnyZod): string[] {
   const def = defOf(core);
@@ -144,7 +156,11 @@ function kindProblems(from: Spec, { node }: Resolved, core: AnyZod): string[] {
     case "string":
       return want(def.type === "string", "a string");
     case "integer":
-      return want(core instanceof z.ZodNumber && core.isInt === true, "an integer");
+      // An int64 is a union of a safe-integer number and a BigInt (src/api/exactJson.ts).
+      return want(
+        isIntSchema(core) || (def.type === "union" && (def.options ?? []).some(isIntSchema)),
+        "an integer",
+      );
     case "number":
       return want(
         def.type === "number" || (def.options ?? []).some((option) => defOf(option).type === "number"),
@@ -228,7 +244,7 @@ function audit(from: Spec, roots: ReadonlyArray<readonly [string, AnyZod]>): Fin
       const required = specRequired.includes(key);
       if (ours.optional === required)
         problems.push(required ? "spec: required, ours: optional" : "spec: optional");
-      if (ours.nullable !== resolved.nullable)
+      if (ours.nullable !== resolved.nullable && !(ours.nullable && NULL_AS_ABSENT.has(`${name}.${key}`)))
         problems.push(`spec nullable: ${resolved.nullable}, ours: ${ours.nullable}`);
       findings.push({ name: `${name}.${key}`, problems });
       visit(resolved.name ?? `${name}.${key}`, resolved.node, ours.core);

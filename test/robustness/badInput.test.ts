@@ -19,11 +19,29 @@ type Item = Record<string, unknown>;
  * reason naming the field. [what, the record as broken (from a good one), outcome: a reason, or "loads"].
  */
 const CATALOGUE: [string, (item: Item) => unknown, RegExp | "loads"][] = [
-  ['price "abc"', (item) => ({ ...item, price: "abc" }), /price must be a non-negative decimal/],
-  ["negative price", (item) => ({ ...item, price: -0.5 }), /price must be a non-negative decimal/],
+  ['price "abc"', (item) => ({ ...item, price: "abc" }), /price must be a decimal number or string/],
+  ["negative price (loads, flagged)", (item) => ({ ...item, price: -0.5 }), "loads"],
   ["absurd price", (item) => ({ ...item, price: 2_000_000_000 }), /above the per-call sanity limit/],
-  ["sub-micro-dollar price", (item) => ({ ...item, price: "0.0000001" }), /more than 6 decimal places/],
+  [
+    "absurd negative price",
+    (item) => ({ ...item, price: -2_000_000_000 }),
+    /below the per-call sanity limit/,
+  ],
+  [
+    "price beyond DECIMAL(18,6)",
+    (item) => ({ ...item, price: "1234567890123.5" }),
+    /more than 12 integer digits/,
+  ],
+  ["sub-micro-dollar price (loads, rounded)", (item) => ({ ...item, price: "0.0000005" }), "loads"],
   ["price as a string", (item) => ({ ...item, price: "12.34" }), "loads"],
+  ["status_code beyond int32", (item) => ({ ...item, status_code: 2 ** 31 }), /status_code/],
+  [
+    "a day that does not exist",
+    (item) => ({ ...item, completed_at: "2026-02-30T00:00:00Z" }),
+    /completed_at/,
+  ],
+  ["a lone surrogate", (item) => ({ ...item, user_agent: "bad \ud800 agent" }), /user_agent/],
+  ["null optional strings", (item) => ({ ...item, email: null, origin: null, ip_address: null }), "loads"],
   ["status_code as a string", (item) => ({ ...item, status_code: "200" }), /status_code/],
   ["invalid timestamp", (item) => ({ ...item, created_at: "2026-13-45T99:00:00Z" }), /created_at/],
   ["timestamp without zone", (item) => ({ ...item, updated_at: "2026-10-01T10:00:00" }), /updated_at/],
@@ -33,6 +51,11 @@ const CATALOGUE: [string, (item: Item) => unknown, RegExp | "loads"][] = [
   ["method EXTENSION (the spec's catch-all)", (item) => ({ ...item, method: "EXTENSION" }), "loads"],
   ["a huge user agent", (item) => ({ ...item, user_agent: "x".repeat(200_000) }), "loads"],
   ["unknown fields", (item) => ({ ...item, response_body: { a: [1, 2] } }), "loads"],
+  [
+    "an unknown field named __proto__",
+    (item) => Object.defineProperty({ ...item }, "__proto__", { value: { kept: [1] }, enumerable: true }),
+    "loads",
+  ],
   [
     "nanosecond timestamps",
     (item) => ({ ...item, created_at: String(item.created_at).replace(/Z$/, "789Z") }),
@@ -72,9 +95,21 @@ test("every broken record is loaded correctly or rejected with a precise reason;
     expect(summary.records_new).toBe(truth.length - rejected.length);
     const priced = await queryDb(
       db,
-      "SELECT price_usd::VARCHAR AS price FROM api_calls WHERE price_usd = 12.34",
+      "SELECT price_usd::VARCHAR AS price, price_raw, price_flags FROM api_calls WHERE price_flags IS NOT NULL OR price_usd = 12.34 ORDER BY price_usd",
     );
-    expect(priced).toEqual([{ price: "12.340000" }]);
+    // Half-even: 0.0000005 lies halfway between 0 and 0.000001 and goes to the even 0.
+    expect(priced).toEqual([
+      { price: "-0.500000", price_raw: null, price_flags: "negative" },
+      { price: "0.000000", price_raw: "0.0000005", price_flags: "rounded" },
+      { price: "12.340000", price_raw: null, price_flags: null },
+    ]);
+    const proto = await queryDb(
+      db,
+      "SELECT extra::VARCHAR AS extra FROM api_calls WHERE extra::VARCHAR LIKE '%__proto__%'",
+    );
+    expect(proto.map((row) => Object.entries(JSON.parse(String(row.extra))))).toEqual([
+      [["__proto__", { kept: [1] }]],
+    ]);
     const huge = await queryDb(db, "SELECT max(length(user_agent))::INTEGER AS n FROM api_calls");
     expect(huge[0]?.n).toBe(200_000);
   } finally {

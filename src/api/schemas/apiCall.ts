@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { MethodSchema } from "./enums.js";
-import { DateTimeSchema, UuidSchema } from "./primitives.js";
+import { DateTimeSchema, TextSchema, UuidSchema } from "./primitives.js";
 
 // Already canonical: no leading zeros, no trailing fractional zeros. Most prices take this fast path.
 const CANONICAL_DECIMAL = /^(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
-// A plain decimal, as in Zoo's docs examples ("30.11"). Exponent strings are refused: they are not money
-// text, and expanding "1e999999999" would build a gigabyte of zeros.
-const PLAIN_DECIMAL = /^(\d+)(?:\.(\d+))?$/;
-// What `String(n)` prints for a finite non-negative number: plain, or exponent form below 1e-6 and from 1e21.
-const NUMBER_TEXT = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/;
+// A plain decimal, as in Zoo's docs examples ("30.11"), with an optional sign. Exponent strings are
+// refused: they are not money text, and expanding "1e999999999" would build a gigabyte of zeros.
+const PLAIN_DECIMAL = /^([+-]?)(\d+)(?:\.(\d+))?$/;
+// What `String(n)` prints for a finite number: plain, or exponent form below 1e-6 and from 1e21.
+const NUMBER_TEXT = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/;
 
 /** Moves the decimal point by `exponent` and trims leading/trailing zeros; string work only, never a float. */
 function canonicalDecimal(intDigits: string, fracDigits: string, exponent: number): string {
@@ -31,21 +31,32 @@ function canonicalDecimal(intDigits: string, fracDigits: string, exponent: numbe
   return fraction === "" ? whole : `${whole}.${fraction}`;
 }
 
-/** The canonical decimal text of a price, or undefined when the value is not a non-negative decimal. */
+/** "-" before a non-zero magnitude; zero has no sign. */
+function signed(negative: boolean, magnitude: string): string {
+  return negative && magnitude !== "0" ? `-${magnitude}` : magnitude;
+}
+
+/**
+ * The canonical decimal text of a price ("30.11", "-0.5", "0.30000000000000004"), or undefined when
+ * the value is not a finite decimal at all. The spec types `price` as a double with no minimum, so a
+ * negative price is a price (a refund or credit, say); src/transform/money.ts decides how it is stored.
+ */
 export function canonicalPrice(value: number | string): string | undefined {
   if (typeof value === "number") {
-    // Number.isFinite also refuses NaN; -0 passes and prints as "0". String(n) is the shortest text that
-    // reads back as the same double, so no digit is invented or lost.
-    if (!Number.isFinite(value) || value < 0) return undefined;
+    // Number.isFinite also refuses NaN; -0 prints as "0". String(n) is the shortest text that reads
+    // back as the same double: what the API's serialiser (serde_json, shortest round-trip) prints too.
+    if (!Number.isFinite(value)) return undefined;
     const text = String(value);
     // Without an exponent, String(n) has no leading or trailing zeros to trim: already canonical.
     if (!text.includes("e")) return text;
     const match = NUMBER_TEXT.exec(text);
-    return match ? canonicalDecimal(match[1] ?? "0", match[2] ?? "", Number(match[3] ?? 0)) : undefined;
+    if (!match) return undefined;
+    const magnitude = canonicalDecimal(match[2] ?? "0", match[3] ?? "", Number(match[4] ?? 0));
+    return signed(match[1] === "-", magnitude);
   }
   if (CANONICAL_DECIMAL.test(value)) return value;
   const match = PLAIN_DECIMAL.exec(value);
-  return match ? canonicalDecimal(match[1] ?? "0", match[2] ?? "", 0) : undefined;
+  return match ? signed(match[1] === "-", canonicalDecimal(match[2] ?? "0", match[3] ?? "", 0)) : undefined;
 }
 
 function describeValue(value: unknown): string {
@@ -56,14 +67,14 @@ function describeValue(value: unknown): string {
 }
 
 function priceMessage(value: unknown): string {
-  return `price must be a non-negative decimal number or string, got ${describeValue(value)}`;
+  return `price must be a decimal number or string, got ${describeValue(value)}`;
 }
 
 /**
  * Normalises an ApiCallWithPrice `price` to canonical decimal text ("30.11", "0.0000001", "0"), or null.
  * The spec types it `number` (format money-usd) but Zoo's docs show decimal strings, so both are accepted;
  * the result is text so that no later stage does money arithmetic in binary floating point.
- * @throws TypeError when the value is neither null nor a non-negative decimal number or string.
+ * @throws TypeError when the value is neither null nor a decimal number or string.
  */
 export function normalizePrice(value: unknown): string | null {
   if (value === null) return null;
@@ -81,6 +92,27 @@ const PriceSchema = z
     return z.NEVER;
   });
 
+/** The range of the spec's int32, which is also the INTEGER column's (sql/schema.sql). */
+export const INT32_MIN = -(2 ** 31);
+export const INT32_MAX = 2 ** 31 - 1;
+/** The range of the spec's int64, which is also the BIGINT column's. */
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
+
+/** An int32 field: a value beyond 32 bits cannot be stored in its INTEGER column. */
+const Int32Schema = z
+  .int({ error: "expected an integer (int32)" })
+  .min(INT32_MIN, { error: "expected a 32-bit integer (int32): below -2147483648" })
+  .max(INT32_MAX, { error: "expected a 32-bit integer (int32): above 2147483647" });
+
+/**
+ * An int64 field: a safe integer as a number, or a BigInt when its digits do not fit a double (the
+ * client parses such a page again and keeps them exact: src/api/exactJson.ts).
+ */
+const Int64Schema = z.union([z.int(), z.bigint().min(INT64_MIN).max(INT64_MAX)], {
+  error: "expected a 64-bit integer (int64)",
+});
+
 /**
  * One item of GET /user/api-calls (components.schemas.ApiCallWithPrice). Loose: fields this code does not
  * know (older or newer vintages, e.g. `request_body` before 2026) are kept, not stripped. Optional fields
@@ -91,26 +123,28 @@ export const ApiCallWithPriceSchema = z.looseObject({
   completed_at: DateTimeSchema.nullable().optional(),
   created_at: DateTimeSchema,
   // int64, format "duration"; the unit is not documented, so it is kept as the integer the API sent.
-  duration: z.int().nullable().optional(),
-  // Format "email" and "ip" in the spec, but an odd value must not lose the record: any string.
-  email: z.string().optional(),
-  endpoint: z.string().optional(),
+  duration: Int64Schema.nullable().optional(),
+  // Format "email" and "ip" in the spec, but an odd value must not lose the record: any text. The
+  // optional strings are not nullable in the spec, but a null is read as absent rather than losing
+  // the call (and its price) from every cost view.
+  email: TextSchema.nullable().optional(),
+  endpoint: TextSchema.nullable().optional(),
   id: UuidSchema,
-  ip_address: z.string().optional(),
+  ip_address: TextSchema.nullable().optional(),
   method: MethodSchema,
-  // int32 in the spec; any safe integer here, since being stricter buys nothing.
-  minutes: z.int().nullable().optional(),
+  // int32 in the spec, and INTEGER columns.
+  minutes: Int32Schema.nullable().optional(),
   org_id: UuidSchema.nullable().optional(),
-  origin: z.string().optional(),
+  origin: TextSchema.nullable().optional(),
   price: PriceSchema.nullable().optional(),
-  request_query_params: z.string().optional(),
-  seconds: z.int().nullable().optional(),
+  request_query_params: TextSchema.nullable().optional(),
+  seconds: Int32Schema.nullable().optional(),
   started_at: DateTimeSchema.nullable().optional(),
-  status_code: z.int().nullable().optional(),
-  stripe_invoice_item_id: z.string().optional(),
+  status_code: Int32Schema.nullable().optional(),
+  stripe_invoice_item_id: TextSchema.nullable().optional(),
   token: UuidSchema,
   updated_at: DateTimeSchema,
-  user_agent: z.string(),
+  user_agent: TextSchema,
   user_id: UuidSchema,
 });
 export type ApiCallWithPrice = z.infer<typeof ApiCallWithPriceSchema>;

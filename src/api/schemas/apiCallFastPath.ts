@@ -1,7 +1,7 @@
 import type { ApiCallWithPrice } from "./apiCall.js";
-import { canonicalPrice } from "./apiCall.js";
+import { canonicalPrice, INT32_MAX, INT32_MIN } from "./apiCall.js";
 import { METHODS } from "./enums.js";
-import { isRfc3339DateTime, isUuid } from "./primitives.js";
+import { isRfc3339DateTime, isUuid, isWellFormedText } from "./primitives.js";
 
 const METHOD_SET: ReadonlySet<unknown> = new Set(METHODS);
 
@@ -22,7 +22,7 @@ export function parseApiCallFast(raw: unknown): ApiCallWithPrice | undefined {
   if (!isAbsentOr(record.org_id, isUuidValue)) return undefined;
   if (!isAbsentOr(record.started_at, isTimeValue) || !isAbsentOr(record.completed_at, isTimeValue))
     return undefined;
-  if (!METHOD_SET.has(record.method) || typeof record.user_agent !== "string") return undefined;
+  if (!METHOD_SET.has(record.method) || !isText(record.user_agent)) return undefined;
   if (
     !isOptionalString(record.email) ||
     !isOptionalString(record.endpoint) ||
@@ -34,9 +34,9 @@ export function parseApiCallFast(raw: unknown): ApiCallWithPrice | undefined {
     return undefined;
   if (
     !isAbsentOr(record.duration, Number.isSafeInteger) ||
-    !isAbsentOr(record.minutes, Number.isSafeInteger) ||
-    !isAbsentOr(record.seconds, Number.isSafeInteger) ||
-    !isAbsentOr(record.status_code, Number.isSafeInteger)
+    !isAbsentOr(record.minutes, isInt32) ||
+    !isAbsentOr(record.seconds, isInt32) ||
+    !isAbsentOr(record.status_code, isInt32)
   )
     return undefined;
   const { price } = record;
@@ -54,8 +54,17 @@ function isTimeValue(value: unknown): boolean {
   return typeof value === "string" && isRfc3339DateTime(value);
 }
 
+function isText(value: unknown): boolean {
+  return typeof value === "string" && isWellFormedText(value);
+}
+
+/** Absent, null, or well-formed text (the schema's `TextSchema.nullable().optional()`). */
 function isOptionalString(value: unknown): boolean {
-  return value === undefined || typeof value === "string";
+  return value === undefined || value === null || isText(value);
+}
+
+function isInt32(value: unknown): boolean {
+  return Number.isInteger(value) && (value as number) >= INT32_MIN && (value as number) <= INT32_MAX;
 }
 
 /** Absent, null, or passing `check` (the schema's `.nullable().optional()`). */

@@ -26,16 +26,65 @@ export const UuidSchema = z
 const RFC3339_PATTERN =
   /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[Tt](?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?(?:[Zz]|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 
-/** True when `text` is an RFC 3339 date-time with a zone, in the ranges `Date.parse` reads. */
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * The instants a date-time may name: UTC years 1000 to 9998. The Parquet datasets are partitioned by
+ * the UTC month or day, and a partition's bounds are four-digit-year times: year 9999's last month
+ * ends in year 10000, which DuckDB cannot read back as text, and JavaScript's Date.UTC reads years
+ * below 100 as 19xx. Zoo's times are 21st-century; anything this far out is not a real time.
+ */
+const EARLIEST_MS = Date.UTC(1000, 0, 1);
+const LATEST_MS = Date.UTC(9999, 0, 1);
+/** Texts between these (as strings) are years 1001-9997: inside the range whatever their offset. */
+const EDGE_LOW = "1001";
+const EDGE_HIGH = "9998";
+
+/**
+ * True when `text` is an RFC 3339 date-time with a zone, in the ranges `Date.parse` reads, on a day
+ * that exists: the pattern lets day 31 through for every month, and V8 rolls "02-30" over into March
+ * while DuckDB's TIMESTAMPTZ refuses it ("timestamp field value out of range"), which would fail the
+ * whole batch. Only days past the 28th need the calendar.
+ */
 export function isRfc3339DateTime(text: string): boolean {
-  return RFC3339_PATTERN.test(text);
+  if (!RFC3339_PATTERN.test(text)) return false;
+  // Only a year at the edge of the range needs the instant (Date.parse per value is costly).
+  if (text < EDGE_LOW || text >= EDGE_HIGH) {
+    const instant = Date.parse(text);
+    if (!(instant >= EARLIEST_MS && instant < LATEST_MS)) return false;
+  }
+  const day = (text.charCodeAt(8) - 48) * 10 + (text.charCodeAt(9) - 48);
+  if (day <= 28) return true;
+  const month = (text.charCodeAt(5) - 48) * 10 + (text.charCodeAt(6) - 48);
+  if (month !== 2) return day <= (DAYS_IN_MONTH[month - 1] ?? 0);
+  const year = Number(text.slice(0, 4));
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (leap ? 29 : 28);
 }
+
+/**
+ * A UTF-16 code unit of a surrogate pair standing alone (JSON's "\ud800" escape decodes to one).
+ * DuckDB's JSON reader refuses the whole file that holds one ("no low surrogate in string"), and
+ * no UTF-8 text can hold it: such a string cannot be stored as it is.
+ */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** True when `text` is well-formed UTF-16 (no lone surrogate), so it has a UTF-8 form DuckDB stores. */
+export function isWellFormedText(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
+}
+
+/** The spec's `string`, restricted to what a VARCHAR can hold: well-formed Unicode text. */
+export const TextSchema = z.string().refine(isWellFormedText, {
+  error: "string holds a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff escape): not valid Unicode text",
+});
 
 /**
  * Kept as the original string: the loader converts it, and the string keeps sub-millisecond digits that a
  * `Date` would drop. A pattern only, no `Date.parse` per value: that call alone tripled the cost of the
  * four date-times in each of ~1M api-call records.
  */
-export const DateTimeSchema = z.string().regex(RFC3339_PATTERN, {
-  error: "expected an RFC 3339 date-time with a zone, e.g. 2024-01-31T12:00:00Z",
+export const DateTimeSchema = z.string().refine(isRfc3339DateTime, {
+  error:
+    "expected an RFC 3339 date-time with a zone on a real calendar day in UTC years 1000-9998, e.g. 2024-01-31T12:00:00Z",
 });

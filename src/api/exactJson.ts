@@ -1,0 +1,152 @@
+/**
+ * ApiCallWithPrice `duration` is an int64 (spec), and JSON.parse reads every number as a double:
+ * past 2^53 the digits it keeps are not the ones sent. A page holding such a duration is parsed
+ * again here, reading `items[i].duration` as a BigInt when it is an integer beyond the safe range;
+ * everything else comes out as JSON.parse makes it. Only for pages that need it: this parser is
+ * plain JavaScript and much slower than JSON.parse.
+ */
+
+/** True when some item's duration is a number JSON.parse could not have read exactly. */
+export function hasInexactDuration(items: readonly unknown[]): boolean {
+  for (const item of items) {
+    if (item === null || typeof item !== "object") continue;
+    const duration = (item as { duration?: unknown }).duration;
+    if (typeof duration === "number" && Number.isInteger(duration) && !Number.isSafeInteger(duration))
+      return true;
+  }
+  return false;
+}
+
+/**
+ * The page's `items` with every integer `duration` beyond 2^53 as a BigInt. `text` must be JSON
+ * that JSON.parse has read already (so it is well-formed and its top level is an object).
+ */
+export function itemsWithExactDurations(text: string): unknown[] {
+  const parser = new ExactParser(text);
+  const body = parser.value("");
+  const items = (body as { items?: unknown } | null)?.items;
+  return Array.isArray(items) ? items : [];
+}
+
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const INTEGER = /^-?\d+$/;
+/** A string's body: anything but a quote, a backslash or a control character, or an escape. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON forbids raw control characters in strings.
+const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
+const WHITESPACE = /[ \t\n\r]*/y;
+
+/** A recursive-descent JSON reader that knows where it is: "" (top), "items", "item", "duration". */
+class ExactParser {
+  private at = 0;
+
+  constructor(private readonly text: string) {}
+
+  value(where: string): unknown {
+    this.skipWhitespace();
+    const char = this.text[this.at];
+    if (char === "{") return this.object(where);
+    if (char === "[") return this.array(where);
+    if (char === '"') return this.string();
+    if (char === "t" || char === "f" || char === "n") return this.literal();
+    return this.number(where === "duration");
+  }
+
+  private object(where: string): Record<string, unknown> {
+    const result: Record<string, unknown> = {};
+    this.at += 1;
+    this.skipWhitespace();
+    if (this.text[this.at] === "}") {
+      this.at += 1;
+      return result;
+    }
+    for (;;) {
+      this.skipWhitespace();
+      const key = this.string();
+      this.skipWhitespace();
+      this.expect(":");
+      const child =
+        where === "" && key === "items"
+          ? "items"
+          : where === "item" && key === "duration"
+            ? "duration"
+            : "other";
+      // Own data properties, as JSON.parse defines them: a key "__proto__" stays a key.
+      Object.defineProperty(result, key, {
+        value: this.value(child),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+      this.skipWhitespace();
+      if (this.text[this.at] === ",") {
+        this.at += 1;
+        continue;
+      }
+      this.expect("}");
+      return result;
+    }
+  }
+
+  private array(where: string): unknown[] {
+    const result: unknown[] = [];
+    this.at += 1;
+    this.skipWhitespace();
+    if (this.text[this.at] === "]") {
+      this.at += 1;
+      return result;
+    }
+    for (;;) {
+      result.push(this.value(where === "items" ? "item" : "other"));
+      this.skipWhitespace();
+      if (this.text[this.at] === ",") {
+        this.at += 1;
+        continue;
+      }
+      this.expect("]");
+      return result;
+    }
+  }
+
+  private string(): string {
+    STRING.lastIndex = this.at;
+    const match = STRING.exec(this.text);
+    if (match === null) throw new SyntaxError(`expected a string at ${this.at}`);
+    this.at += match[0].length;
+    return JSON.parse(match[0]) as string;
+  }
+
+  private literal(): boolean | null {
+    for (const [word, value] of [
+      ["true", true],
+      ["false", false],
+      ["null", null],
+    ] as const) {
+      if (this.text.startsWith(word, this.at)) {
+        this.at += word.length;
+        return value;
+      }
+    }
+    throw new SyntaxError(`unexpected character at ${this.at}`);
+  }
+
+  private number(exactInteger: boolean): number | bigint {
+    NUMBER.lastIndex = this.at;
+    const match = NUMBER.exec(this.text);
+    if (match === null) throw new SyntaxError(`expected a value at ${this.at}`);
+    this.at += match[0].length;
+    const value = Number(match[0]);
+    if (exactInteger && INTEGER.test(match[0]) && !Number.isSafeInteger(value)) return BigInt(match[0]);
+    return value;
+  }
+
+  private skipWhitespace(): void {
+    WHITESPACE.lastIndex = this.at;
+    WHITESPACE.exec(this.text);
+    this.at = WHITESPACE.lastIndex;
+  }
+
+  private expect(char: string): void {
+    if (this.text[this.at] !== char) throw new SyntaxError(`expected ${char} at ${this.at}`);
+    this.at += 1;
+  }
+}

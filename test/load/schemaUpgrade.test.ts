@@ -1,0 +1,41 @@
+import path from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { expect, test } from "vitest";
+import { openWarehouse } from "../../src/load/database.js";
+import { sqlFile } from "../../src/load/sqlFiles.js";
+import { withTempWarehouse } from "../helpers/exportHarness.js";
+
+/** The api_calls columns in table order. */
+async function columns(db: string): Promise<string[]> {
+  const instance = await DuckDBInstance.create(db);
+  const connection = await instance.connect();
+  try {
+    const reader = await connection.runAndReadAll(
+      "SELECT column_name FROM duckdb_columns() WHERE table_name = 'api_calls' ORDER BY column_index",
+    );
+    return reader.getRowsJS().map((row) => String(row[0]));
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+test("a warehouse made before price_raw and price_flags gains them, in the order a new one has", async () => {
+  await withTempWarehouse(async (fresh, dir) => {
+    fresh.close();
+    const expected = await columns(fresh.path);
+    expect(expected.slice(-2)).toEqual(["price_raw", "price_flags"]);
+    // The table as its first version made it: every column up to last_changed_run_id.
+    const old = path.join(dir, "old.duckdb");
+    const instance = await DuckDBInstance.create(old);
+    const connection = await instance.connect();
+    const firstVersion = sqlFile("schema.sql").split("-- Columns added after")[0] ?? "";
+    await connection.run(firstVersion.slice(firstVersion.indexOf("CREATE TABLE IF NOT EXISTS api_calls")));
+    connection.closeSync();
+    instance.closeSync();
+    expect(await columns(old)).toEqual(expected.slice(0, -2));
+    const upgraded = await openWarehouse(old);
+    upgraded.close();
+    expect(await columns(old)).toEqual(expected);
+  });
+});

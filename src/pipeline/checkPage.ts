@@ -1,6 +1,5 @@
 import { setImmediate } from "node:timers/promises";
 import { type CheckResult, checkApiCall, type TransformContext } from "../transform/apiCallRow.js";
-import { createdAtProblem } from "./futureCalls.js";
 
 /**
  * Records validated between two turns of the event loop. A commit runs as a series of DuckDB
@@ -18,14 +17,7 @@ export async function checkPage(
   for (let start = 0; start < items.length; start += RECORDS_PER_TURN) {
     if (start > 0) await setImmediate();
     const end = Math.min(items.length, start + RECORDS_PER_TURN);
-    for (let i = start; i < end; i++) checked.push(storable(checkApiCall(items[i], context)));
+    for (let i = start; i < end; i++) checked.push(checkApiCall(items[i], context));
   }
   return checked;
-}
-
-/** A valid call the warehouse cannot store (createdAtProblem) becomes a reject with the reason. */
-function storable(result: CheckResult): CheckResult {
-  if (!result.ok) return result;
-  const problem = createdAtProblem(result.call.created_at);
-  return problem === undefined ? result : { ok: false, reason: problem, recordId: result.call.id };
 }

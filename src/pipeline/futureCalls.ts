@@ -3,21 +3,6 @@ import { epochMicros, isEarlier } from "../transform/apiCallRow.js";
 /** Clocks drift: a call dated up to this far after the run's clock is taken at its word. */
 export const CLOCK_TOLERANCE_MS = 24 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** The first instant of year 10000 UTC. */
-const YEAR_10000_MS = Date.UTC(10000, 0, 1);
-
-/**
- * Why a call's created_at cannot be stored, or undefined. An instant in year 10000 UTC or later
- * (`9999-12-31T23:59:59-05:00`) has no RFC 3339 UTC form (four-digit years), its partition name
- * "10000-01" sorts before "9999-12" as text, and it is out of range for many Parquet readers
- * (Python's datetime ends at year 9999): it is rejected with this reason rather than stored.
- */
-export function createdAtProblem(createdAt: string): string | undefined {
-  // Only a time written in 9999 can reach year 10000 UTC (an offset moves it by less than a day).
-  if (!createdAt.startsWith("9999-12-31")) return undefined;
-  if (Date.parse(createdAt) < YEAR_10000_MS) return undefined;
-  return "✖ created_at is beyond year 9999 UTC, which the warehouse cannot store\n  → at created_at";
-}
 
 /**
  * The run's clock bounds the checkpoint: a call dated after now + CLOCK_TOLERANCE_MS (a server's

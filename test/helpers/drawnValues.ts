@@ -50,9 +50,9 @@ export const dateTime: fc.Arbitrary<Drawn> = fc.oneof(
       const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
       const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
       const text = `${pad(year, 4)}-${pad(month)}-${pad(day)}${lowerT ? "t" : "T"}23:59:59${form}`;
-      // UTC years 1000-9998 (primitives.ts): these offsets move 1000-01-01 and 9998-12-31 out.
+      // UTC years 1000-9999 (primitives.ts): these offsets move 1000-01-01 and 9999-12-31 out.
       const instant = Date.parse(text.toUpperCase());
-      const inRange = instant >= Date.UTC(1000, 0, 1) && instant < Date.UTC(9999, 0, 1);
+      const inRange = instant >= Date.UTC(1000, 0, 1) && instant < Date.UTC(10000, 0, 1);
       return { value: text, ok: day <= days && inRange };
     }),
   fc

@@ -168,8 +168,21 @@ function micros(stored: string): bigint {
   return negative ? -value : value;
 }
 
+/** A record's created_at in microseconds since the epoch, or a sentinel after every time when unreadable. */
+function instantOf(record: unknown): bigint {
+  const createdAt = (record as { created_at?: unknown } | null)?.created_at;
+  if (typeof createdAt !== "string" || Number.isNaN(Date.parse(createdAt.toUpperCase()))) return 2n ** 64n;
+  return BigInt(epochMicros(createdAt));
+}
+
 async function checkRun(drawn: DrawnRecord[], limit: number, compact: boolean): Promise<void> {
-  const sent = drawn.map((record, i) => build(record, i + 1));
+  // The API lists in ascending created_at: the drawn records are served in that order (the cursor
+  // guard stops a scan that goes back), those without a readable time last.
+  const sent = drawn
+    .map((record, i) => build(record, i + 1))
+    .map((built) => ({ built, at: instantOf(built.record) }))
+    .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
+    .map(({ built }) => built);
   // Every non-empty page hands out a token; the scan ends on an empty page without one (Dropshot).
   const pages: string[] = [];
   for (let start = 0; start < sent.length; start += limit) {

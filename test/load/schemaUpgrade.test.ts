@@ -25,12 +25,12 @@ test("a warehouse made before price_raw and price_flags gains them, in the order
     fresh.close();
     const expected = await columns(fresh.path);
     expect(expected.slice(-2)).toEqual(["price_raw", "price_flags"]);
-    // The table as its first version made it: every column up to last_changed_run_id.
+    // The warehouse as the first version made it: every table, api_calls without the added columns.
     const old = path.join(dir, "old.duckdb");
     const instance = await DuckDBInstance.create(old);
     const connection = await instance.connect();
-    const firstVersion = sqlFile("schema.sql").split("-- Columns added after")[0] ?? "";
-    await connection.run(firstVersion.slice(firstVersion.indexOf("CREATE TABLE IF NOT EXISTS api_calls")));
+    const firstVersion = sqlFile("schema.sql").replace(/^ALTER TABLE api_calls ADD COLUMN .*$/gm, "");
+    await connection.run(firstVersion);
     connection.closeSync();
     instance.closeSync();
     expect(await columns(old)).toEqual(expected.slice(0, -2));

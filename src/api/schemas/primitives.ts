@@ -29,16 +29,18 @@ const RFC3339_PATTERN =
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
- * The instants a date-time may name: UTC years 1000 to 9998. The Parquet datasets are partitioned by
- * the UTC month or day, and a partition's bounds are four-digit-year times: year 9999's last month
- * ends in year 10000, which DuckDB cannot read back as text, and JavaScript's Date.UTC reads years
- * below 100 as 19xx. Zoo's times are 21st-century; anything this far out is not a real time.
+ * The instants a date-time may name: UTC years 1000 to 9999. An instant in year 10000 UTC
+ * (`9999-12-31T23:59:59-05:00`) has no four-digit RFC 3339 UTC form, its partition name "10000-01"
+ * sorts before "9999-12", and many Parquet readers (Python's datetime) end at year 9999. Below 1000,
+ * partition names and readers meet the same trouble at the other end. Zoo's times are 21st-century:
+ * anything this far out is not a real time, and a far-future one that passes is bounded by the run's
+ * clock (src/pipeline/futureCalls.ts).
  */
 const EARLIEST_MS = Date.UTC(1000, 0, 1);
-const LATEST_MS = Date.UTC(9999, 0, 1);
-/** Texts between these (as strings) are years 1001-9997: inside the range whatever their offset. */
+const LATEST_MS = Date.UTC(10000, 0, 1);
+/** Texts between these (as strings) are years 1001-9998: inside the range whatever their offset. */
 const EDGE_LOW = "1001";
-const EDGE_HIGH = "9998";
+const EDGE_HIGH = "9999";
 
 /**
  * True when `text` is an RFC 3339 date-time with a zone, in the ranges `Date.parse` reads, on a day
@@ -86,5 +88,5 @@ export const TextSchema = z.string().refine(isWellFormedText, {
  */
 export const DateTimeSchema = z.string().refine(isRfc3339DateTime, {
   error:
-    "expected an RFC 3339 date-time with a zone on a real calendar day in UTC years 1000-9998, e.g. 2024-01-31T12:00:00Z",
+    "expected an RFC 3339 date-time with a zone on a real calendar day in UTC years 1000-9999, e.g. 2024-01-31T12:00:00Z",
 });

@@ -70,7 +70,11 @@ function addExportOptions(command: Command): Command {
     .addOption(
       new Option("--ip-address-column <policy>", "the ip_address column").choices(["keep", "hash", "drop"]),
     )
-    .option("--max-price <usd>", "reject a call priced above this (sanity limit)", nonNegativeNumber)
+    .option(
+      "--max-price <usd>",
+      "reject a call priced above this or below minus this (sanity limit)",
+      nonNegativeNumber,
+    )
     .option("--batch-records <n>", "records per transaction", positiveInteger)
     .option("--no-operations", "do not fetch the async operations the calls started")
     .option("--operations-concurrency <n>", "async operations fetched at once (default 8)", positiveInteger)

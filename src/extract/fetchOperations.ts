@@ -87,6 +87,19 @@ export async function fetchOperations(
           result.fetched += 1;
           result.notFound += 1;
           rows.push(notFoundOperation(id, deps.now().toISOString()));
+        } else if (error instanceof ZooUsageError && error.code === "api.response_too_large") {
+          // The same body is as large next time: recorded as rejected, so later runs move on.
+          const fetchedAt = deps.now().toISOString();
+          result.fetched += 1;
+          result.rejected += 1;
+          rows.push(rejectedOperation(id, fetchedAt));
+          rejects.push({
+            run_id: options.runId,
+            rejected_at: fetchedAt,
+            record_id: id,
+            reason: `async operation: ${error.message}`,
+            raw_json: "null",
+          });
         } else {
           failure = error;
         }

@@ -89,3 +89,15 @@ export async function queryDb(db: string, sql: string): Promise<Record<string, u
     instance.closeSync();
   }
 }
+
+/** Runs SQL on a database file opened for writing, as an older version or another tool would. */
+export async function writeDb(db: string, sql: string): Promise<void> {
+  const instance = await DuckDBInstance.create(db);
+  const connection = await instance.connect();
+  try {
+    await connection.run(sql);
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}

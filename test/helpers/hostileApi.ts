@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterEach } from "vitest";
+import { tempWorkspace } from "./exportHarness.js";
 
 /**
  * A hostile stand-in for api.zoo.dev: every response is scripted by the test, so it can send what the
@@ -122,5 +124,29 @@ export function pagedHandler(
     }
     const next = page.next !== undefined ? page.next : index + 1 < pages.length ? `p${index + 1}` : null;
     sendJson(res, 200, pageBody(page.items, next));
+  };
+}
+
+/**
+ * Per-test resources for a test file (call it at the file's top level): `hostile` starts a stand-in,
+ * `workspace` makes a temp dir, `onCleanup` adds any other step; all are undone after each test.
+ */
+export function resourcesPerTest() {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return {
+    onCleanup: (cleanup: () => Promise<void>) => cleanups.push(cleanup),
+    async hostile(handler: HostileHandler): Promise<HostileApi> {
+      const api = await startHostileApi(handler);
+      cleanups.push(() => api.close());
+      return api;
+    },
+    async workspace() {
+      const w = await tempWorkspace();
+      cleanups.push(w.cleanup);
+      return w;
+    },
   };
 }

@@ -1,18 +1,16 @@
 import type { ChildProcess } from "node:child_process";
 import { createServer, type Socket } from "node:net";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { describeRun } from "../../src/commands/export.js";
 import { loadExportConfig } from "../../src/config/exportConfig.js";
 import type { RunSummary } from "../../src/pipeline/runSummary.js";
 import { runCli } from "../helpers/cli.js";
-import { tempWorkspace } from "../helpers/exportHarness.js";
 import {
   errorBody,
   HOSTILE_USER_ID,
-  type HostileApi,
   pageBody,
+  resourcesPerTest,
   sendJson,
-  startHostileApi,
   validCall,
 } from "../helpers/hostileApi.js";
 
@@ -25,22 +23,7 @@ import {
 const TOKEN = "t-0123456789abcdef";
 const ESC = "\u001b";
 const C1_CSI = "\u009b";
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function hostile(handler: Parameters<typeof startHostileApi>[0]): Promise<HostileApi> {
-  const api = await startHostileApi(handler);
-  cleanups.push(() => api.close());
-  return api;
-}
-
-async function workspace() {
-  const w = await tempWorkspace();
-  cleanups.push(w.cleanup);
-  return w;
-}
+const { hostile, workspace, onCleanup } = resourcesPerTest();
 
 /** Kills a CLI child that outlives the test's bound, so a regression fails instead of hanging. */
 function bounded(child: ChildProcess): void {
@@ -95,7 +78,7 @@ describe("a host that is wrong or silent is exit 3, without a spend line", () =>
       });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    cleanups.push(async () => {
+    onCleanup(async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(resolve));
     });

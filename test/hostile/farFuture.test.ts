@@ -1,6 +1,5 @@
-import { DuckDBInstance } from "@duckdb/node-api";
 import { afterEach, describe, expect, test } from "vitest";
-import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
+import { exportOnce, queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
 import { type HostileApi, pagedHandler, startHostileApi, validCall } from "../helpers/hostileApi.js";
 import { readDataset } from "../helpers/parquetDataset.js";
 
@@ -29,18 +28,6 @@ async function workspace() {
 async function run(pages: Pages, flags: { db: string; out: string; fullRefresh?: boolean }) {
   const api = await serve(pages);
   return exportOnce({ baseUrl: api.url, token: "t", flags: { ...flags, operations: false } });
-}
-
-/** Writes to the warehouse as an older version of the exporter would have. */
-async function writeDb(db: string, sql: string): Promise<void> {
-  const instance = await DuckDBInstance.create(db);
-  const connection = await instance.connect();
-  try {
-    await connection.run(sql);
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
 }
 
 const highWater = async (db: string) =>

@@ -2,11 +2,10 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { describeContent } from "../../src/load/warehouseFile.js";
 import { type CliResult, runCli } from "../helpers/cli.js";
-import { queryDb, tempWorkspace } from "../helpers/exportHarness.js";
+import { queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
 import { type HostileApi, pagedHandler, startHostileApi, validCall } from "../helpers/hostileApi.js";
 
 const OWNER_FILE = "_zoo_usage_owner.json";
@@ -16,17 +15,6 @@ async function print(file: string): Promise<{ sha: string; mtimeMs: number; size
   const bytes = await readFile(file);
   const stats = await stat(file);
   return { sha: createHash("sha256").update(bytes).digest("hex"), mtimeMs: stats.mtimeMs, size: stats.size };
-}
-
-async function withDuckDb(file: string, sql: string): Promise<void> {
-  const instance = await DuckDBInstance.create(file);
-  const connection = await instance.connect();
-  try {
-    await connection.run(sql);
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
 }
 
 /** The pid of a process that has ended: what a killed run leaves in its temporaries' names. */
@@ -86,7 +74,7 @@ describe("--db that is not a zoo-usage warehouse: refused up front, exit 2, file
     const { dir, out, cleanup } = await tempWorkspace();
     try {
       const db = path.join(dir, "calls.parquet");
-      await withDuckDb(
+      await writeDb(
         path.join(dir, "scratch.duckdb"),
         `COPY (SELECT 1 AS id, 0.5::DECIMAL(18,6) AS price) TO '${db}' (FORMAT parquet)`,
       );
@@ -136,7 +124,7 @@ describe("--db that is not a zoo-usage warehouse: refused up front, exit 2, file
     const { dir, out, cleanup } = await tempWorkspace();
     try {
       const db = path.join(dir, "proxy_logs.duckdb");
-      await withDuckDb(
+      await writeDb(
         db,
         "CREATE TABLE api_calls (id INTEGER, url VARCHAR, created_at TIMESTAMP); INSERT INTO api_calls VALUES (1, '/x', now())",
       );
@@ -163,7 +151,7 @@ describe("--db that is not a zoo-usage warehouse: refused up front, exit 2, file
     try {
       expect((await runCli(["export", "--db", db, "--out", out], { env })).code).toBe(0);
       // As a later version's ALTER TABLE ... ADD COLUMN, and a version before warehouse_identity.
-      await withDuckDb(
+      await writeDb(
         db,
         "ALTER TABLE api_calls ADD COLUMN later_field VARCHAR; DROP TABLE warehouse_identity",
       );

@@ -1,36 +1,19 @@
 import type { ChildProcess } from "node:child_process";
 import type { ServerResponse } from "node:http";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { createClient } from "../../src/api/createClient.js";
 import { loadConfig } from "../../src/config/config.js";
 import { ZooUsageError } from "../../src/errors.js";
 import { createLogger } from "../../src/log/logger.js";
 import { runCli } from "../helpers/cli.js";
-import { tempWorkspace } from "../helpers/exportHarness.js";
-import {
-  errorBody,
-  type HostileApi,
-  pageBody,
-  sendJson,
-  startHostileApi,
-  validCall,
-} from "../helpers/hostileApi.js";
+import { errorBody, pageBody, resourcesPerTest, sendJson, validCall } from "../helpers/hostileApi.js";
 
 /**
  * Time limits hold whatever the API does: a body trickled a byte at a time cannot outlast
  * --request-timeout, SIGINT/SIGTERM end a run while a request or a Retry-After wait is pending, and
  * the retry budget is wall time shared by concurrent fetches.
  */
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function hostile(handler: Parameters<typeof startHostileApi>[0]): Promise<HostileApi> {
-  const api = await startHostileApi(handler);
-  cleanups.push(() => api.close());
-  return api;
-}
+const { hostile, workspace: newWorkspace } = resourcesPerTest();
 
 /**
  * A 200 whose body would take over a minute: one byte every 200 ms. Told when the first byte is out
@@ -105,8 +88,7 @@ test.each([
       sendJson(res, 429, errorBody(429, "slow down"));
     }
   });
-  const workspace = await tempWorkspace();
-  cleanups.push(workspace.cleanup);
+  const workspace = await newWorkspace();
   let signalledAt = 0;
   const result = await runCli(
     ["export", "--db", workspace.db, "--out", workspace.out, "--no-operations", "--json"],
@@ -140,8 +122,7 @@ test("the retry budget is wall time: eight concurrent fetches waiting together s
     res.setHeader("retry-after", "1");
     sendJson(res, 503, errorBody(503, "busy"));
   });
-  const workspace = await tempWorkspace();
-  cleanups.push(workspace.cleanup);
+  const workspace = await newWorkspace();
   const result = await runCli(
     [
       "export",
@@ -190,8 +171,7 @@ test("SIGTERM while a page is retried: no request leaves after the signal", asyn
     res.setHeader("retry-after", "1");
     sendJson(res, 503, errorBody(503, "busy"));
   });
-  const workspace = await tempWorkspace();
-  cleanups.push(workspace.cleanup);
+  const workspace = await newWorkspace();
   const result = await runCli(
     ["export", "--db", workspace.db, "--out", workspace.out, "--no-operations", "--json"],
     {

@@ -1,3 +1,4 @@
+import type { PriceMode } from "./billing.js";
 import { ByteWriter } from "./byteWriter.js";
 import { operationTypeOf } from "./callFacts.js";
 import { type CallContext, type RawCall, rawCall, writeCallJson } from "./callRecord.js";
@@ -19,6 +20,10 @@ export interface DatasetOptions {
   users?: number;
   now?: Date;
   firstUserToken?: string;
+  /** "realistic" (default): Zoo's pricing rules, whole cents. "adversarial": odd money for tests. */
+  priceMode?: PriceMode;
+  /** Share of calls whose created_at ties with the call before them (default 0, at most 0.5). */
+  tieShare?: number;
 }
 
 export type SortMode = "created_at_ascending" | "created_at_descending";
@@ -41,6 +46,7 @@ const POLL_LOOKBACK = 64;
  */
 export class Dataset implements CallContext {
   readonly seed: number;
+  readonly priceMode: PriceMode;
   readonly #initialNowMs: number;
   readonly timeline: Timeline;
   readonly #identity: CallIdentity;
@@ -52,6 +58,7 @@ export class Dataset implements CallContext {
 
   constructor(options: DatasetOptions = {}) {
     this.seed = (options.seed ?? 1) >>> 0;
+    this.priceMode = options.priceMode ?? "realistic";
     this.#initialNowMs = (options.now ?? new Date(DEFAULT_NOW_ISO)).getTime();
     const calls = options.calls ?? 10_000;
     const userCount = options.users ?? 3;
@@ -62,6 +69,7 @@ export class Dataset implements CallContext {
       options.days ?? 90,
       calls,
       userCount,
+      options.tieShare ?? 0,
     );
     this.#identity = new CallIdentity(this.seed);
     // Sized for the initial clock (user 0 gets about half the stream, see userOf); grows after.
@@ -109,8 +117,9 @@ export class Dataset implements CallContext {
     return this.#identity.idWords(i, this.timeline.createdAt(i));
   }
 
+  /** Calls of one tie group belong to one user, so ties show up inside a user's listing. */
   userIndexOf(i: number): number {
-    return userOf(this.seed, i, this.#profiles.length);
+    return userOf(this.seed, this.timeline.tieGroupStart(i), this.#profiles.length);
   }
 
   ownerOf(i: number): UserProfile {
@@ -153,14 +162,9 @@ export class Dataset implements CallContext {
     writeCallJson(writer, this, call, priceAsString);
   }
 
-  /** Call indices of user `u` visible at `now`, in created_at ascending order. */
+  /** Call indices of user `u` visible at `now`, in the API's ascending (created_at, id) order. */
   *visibleIndicesForUser(u: number, now: Date): IterableIterator<number> {
-    const nowUs = microsFromDate(now);
-    const { list, end } = this.#listFor(u, nowUs);
-    for (let p = 0; p < end; p++) {
-      const i = list.at(p);
-      if (this.timeline.visibleFrom(i) <= nowUs) yield i;
-    }
+    yield* this.pageIndices(u, microsFromDate(now), "created_at_ascending", null, Number.POSITIVE_INFINITY);
   }
 
   /** The records GET /user/api-calls serves user `u` at `now`, in created_at ascending order. */
@@ -172,30 +176,60 @@ export class Dataset implements CallContext {
   /**
    * One page of user `u`'s calls at `nowUs`: up to `limit` visible call indices that sort strictly
    * after `after` in the given order (Dropshot keyset pagination), or from the start without a key.
+   * The order is (created_at, id), both descending in descending mode: the key a page token carries
+   * is the pair, so calls that tie on created_at must be ordered by id for a token that ends a page
+   * inside a tie group to resume exactly after its call.
    */
   pageIndices(u: number, nowUs: number, order: SortMode, after: SortKey | null, limit: number): number[] {
     const { list, end } = this.#listFor(u, nowUs);
     const out: number[] = [];
-    if (order === "created_at_ascending") {
-      for (
-        let p = after === null ? 0 : this.#firstAbove(list, end, after);
-        p < end && out.length < limit;
-        p++
-      ) {
-        const i = list.at(p);
-        if (this.timeline.visibleFrom(i) <= nowUs) out.push(i);
+    const descending = order === "created_at_descending";
+    // Only the group at the key's created_at can hold calls that do not sort after the key.
+    let key = after;
+    let p: number;
+    if (descending) p = (after === null ? end : this.#firstCreatedAfter(list, end, after.createdUs)) - 1;
+    else p = after === null ? 0 : this.#firstCreatedAtOrAfter(list, end, after.createdUs);
+    while (p >= 0 && p < end && out.length < limit) {
+      const group = this.#tieGroup(list, end, p, descending);
+      if (group.length === 1) this.#take(out, list.at(p), nowUs, key, descending);
+      else {
+        const ids = group.map((i) => ({ i, id: this.idOf(i) }));
+        ids.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) * (descending ? -1 : 1));
+        for (const { i } of ids) {
+          if (out.length >= limit) break;
+          this.#take(out, i, nowUs, key, descending);
+        }
       }
-    } else {
-      for (
-        let p = after === null ? end - 1 : this.#firstAbove(list, end, after, true) - 1;
-        p >= 0 && out.length < limit;
-        p--
-      ) {
-        const i = list.at(p);
-        if (this.timeline.visibleFrom(i) <= nowUs) out.push(i);
-      }
+      key = null;
+      p += descending ? -group.length : group.length;
     }
     return out;
+  }
+
+  /** Adds call i to a page if it is listed at `nowUs` and sorts after `key` in the scan's direction. */
+  #take(out: number[], i: number, nowUs: number, key: SortKey | null, descending: boolean): void {
+    if (this.timeline.visibleFrom(i) > nowUs) return;
+    if (key !== null) {
+      const c = this.#compare(i, key);
+      if (descending ? c >= 0 : c <= 0) return;
+    }
+    out.push(i);
+  }
+
+  /**
+   * The calls of the tie group at list position p, walking in the scan's direction (a group's calls
+   * are neighbours in the list: one user owns a whole group).
+   */
+  #tieGroup(list: UserIndex, end: number, p: number, descending: boolean): number[] {
+    const first = list.at(p);
+    const group = [first];
+    const createdUs = this.timeline.createdAt(first);
+    for (let q = p + (descending ? -1 : 1); q >= 0 && q < end; q += descending ? -1 : 1) {
+      const i = list.at(q);
+      if (this.timeline.createdAt(i) !== createdUs) break;
+      group.push(i);
+    }
+    return group;
   }
 
   /**
@@ -253,14 +287,23 @@ export class Dataset implements CallContext {
     if (count > this.#indexedUpTo) this.#indexedUpTo = count;
   }
 
-  /** First position in list[0, end) whose key is > `key` (or >= with `inclusive`). */
-  #firstAbove(list: UserIndex, end: number, key: SortKey, inclusive = false): number {
+  /** First position in list[0, end) whose created_at is >= `createdUs`. */
+  #firstCreatedAtOrAfter(list: UserIndex, end: number, createdUs: number): number {
+    return this.#firstWhere(list, end, (c) => c >= createdUs);
+  }
+
+  /** First position in list[0, end) whose created_at is > `createdUs`. */
+  #firstCreatedAfter(list: UserIndex, end: number, createdUs: number): number {
+    return this.#firstWhere(list, end, (c) => c > createdUs);
+  }
+
+  /** Binary search over created_at, which is non-decreasing along a user's list. */
+  #firstWhere(list: UserIndex, end: number, above: (createdUs: number) => boolean): number {
     let lo = 0;
     let hi = end;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const c = this.#compare(list.at(mid), key);
-      if (c > 0 || (inclusive && c === 0)) hi = mid;
+      if (above(this.timeline.createdAt(list.at(mid)))) hi = mid;
       else lo = mid + 1;
     }
     return lo;

@@ -33,6 +33,8 @@ export interface PriceFacts {
   billable: boolean;
   /** Answered with an error status, or the operation it started failed: not charged. */
   failed: boolean;
+  /** Billing leaves some rows without a price (the spec allows null); the exporter must keep them. */
+  priceMissing: boolean;
   mode: PriceMode;
 }
 
@@ -55,13 +57,13 @@ export function priceOf(facts: PriceFacts): Price {
   const minutes = Math.ceil(facts.runUs / US_PER_MINUTE);
   const seconds = Math.ceil(facts.runUs / US_PER_SECOND);
   if (facts.mode === "adversarial") {
-    return { micros: adversarialMicros(facts.seed, facts.index, facts.billable), minutes, seconds };
+    const micros = facts.priceMissing ? null : adversarialMicros(facts.seed, facts.index, facts.billable);
+    return { micros, minutes, seconds };
   }
   const perMinute = facts.createdUs < PER_SECOND_FROM_US;
   // `seconds` appeared in late 2025 (zoo-api.md, field history): per-minute records lack it.
   const quantities = { minutes, seconds: perMinute ? null : seconds };
-  if (unit(facts.seed, facts.index, SALT.priceClass) < NULL_PRICE_SHARE)
-    return { micros: null, ...quantities };
+  if (facts.priceMissing) return { micros: null, ...quantities };
   if (!facts.billable || facts.failed) return { micros: 0, ...quantities };
   if (perMinute) return { micros: minutes * CENTS_PER_MINUTE * MICROS_PER_CENT, ...quantities };
   if (facts.createdUs < SHORT_CALLS_FREE_UNTIL_US && facts.runUs < SHORT_CALL_US) {
@@ -70,7 +72,7 @@ export function priceOf(facts: PriceFacts): Price {
   return { micros: Math.floor((5 * seconds + 3) / 6) * MICROS_PER_CENT, ...quantities };
 }
 
-/** Some billed rows carry no price at all (the spec allows null); the exporter must keep them. */
+/** ~3% of billed rows carry no price at all. */
 const NULL_PRICE_SHARE = 0.03;
 
 /**
@@ -113,18 +115,26 @@ export function billingOf(
     runUs,
     billedUs: Math.max(createdUs + delayUs, completedUs + 5 * US_PER_SECOND),
     pendingUpdateUs: createdUs + US_PER_MS + (hash32(seed, i, SALT.pendingUpdate) % (19 * US_PER_MS)),
-    price: priceOf({ seed, index: i, createdUs, runUs, billable, failed: callFailed(seed, i, kind), mode }),
+    price: priceOf({
+      seed,
+      index: i,
+      createdUs,
+      runUs,
+      billable,
+      failed: callFailed(seed, i, kind),
+      priceMissing: unit(seed, i, SALT.priceClass) < NULL_PRICE_SHARE,
+      mode,
+    }),
     durationMissing: unit(seed, i, SALT.durationMissing) < 0.02,
   };
 }
 
 /**
- * Odd money: ~3% null, ~15% exactly 0 (free tier), ~0.2% large (50 to 5000 USD, whole cents), the
- * rest 0.0001 to 0.50 USD with up to 6 decimals, whether the call failed or not. Metadata calls are 0.
+ * Odd money: ~15% exactly 0 (free tier), ~0.2% large (50 to 5000 USD, whole cents), the rest 0.0001
+ * to 0.50 USD with up to 6 decimals, whether the call failed or not. Metadata calls are 0.
  */
-function adversarialMicros(seed: number, i: number, billable: boolean): number | null {
+function adversarialMicros(seed: number, i: number, billable: boolean): number {
   const u = unit(seed, i, SALT.priceClass);
-  if (u < 0.03) return null;
   if (u < 0.18 || !billable) return 0;
   if (u < 0.182) return Math.round(logBetween(seed, i, SALT.priceAmount, 50, 5000) * 100) * 10_000;
   return Math.round(logBetween(seed, i, SALT.priceAmount, 100, 500_000));

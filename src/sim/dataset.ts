@@ -3,6 +3,7 @@ import { ByteWriter } from "./byteWriter.js";
 import { operationTypeOf } from "./callFacts.js";
 import { type CallContext, type RawCall, rawCall, writeCallJson } from "./callRecord.js";
 import { CallIdentity, derivedUuid } from "./identity.js";
+import { type KeysetCalls, keysetPage } from "./keysetPage.js";
 import { LiteralCache } from "./literalCache.js";
 import { buildOperation } from "./operations.js";
 import { UUID_PATTERN } from "./random.js";
@@ -55,6 +56,11 @@ export class Dataset implements CallContext {
   readonly #userByToken = new Map<string, number>();
   #indexedUpTo = 0;
   readonly #literals = new LiteralCache();
+  readonly #keyset: KeysetCalls = {
+    createdAt: (i) => this.timeline.createdAt(i),
+    idOf: (i) => this.idOf(i),
+    visibleFrom: (i) => this.timeline.visibleFrom(i),
+  };
 
   constructor(options: DatasetOptions = {}) {
     this.seed = (options.seed ?? 1) >>> 0;
@@ -176,60 +182,10 @@ export class Dataset implements CallContext {
   /**
    * One page of user `u`'s calls at `nowUs`: up to `limit` visible call indices that sort strictly
    * after `after` in the given order (Dropshot keyset pagination), or from the start without a key.
-   * The order is (created_at, id), both descending in descending mode: the key a page token carries
-   * is the pair, so calls that tie on created_at must be ordered by id for a token that ends a page
-   * inside a tie group to resume exactly after its call.
    */
   pageIndices(u: number, nowUs: number, order: SortMode, after: SortKey | null, limit: number): number[] {
     const { list, end } = this.#listFor(u, nowUs);
-    const out: number[] = [];
-    const descending = order === "created_at_descending";
-    // Only the group at the key's created_at can hold calls that do not sort after the key.
-    let key = after;
-    let p: number;
-    if (descending) p = (after === null ? end : this.#firstCreatedAfter(list, end, after.createdUs)) - 1;
-    else p = after === null ? 0 : this.#firstCreatedAtOrAfter(list, end, after.createdUs);
-    while (p >= 0 && p < end && out.length < limit) {
-      const group = this.#tieGroup(list, end, p, descending);
-      if (group.length === 1) this.#take(out, list.at(p), nowUs, key, descending);
-      else {
-        const ids = group.map((i) => ({ i, id: this.idOf(i) }));
-        ids.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) * (descending ? -1 : 1));
-        for (const { i } of ids) {
-          if (out.length >= limit) break;
-          this.#take(out, i, nowUs, key, descending);
-        }
-      }
-      key = null;
-      p += descending ? -group.length : group.length;
-    }
-    return out;
-  }
-
-  /** Adds call i to a page if it is listed at `nowUs` and sorts after `key` in the scan's direction. */
-  #take(out: number[], i: number, nowUs: number, key: SortKey | null, descending: boolean): void {
-    if (this.timeline.visibleFrom(i) > nowUs) return;
-    if (key !== null) {
-      const c = this.#compare(i, key);
-      if (descending ? c >= 0 : c <= 0) return;
-    }
-    out.push(i);
-  }
-
-  /**
-   * The calls of the tie group at list position p, walking in the scan's direction (a group's calls
-   * are neighbours in the list: one user owns a whole group).
-   */
-  #tieGroup(list: UserIndex, end: number, p: number, descending: boolean): number[] {
-    const first = list.at(p);
-    const group = [first];
-    const createdUs = this.timeline.createdAt(first);
-    for (let q = p + (descending ? -1 : 1); q >= 0 && q < end; q += descending ? -1 : 1) {
-      const i = list.at(q);
-      if (this.timeline.createdAt(i) !== createdUs) break;
-      group.push(i);
-    }
-    return group;
+    return keysetPage(this.#keyset, list, end, { nowUs, order, after, limit });
   }
 
   /**
@@ -285,36 +241,6 @@ export class Dataset implements CallContext {
   #indexUpTo(count: number): void {
     for (let i = this.#indexedUpTo; i < count; i++) this.#byUser[this.userIndexOf(i)]?.push(i);
     if (count > this.#indexedUpTo) this.#indexedUpTo = count;
-  }
-
-  /** First position in list[0, end) whose created_at is >= `createdUs`. */
-  #firstCreatedAtOrAfter(list: UserIndex, end: number, createdUs: number): number {
-    return this.#firstWhere(list, end, (c) => c >= createdUs);
-  }
-
-  /** First position in list[0, end) whose created_at is > `createdUs`. */
-  #firstCreatedAfter(list: UserIndex, end: number, createdUs: number): number {
-    return this.#firstWhere(list, end, (c) => c > createdUs);
-  }
-
-  /** Binary search over created_at, which is non-decreasing along a user's list. */
-  #firstWhere(list: UserIndex, end: number, above: (createdUs: number) => boolean): number {
-    let lo = 0;
-    let hi = end;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (above(this.timeline.createdAt(list.at(mid)))) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo;
-  }
-
-  /** Compares call i with a sort key by (created_at, id), as the API's ordering does. */
-  #compare(i: number, key: SortKey): number {
-    const diff = this.timeline.createdAt(i) - key.createdUs;
-    if (diff !== 0) return diff;
-    const id = this.idOf(i);
-    return id < key.id ? -1 : id > key.id ? 1 : 0;
   }
 }
 

@@ -133,7 +133,12 @@ describe("an export over tied created_at", () => {
         flags: { ...flags, batchRecords: pageSize },
         signal: stop.signal,
       });
-      await gate.reached;
+      await Promise.race([
+        gate.reached,
+        stopped.then(() => {
+          throw new Error("the run ended before it asked for page 4");
+        }),
+      ]);
       stop.abort();
       gate.release();
       const first = await stopped;

@@ -172,6 +172,14 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
     .option("--token <token>", "token of the first user (a simulator credential, not a Zoo one)")
     .option("--price-as-string", "serve prices as decimal strings, as Zoo's docs show")
     .addOption(
+      new Option(
+        "--price-mode <mode>",
+        "realistic: Zoo's pricing rules, whole cents; adversarial: odd sub-cent prices for testing",
+      )
+        .choices(["realistic", "adversarial"])
+        .default("realistic"),
+    )
+    .addOption(
       new Option("--latency-ms <ms>", "latency added to every response").argParser(nonNegativeInteger),
     )
     .addOption(new Option("--rate-429 <rate>", "share of requests answered 429").argParser(probability))
@@ -197,6 +205,7 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
           now: flags.now,
           firstUserToken: flags.token,
           priceAsString: flags.priceAsString ?? false,
+          priceMode: flags.priceMode,
           faults: {
             latencyMs: flags.latencyMs,
             rate429: flags.rate429,

@@ -269,6 +269,21 @@ export function requestOf(
   }
 }
 
+/** ~5% of operations end `failed` (operationStateOf); the call that started one is not charged. */
+export function operationFails(seed: number, i: number): boolean {
+  return unit(seed, i, SALT.opFailed) < 0.05;
+}
+
+/**
+ * A failed call, which Zoo does not charge (zoo-api.md, "Pricing"): answered with an error status,
+ * or the async operation it started failed. A null status is unknown, not failed.
+ */
+export function callFailed(seed: number, i: number, kind: EndpointKind): boolean {
+  const status = statusCodeOf(seed, i, kind);
+  if (status !== null && status >= 400) return true;
+  return operationTypeOf(seed, i) !== null && operationFails(seed, i);
+}
+
 /** Compute is billed; metadata calls (GET /user, polling an operation, listing calls) are free. */
 export function isBillable(kind: EndpointKind): boolean {
   return kind.operation !== null || kind.name === "execute_python" || kind.name === "ws_modeling";

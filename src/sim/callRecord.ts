@@ -1,6 +1,6 @@
-import { billingOf } from "./billing.js";
+import { billingOf, type PriceMode } from "./billing.js";
 import type { ByteWriter } from "./byteWriter.js";
-import { isBillable, kindOf, requestOf, statusCodeOf } from "./callFacts.js";
+import { kindOf, requestOf, statusCodeOf } from "./callFacts.js";
 import { BROWSER_ORIGINS, BROWSER_USER_AGENTS, CLIENT_USER_AGENTS } from "./catalog.js";
 import { hash32, hex32, pick, unit } from "./random.js";
 import { SALT } from "./salts.js";
@@ -9,6 +9,7 @@ import type { UserProfile } from "./users.js";
 /** What building a record needs from the dataset. */
 export interface CallContext {
   readonly seed: number;
+  readonly priceMode: PriceMode;
   createdAt(i: number): number;
   /** The id's four words, in a scratch array valid until the next call. */
   idWords(i: number): Uint32Array;
@@ -54,7 +55,7 @@ export function rawCall(ctx: CallContext, i: number, nowUs: number): RawCall {
   const user = ctx.ownerOf(i);
   const kind = kindOf(seed, i);
   const request = requestOf(seed, i, kind, (j) => ctx.earlierOperationId(j));
-  const billing = billingOf(seed, i, createdUs, kind.runMs, isBillable(kind));
+  const billing = billingOf(seed, i, createdUs, kind, ctx.priceMode);
   const billed = nowUs >= billing.billedUs;
   const browser = unit(seed, i, SALT.client) < 0.3;
 
@@ -67,9 +68,9 @@ export function rawCall(ctx: CallContext, i: number, nowUs: number): RawCall {
     // Nanoseconds, so duration == completed_at - started_at exactly (zoo-api.md: unit undocumented).
     durationNs = billing.runUs * 1000;
   }
-  const priced = billed && billing.priceMicros !== null;
+  const priceMicros = billed ? billing.price.micros : null;
   let invoice: Invoice = hash32(seed, i, SALT.invoiceStyle) % 3 === 0 ? "omitted" : "empty";
-  if (priced && (billing.priceMicros ?? 0) > 0) invoice = "item";
+  if (priceMicros !== null && priceMicros > 0) invoice = "item";
 
   return {
     index: i,
@@ -79,8 +80,8 @@ export function rawCall(ctx: CallContext, i: number, nowUs: number): RawCall {
     startedUs: billing.startedUs,
     completedUs: billed ? billing.completedUs : null,
     durationNs,
-    minutes: billed ? Math.ceil(billing.runUs / 60_000_000) : null,
-    seconds: billed ? Math.ceil(billing.runUs / 1_000_000) : null,
+    minutes: billed ? billing.price.minutes : null,
+    seconds: billed ? billing.price.seconds : null,
     method: kind.method,
     endpoint: request.endpoint,
     query: request.query,
@@ -90,7 +91,7 @@ export function rawCall(ctx: CallContext, i: number, nowUs: number): RawCall {
       ? pick(BROWSER_USER_AGENTS, seed, i, SALT.agent)
       : pick(CLIENT_USER_AGENTS, seed, i, SALT.agent),
     token: pick(user.apiTokens, seed, i, SALT.token),
-    priceMicros: priced ? billing.priceMicros : null,
+    priceMicros,
     statusCode: statusCodeOf(seed, i, kind),
     invoice,
   };

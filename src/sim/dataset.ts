@@ -1,7 +1,9 @@
+import type { PriceMode } from "./billing.js";
 import { ByteWriter } from "./byteWriter.js";
 import { operationTypeOf } from "./callFacts.js";
 import { type CallContext, type RawCall, rawCall, writeCallJson } from "./callRecord.js";
 import { CallIdentity, derivedUuid } from "./identity.js";
+import { type KeysetCalls, keysetPage } from "./keysetPage.js";
 import { LiteralCache } from "./literalCache.js";
 import { buildOperation } from "./operations.js";
 import { UUID_PATTERN } from "./random.js";
@@ -19,6 +21,10 @@ export interface DatasetOptions {
   users?: number;
   now?: Date;
   firstUserToken?: string;
+  /** "realistic" (default): Zoo's pricing rules, whole cents. "adversarial": odd money for tests. */
+  priceMode?: PriceMode;
+  /** Share of calls whose created_at ties with the call before them (default 0, at most 0.5). */
+  tieShare?: number;
 }
 
 export type SortMode = "created_at_ascending" | "created_at_descending";
@@ -41,6 +47,7 @@ const POLL_LOOKBACK = 64;
  */
 export class Dataset implements CallContext {
   readonly seed: number;
+  readonly priceMode: PriceMode;
   readonly #initialNowMs: number;
   readonly timeline: Timeline;
   readonly #identity: CallIdentity;
@@ -49,9 +56,15 @@ export class Dataset implements CallContext {
   readonly #userByToken = new Map<string, number>();
   #indexedUpTo = 0;
   readonly #literals = new LiteralCache();
+  readonly #keyset: KeysetCalls = {
+    createdAt: (i) => this.timeline.createdAt(i),
+    idOf: (i) => this.idOf(i),
+    visibleFrom: (i) => this.timeline.visibleFrom(i),
+  };
 
   constructor(options: DatasetOptions = {}) {
     this.seed = (options.seed ?? 1) >>> 0;
+    this.priceMode = options.priceMode ?? "realistic";
     this.#initialNowMs = (options.now ?? new Date(DEFAULT_NOW_ISO)).getTime();
     const calls = options.calls ?? 10_000;
     const userCount = options.users ?? 3;
@@ -62,6 +75,7 @@ export class Dataset implements CallContext {
       options.days ?? 90,
       calls,
       userCount,
+      options.tieShare ?? 0,
     );
     this.#identity = new CallIdentity(this.seed);
     // Sized for the initial clock (user 0 gets about half the stream, see userOf); grows after.
@@ -109,8 +123,9 @@ export class Dataset implements CallContext {
     return this.#identity.idWords(i, this.timeline.createdAt(i));
   }
 
+  /** Calls of one tie group belong to one user, so ties show up inside a user's listing. */
   userIndexOf(i: number): number {
-    return userOf(this.seed, i, this.#profiles.length);
+    return userOf(this.seed, this.timeline.tieGroupStart(i), this.#profiles.length);
   }
 
   ownerOf(i: number): UserProfile {
@@ -153,14 +168,9 @@ export class Dataset implements CallContext {
     writeCallJson(writer, this, call, priceAsString);
   }
 
-  /** Call indices of user `u` visible at `now`, in created_at ascending order. */
+  /** Call indices of user `u` visible at `now`, in the API's ascending (created_at, id) order. */
   *visibleIndicesForUser(u: number, now: Date): IterableIterator<number> {
-    const nowUs = microsFromDate(now);
-    const { list, end } = this.#listFor(u, nowUs);
-    for (let p = 0; p < end; p++) {
-      const i = list.at(p);
-      if (this.timeline.visibleFrom(i) <= nowUs) yield i;
-    }
+    yield* this.pageIndices(u, microsFromDate(now), "created_at_ascending", null, Number.POSITIVE_INFINITY);
   }
 
   /** The records GET /user/api-calls serves user `u` at `now`, in created_at ascending order. */
@@ -175,27 +185,7 @@ export class Dataset implements CallContext {
    */
   pageIndices(u: number, nowUs: number, order: SortMode, after: SortKey | null, limit: number): number[] {
     const { list, end } = this.#listFor(u, nowUs);
-    const out: number[] = [];
-    if (order === "created_at_ascending") {
-      for (
-        let p = after === null ? 0 : this.#firstAbove(list, end, after);
-        p < end && out.length < limit;
-        p++
-      ) {
-        const i = list.at(p);
-        if (this.timeline.visibleFrom(i) <= nowUs) out.push(i);
-      }
-    } else {
-      for (
-        let p = after === null ? end - 1 : this.#firstAbove(list, end, after, true) - 1;
-        p >= 0 && out.length < limit;
-        p--
-      ) {
-        const i = list.at(p);
-        if (this.timeline.visibleFrom(i) <= nowUs) out.push(i);
-      }
-    }
-    return out;
+    return keysetPage(this.#keyset, list, end, { nowUs, order, after, limit });
   }
 
   /**
@@ -251,27 +241,6 @@ export class Dataset implements CallContext {
   #indexUpTo(count: number): void {
     for (let i = this.#indexedUpTo; i < count; i++) this.#byUser[this.userIndexOf(i)]?.push(i);
     if (count > this.#indexedUpTo) this.#indexedUpTo = count;
-  }
-
-  /** First position in list[0, end) whose key is > `key` (or >= with `inclusive`). */
-  #firstAbove(list: UserIndex, end: number, key: SortKey, inclusive = false): number {
-    let lo = 0;
-    let hi = end;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const c = this.#compare(list.at(mid), key);
-      if (c > 0 || (inclusive && c === 0)) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo;
-  }
-
-  /** Compares call i with a sort key by (created_at, id), as the API's ordering does. */
-  #compare(i: number, key: SortKey): number {
-    const diff = this.timeline.createdAt(i) - key.createdUs;
-    if (diff !== 0) return diff;
-    const id = this.idOf(i);
-    return id < key.id ? -1 : id > key.id ? 1 : 0;
   }
 }
 

@@ -1,3 +1,4 @@
+import { operationFails } from "./callFacts.js";
 import { FILE_ERRORS, TEXT_TO_CAD_ERRORS } from "./catalog.js";
 import { fileOperationFields } from "./fileOperation.js";
 import { logBetween, pick, unit } from "./random.js";
@@ -46,7 +47,7 @@ export function operationStateOf(
   if (nowUs < doneAt) {
     return { status: "in_progress", startedUs: inProgressFrom, completedUs: null, updatedUs: inProgressFrom };
   }
-  const failed = unit(seed, i, SALT.opFailed) < 0.05;
+  const failed = operationFails(seed, i);
   return {
     status: failed ? "failed" : "completed",
     startedUs: inProgressFrom,

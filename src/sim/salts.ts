@@ -38,6 +38,7 @@ export const SALT = {
   materialUnit: 33,
   queryVariant: 34,
   unknownPoll: 36,
+  tie: 37,
   userId: 40,
   userToken: 41,
   userOrg: 42,

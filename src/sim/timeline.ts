@@ -4,28 +4,45 @@ import { US_PER_DAY, US_PER_HOUR } from "./time.js";
 
 /** Share of calls that are "listed late": visible in the listing only hours after created_at. */
 const LATE_SHARE = 0.005;
-/** Jitter stays below 1 interval so created_at(i) is strictly increasing in i. */
+/** Jitter stays below 1 interval so the untied created_at(i) is strictly increasing in i. */
 const MAX_JITTER = 0.9;
-/** Below this spacing (µs) rounding could tie neighbours and break "index order = sort order". */
+/** Below this spacing (µs) rounding could tie neighbours that were not meant to tie. */
 const MIN_INTERVAL_US = 10;
+/** A tie group holds at most this many calls, so finding a call's created_at stays O(1). */
+const MAX_TIE_GROUP = 4;
 
 /**
  * The call stream: call i is created at start + (i + jitter(i)) * interval, for i = 0, 1, 2, ...
- * without end, so advancing the clock simply reveals more of it. Because created_at is strictly
- * increasing in i, index order is the API's (created_at, id) sort order, and no index over time is
- * needed.
+ * without end, so advancing the clock simply reveals more of it. A share of calls (`tieShare`) is
+ * created in the same microsecond as the call before it, as rows written together are on the real
+ * API (zoo-api.md: "created_at can tie"). created_at is non-decreasing in i, so index order is the
+ * API's created_at order and no index over time is needed; only within a tie group does the id
+ * decide the order (see Dataset.pageIndices).
  */
 export class Timeline {
   readonly startUs: number;
   readonly intervalUs: number;
   readonly #seed: number;
   readonly #neverLateBelow: number;
+  readonly #tieShare: number;
 
-  /** `neverLateBelow`: the first calls are never late so every user has visible calls from the start. */
-  constructor(seed: number, nowUs: number, days: number, calls: number, neverLateBelow: number) {
+  /**
+   * `neverLateBelow`: the first calls are never late and never tied, so every user has visible calls
+   * from the start. `tieShare`: the share of calls that tie with the call before them (0 to 0.5).
+   */
+  constructor(
+    seed: number,
+    nowUs: number,
+    days: number,
+    calls: number,
+    neverLateBelow: number,
+    tieShare = 0,
+  ) {
     if (!(days > 0) || !(calls > 0)) throw new RangeError("the simulator needs days > 0 and calls > 0");
+    if (!(tieShare >= 0 && tieShare <= 0.5)) throw new RangeError("the simulator needs 0 <= tieShare <= 0.5");
     this.#seed = seed;
     this.#neverLateBelow = neverLateBelow;
+    this.#tieShare = tieShare;
     this.startUs = nowUs - Math.round(days * US_PER_DAY);
     this.intervalUs = (days * US_PER_DAY) / calls;
     if (this.intervalUs < MIN_INTERVAL_US) {
@@ -34,8 +51,28 @@ export class Timeline {
   }
 
   createdAt(i: number): number {
-    const jitter = unit(this.#seed, i, SALT.jitter) * MAX_JITTER;
-    return this.startUs + Math.floor((i + jitter) * this.intervalUs);
+    const first = this.tieGroupStart(i);
+    const jitter = unit(this.#seed, first, SALT.jitter) * MAX_JITTER;
+    return this.startUs + Math.floor((first + jitter) * this.intervalUs);
+  }
+
+  /** Whether call i has the same created_at as call i - 1. */
+  tiesWithPrevious(i: number): boolean {
+    return this.tieGroupStart(i) < i;
+  }
+
+  #drawsTie(i: number): boolean {
+    return this.#tieShare > 0 && i > this.#neverLateBelow && unit(this.#seed, i, SALT.tie) < this.#tieShare;
+  }
+
+  /**
+   * The first call of i's tie group (i itself when it ties with nobody before it). A run of tie draws
+   * longer than a group allows starts a new group, so created_at stays non-decreasing in i.
+   */
+  tieGroupStart(i: number): number {
+    let first = i;
+    while (i - first < MAX_TIE_GROUP - 1 && this.#drawsTie(first)) first--;
+    return first;
   }
 
   /** The number of calls created at or before `us` (calls 0 .. n-1). */

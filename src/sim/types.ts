@@ -96,5 +96,13 @@ export interface SimulatorOptions {
   port?: number;
   firstUserToken?: string;
   priceAsString?: boolean;
+  /**
+   * "realistic" (default): prices follow Zoo's pricing rules, so they are whole cents and failed
+   * calls cost nothing. "adversarial": sub-cent prices with up to 6 decimals, a few very large ones,
+   * and failed calls charged, for tests of exact money handling.
+   */
+  priceMode?: "realistic" | "adversarial";
+  /** Share of calls whose created_at ties with the call before them, 0 (default) to 0.5. */
+  tieShare?: number;
   faults?: FaultOptions;
 }

@@ -17,7 +17,7 @@ const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 3);
 
 let sim: RunningSimulator;
 beforeAll(async () => {
-  sim = await startSimulator({ seed: 21, calls: 12_000, days: 60, users: 2 });
+  sim = await startSimulator({ seed: 21, calls: 12_000, days: 60, users: 2, priceMode: "adversarial" });
 });
 afterAll(() => sim.close());
 

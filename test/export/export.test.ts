@@ -62,7 +62,7 @@ describe("export against the simulator", () => {
   const workspace = tempWorkspace();
 
   beforeAll(async () => {
-    sim = await startSimulator({ seed: 7, calls: 6000, days: 30, users: 2 });
+    sim = await startSimulator({ seed: 7, calls: 6000, days: 30, users: 2, priceMode: "adversarial" });
     token = sim.users[0]?.token ?? "";
     proxy = await startCountingProxy(sim.url);
   });

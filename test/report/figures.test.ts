@@ -28,7 +28,7 @@ describe("report figures read from a warehouse the real pipeline built", () => {
   let withOperations: string;
 
   beforeAll(async () => {
-    fixture = await buildWarehouse({ seed: 11, calls: 4000, days: 45 });
+    fixture = await buildWarehouse({ seed: 11, calls: 4000, days: 45, priceMode: "adversarial" });
     // Two rejects, as an export would record them, on two UTC days.
     await editDb(fixture.db, [
       `INSERT INTO rejects VALUES

@@ -6,7 +6,12 @@ import { startSimulator } from "../../src/sim/index.js";
 import { exportOnce, tempWorkspace } from "../helpers/exportHarness.js";
 
 /** A warehouse built by the real pipeline: the simulator in-process, then one export. */
-export async function buildWarehouse(options: { seed: number; calls: number; days: number }): Promise<{
+export async function buildWarehouse(options: {
+  seed: number;
+  calls: number;
+  days: number;
+  priceMode?: "realistic" | "adversarial";
+}): Promise<{
   dir: string;
   db: string;
   cleanup: () => Promise<void>;

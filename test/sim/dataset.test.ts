@@ -77,7 +77,7 @@ describe("the call stream", () => {
     expect(all.some((c) => c.request_query_params.includes("material_density_unit="))).toBe(true);
   });
 
-  test("prices: compute mostly small, ~15% zero, ~3% null when billed, a few large; metadata free", () => {
+  test("prices: compute mostly cents, >10% zero (failures), ~3% null, some large; metadata free", () => {
     const compute = /^\/(file|ai|ml)\/|^\/ws\/modeling/;
     const billed = all.filter((c) => c.completed_at !== null && compute.test(c.endpoint));
     const metadata = all.filter((c) => c.completed_at !== null && !compute.test(c.endpoint));

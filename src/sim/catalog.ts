@@ -38,14 +38,14 @@ export const ML_FEEDBACK = ["thumbs_up", "thumbs_down", "accepted", "rejected"] 
 /**
  * Tools that call the API; browsers (Zoo Design Studio on the web) also send an Origin. The Rust
  * crates send `<crate name>.rs/<version>` (kittycad.rs and kcl-lib build their reqwest client with
- * that user agent); the Python client sends httpx's default, the Go client what its caller names.
+ * that user agent); the Python client (kittycad.py) sends httpx's default, the Go client what its
+ * caller names.
  */
 export const CLIENT_USER_AGENTS = [
   "zoo-cli/0.2.96",
   "zoo-cli/0.2.101",
-  "kittycad.py/0.7.6",
-  "kittycad.py/0.7.9",
   "python-httpx/0.27.2",
+  "python-httpx/0.28.1",
   "kittycad.ts/0.7.5",
   "kittycad.rs/0.3.36",
   "kcl-lib.rs/0.2.80",

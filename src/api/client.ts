@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ZooUsageError } from "../errors.js";
-import { itemsArrayJson, peekNextPageAtHead, peekNextPageAtTail } from "./itemsJson.js";
+import { itemsArrayJson, peekNextPage, peekNextPageAtHead } from "./itemsJson.js";
 import type { AsyncOperation } from "./schemas/index.js";
 import { AsyncOperationSchema, isUuid } from "./schemas/index.js";
 import type { Transport } from "./transport.js";
@@ -76,9 +76,10 @@ export class ZooClient {
               }
               return true;
             },
+            // The tail of an items-first body, or the head of a token-first one too long to watch.
             onBody: (bytes) => {
               if (seen) return;
-              const token = peekNextPageAtTail(bytes);
+              const token = peekNextPage(bytes);
               if (token === undefined) return;
               seen = true;
               onNextPageSeen(token);

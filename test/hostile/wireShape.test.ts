@@ -65,6 +65,36 @@ describe("the fast path on both key orders", () => {
   });
 });
 
+describe("a head too long to watch", () => {
+  test("a token-first body trickled in small chunks with a 10 KB token still reads the token ahead, once whole", async () => {
+    const token = "t".repeat(10_000);
+    const items = [validCall(1), validCall(2)];
+    api = await startHostileApi(async (request, res) => {
+      if (request.query.get("page_token") !== null) {
+        sendJson(res, 200, pageBody([], null));
+        return;
+      }
+      const body = Buffer.from(pageBody(items, token));
+      res.writeHead(200, { "content-type": "application/json", "content-length": body.length });
+      for (let at = 0; at < body.length; at += 500) {
+        res.write(body.subarray(at, at + 500));
+        await sleep(1);
+      }
+      res.end();
+    });
+    const client = clientFor(api.url);
+    try {
+      const seen: string[] = [];
+      const page = await client.listApiCalls({ limit: 2, onNextPageSeen: (next) => seen.push(next) });
+      expect(seen).toEqual([token]);
+      expect(page.nextPage).toBe(token);
+      expect(page.itemsJson?.toString()).toBe(JSON.stringify(items));
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 /**
  * Serves page 1 in two parts: its head (the token and the start of the first item), then, only once
  * the request for page 2 has arrived (or after a bound, so a broken read-ahead fails instead of

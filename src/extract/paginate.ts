@@ -50,7 +50,7 @@ export async function* paginate(
   /** Digests, not the tokens: a token is the server's text, of any length. */
   const seenTokens = new Set<string>();
   if (startToken !== null) seenTokens.add(digestOf(startToken));
-  /** The request sent ahead on a token read from a body's tail, until the parsed page confirms it. */
+  /** The request sent ahead on a token read before the parse, until the parsed page confirms it. */
   let ahead: { token: string; page: Promise<RawApiCallsPage>; abandon: AbortController } | undefined;
   /** Tokens of requests sent ahead and then dropped: their own bodies send nothing further ahead. */
   const dropped = new Set<string | null>();

@@ -79,6 +79,26 @@ describe("peekNextPageAtHead: the next token read from a page's first bytes, bef
     expect(peek('{"next_page":"a\\')).toBe("more");
   });
 
+  test.each(["eyJ2IjoidjEifQ==", 'q"uote\\back/slash', "é 🦖 \u2028", ""])(
+    "every prefix of a page with token %j is 'more' or that token, never another",
+    (token) => {
+      const body = `{"next_page":${JSON.stringify(token)},"items":[{"id":"a","next_page":"x"}]}`;
+      let found = -1;
+      const bytes = Buffer.from(body);
+      for (let cut = 0; cut <= bytes.length; cut++) {
+        const result = peekNextPageAtHead(bytes.subarray(0, cut));
+        if (result === "more") {
+          expect(found, `"more" after the token was found, at ${cut}`).toBe(-1);
+          continue;
+        }
+        expect(result, `at ${cut}`).toEqual({ token: JSON.parse(body).next_page });
+        if (found === -1) found = cut;
+      }
+      // Found as soon as the first item starts, not later.
+      expect(found).toBe(bytes.indexOf(',"items":[{') + ',"items":[{'.length);
+    },
+  );
+
   test("none for a last page, an empty page or another shape, without waiting for more", () => {
     for (const text of [
       '{"next_page":null,"items":[{"id":"a"}]}',

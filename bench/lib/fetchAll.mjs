@@ -11,10 +11,20 @@ function pageUrl(base, token) {
 }
 
 /**
- * next_page without parsing the whole body: the simulator, like Dropshot, writes it after the items.
- * Falls back to a full parse when the tail does not look like that.
+ * next_page without parsing the whole body: the simulator, like Dropshot, writes it first
+ * (`{"next_page":<token>,"items":[...]}`); a body in the other order has it at its tail. Falls back
+ * to a full parse when neither end looks like that.
  */
 function nextPageOf(text) {
+  if (text.startsWith(TOKEN_FIRST)) {
+    // A JSON string cannot hold `,"items":` (its quote would be escaped): this is the key's comma.
+    const end = text.indexOf(',"items":', TOKEN_FIRST.length);
+    if (end !== -1) {
+      try {
+        return JSON.parse(text.slice(TOKEN_FIRST.length, end));
+      } catch {}
+    }
+  }
   const at = text.lastIndexOf('"next_page":');
   const end = text.lastIndexOf("}");
   if (at !== -1 && end > at) {
@@ -24,6 +34,8 @@ function nextPageOf(text) {
   }
   return JSON.parse(text).next_page ?? null;
 }
+
+const TOKEN_FIRST = '{"next_page":';
 
 async function getPage(dispatcher, base, apiToken, pageToken) {
   const response = await dispatcher.request({

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ZooUsageError } from "../errors.js";
 import { hasInexactDuration, itemsWithExactDurations } from "./exactJson.js";
-import { itemsArrayJson, peekNextPage } from "./itemsJson.js";
+import { itemsArrayJson, peekNextPage, peekNextPageAtHead } from "./itemsJson.js";
 import type { AsyncOperation } from "./schemas/index.js";
 import { AsyncOperationSchema, isUuid } from "./schemas/index.js";
 import type { Transport } from "./transport.js";
@@ -15,8 +15,9 @@ export type SortMode = "created_at_ascending" | "created_at_descending";
 export interface RawApiCallsPage {
   items: unknown[];
   /**
-   * The `items` array's bytes as the server wrote them (itemsArrayJson), when the body has
-   * Dropshot's compact shape: the loader can hand them to DuckDB without serialising each record.
+   * The `items` array's bytes as the server wrote them (itemsArrayJson), when the body is compact
+   * (Dropshot's `next_page` first, or `items` first): the loader can hand them to DuckDB without
+   * serialising each record.
    */
   itemsJson: Buffer | undefined;
   nextPage: string | null;
@@ -45,12 +46,16 @@ export class ZooClient {
     limit?: number;
     pageToken?: string | null;
     sortBy?: SortMode;
-    /** Told the next page's token read ahead from the body's tail (peekNextPage), before the parse. */
+    /**
+     * Told the next page's token read ahead, before the parse: from the body's first bytes while the
+     * rest is still arriving (Dropshot's order, token first), or from its tail once it is in.
+     */
     onNextPageSeen?: (token: string) => void;
     /** Aborted when the page is no longer wanted (a read-ahead dropped): no more attempts are made. */
     signal?: AbortSignal | undefined;
   }): Promise<RawApiCallsPage> {
     const { onNextPageSeen } = params;
+    let seen = false;
     const response = await this.transport.getJson(
       "/user/api-calls",
       {
@@ -59,16 +64,28 @@ export class ZooClient {
         // The spec contradicts itself about the default order: always say which one (zoo-api.md).
         sort_by: params.sortBy ?? "created_at_ascending",
       },
-      {
-        signal: params.signal,
-        onBody:
-          onNextPageSeen === undefined
-            ? undefined
-            : (bytes) => {
-                const token = peekNextPage(bytes);
-                if (token !== undefined) onNextPageSeen(token);
-              },
-      },
+      onNextPageSeen === undefined
+        ? { signal: params.signal }
+        : {
+            signal: params.signal,
+            onHead: (head) => {
+              const peek = peekNextPageAtHead(head);
+              if (peek === "more") return false;
+              if (peek !== "none" && !seen) {
+                seen = true;
+                onNextPageSeen(peek.token);
+              }
+              return true;
+            },
+            // The tail of an items-first body, or the head of a token-first one too long to watch.
+            onBody: (bytes) => {
+              if (seen) return;
+              const token = peekNextPage(bytes);
+              if (token === undefined) return;
+              seen = true;
+              onNextPageSeen(token);
+            },
+          },
     );
     const envelope = PageEnvelopeSchema.safeParse(response.body);
     if (!envelope.success) {

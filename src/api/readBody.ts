@@ -3,11 +3,23 @@ import type { Dispatcher } from "undici";
 export type BodyRead = { ok: true; bytes: Buffer } | { ok: false; seenBytes: number; declared: boolean };
 
 /**
+ * How much of a body's start `onHead` is shown at most: a page's head with its token is a few hundred
+ * bytes, and the head is copied again for each chunk while it is watched.
+ */
+export const HEAD_LIMIT_BYTES = 4096;
+
+/**
  * Reads a response body whole, refusing it once it passes `maxBytes`: a body is held in memory and
  * decoded as one string, so an unbounded one ends in an out-of-memory crash or V8's string length
  * limit instead of a message. A declared content-length above the cap is refused before reading.
+ * `onHead` is shown the bytes received so far as they arrive, while the rest is still on the wire,
+ * until it returns true or they pass HEAD_LIMIT_BYTES.
  */
-export async function readBodyCapped(response: Dispatcher.ResponseData, maxBytes: number): Promise<BodyRead> {
+export async function readBodyCapped(
+  response: Dispatcher.ResponseData,
+  maxBytes: number,
+  onHead?: (head: Buffer) => boolean,
+): Promise<BodyRead> {
   const declared = Number(response.headers["content-length"]);
   if (Number.isFinite(declared) && declared > maxBytes) {
     response.body.destroy();
@@ -15,6 +27,7 @@ export async function readBodyCapped(response: Dispatcher.ResponseData, maxBytes
   }
   const chunks: Buffer[] = [];
   let total = 0;
+  let watching = onHead !== undefined;
   for await (const chunk of response.body as AsyncIterable<Buffer>) {
     total += chunk.length;
     if (total > maxBytes) {
@@ -22,6 +35,10 @@ export async function readBodyCapped(response: Dispatcher.ResponseData, maxBytes
       return { ok: false, seenBytes: total, declared: false };
     }
     chunks.push(chunk);
+    if (watching && onHead !== undefined) {
+      const head = chunks.length === 1 ? chunk : Buffer.concat(chunks, total);
+      if (onHead(head) || total >= HEAD_LIMIT_BYTES) watching = false;
+    }
   }
   let bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
   // As undici's text() does: UTF-8, without a byte order mark.

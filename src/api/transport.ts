@@ -64,6 +64,11 @@ export interface JsonResponse {
 export interface RequestContext {
   /** Hint shown on a 404, which means something different for each endpoint. */
   notFoundHint?: string;
+  /**
+   * Shown a successful body's first bytes as they arrive, before the rest is in, until it returns
+   * true (it has seen what it looks for, or that it is not there).
+   */
+  onHead?: (head: Buffer) => boolean;
   /** Given a successful body's bytes as soon as they are all in, before they are parsed. */
   onBody?: (bytes: Buffer) => void;
   /**
@@ -219,9 +224,10 @@ export class Transport {
     }
     this.responded = true;
     const requestId = headerValue(response.headers["x-request-id"]);
+    const success = response.statusCode >= 200 && response.statusCode < 300;
     let bytes: Buffer;
     try {
-      const read = await readBodyCapped(response, maxResponseBytes);
+      const read = await readBodyCapped(response, maxResponseBytes, success ? context.onHead : undefined);
       if (!read.ok) {
         deadline.abort("too_large");
         return tooLargeFailure(where, read, maxResponseBytes, response.statusCode, requestId);
@@ -230,7 +236,6 @@ export class Transport {
     } catch (cause) {
       return wireFailure(where, cause, secrets, deadline, requestId);
     }
-    const success = response.statusCode >= 200 && response.statusCode < 300;
     if (success && context.onBody !== undefined) {
       context.onBody(bytes);
       // undici writes a request to the socket on a later turn of the event loop: without this turn,

@@ -4,8 +4,9 @@ import type { RawApiCallsPage } from "../api/client.js";
 import { PaginationAnomaly } from "./paginationAnomaly.js";
 
 /**
- * Fetches one page. `onNextPageSeen` is told the next page's token as soon as the body has arrived,
- * before it is parsed (when the token can be read from the body's tail). `signal` aborts a request
+ * Fetches one page. `onNextPageSeen` is told the next page's token as soon as it can be read: from
+ * the body's first bytes while the rest is arriving (Dropshot's order, token first), or from its
+ * tail once it is in, before it is parsed. `signal` aborts a request
  * sent ahead whose page nobody will read (a dropped guess, or a scan that stopped).
  */
 export type FetchPage = (
@@ -31,10 +32,11 @@ export interface PaginateOptions {
 /**
  * Yields the pages of one scan in order, keeping the next request in flight while the caller works
  * on the current page (so transform and load hide behind the network). The next request leaves as
- * soon as its token is seen in the tail of the page's body, before the page is parsed: that parse
- * (~4 ms a 1000-item page) was a pause between requests, 4.5 s of a 1M-call scan at 50 ms latency.
- * The parsed page's next_page decides: a request sent ahead on another token is dropped. Requests
- * stay one at a time on the wire (the next leaves once the body is in). A scan ends on a page with
+ * soon as its token is seen, before the page is parsed: in the head of a token-first body (the
+ * order Dropshot writes) while the rest of it is still arriving, or in the tail of an items-first
+ * one. That parse (~4 ms a 1000-item page) was a pause between requests, 4.5 s of a 1M-call scan at
+ * 50 ms latency. The parsed page's next_page decides: a request sent ahead on another token is
+ * dropped. At most one request is sent ahead, so at most two are on the wire. A scan ends on a page with
  * no `next_page` (Dropshot sends `items: []`, `next_page: null` last; zoo-api.md, Pagination).
  * A cursor that does not advance throws a PaginationAnomaly after the page that showed it is
  * yielded (its items are as good as any): a token handed out twice (a loop), a run of empty pages
@@ -48,7 +50,7 @@ export async function* paginate(
   /** Digests, not the tokens: a token is the server's text, of any length. */
   const seenTokens = new Set<string>();
   if (startToken !== null) seenTokens.add(digestOf(startToken));
-  /** The request sent ahead on a token read from a body's tail, until the parsed page confirms it. */
+  /** The request sent ahead on a token read before the parse, until the parsed page confirms it. */
   let ahead: { token: string; page: Promise<RawApiCallsPage>; abandon: AbortController } | undefined;
   /** Tokens of requests sent ahead and then dropped: their own bodies send nothing further ahead. */
   const dropped = new Set<string | null>();

@@ -1,4 +1,4 @@
-import { civilDate, US_PER_DAY, US_PER_HOUR, US_PER_MINUTE, US_PER_SECOND } from "./time.js";
+import { civilDate, fractionDigits, US_PER_DAY, US_PER_HOUR, US_PER_MINUTE, US_PER_SECOND } from "./time.js";
 
 const HEX_CODES = new Uint8Array(512);
 for (let b = 0; b < 256; b++) {
@@ -117,7 +117,10 @@ export class ByteWriter {
     this.#length = at;
   }
 
-  /** RFC 3339 UTC with 6 fractional digits, quoted: "2026-08-03T12:34:56.123456Z". */
+  /**
+   * RFC 3339 UTC, quoted, with chrono's fraction (see fractionDigits): "2026-08-03T12:34:56.123456Z",
+   * "2026-08-03T12:34:56.120Z", "2026-08-03T12:34:56Z".
+   */
   timestamp(us: number): void {
     const days = Math.floor(us / US_PER_DAY);
     if (days !== this.#day) {
@@ -145,14 +148,20 @@ export class ByteWriter {
     buf[at + 17] = 58;
     buf[at + 18] = ZERO + Math.floor(second / 10);
     buf[at + 19] = ZERO + (second % 10);
-    buf[at + 20] = 46;
-    for (let k = 26; k >= 21; k--) {
-      buf[at + k] = ZERO + (rest % 10);
-      rest = Math.floor(rest / 10);
+    const digits = fractionDigits(rest);
+    let end = at + 20;
+    if (digits > 0) {
+      buf[end] = 46; // "."
+      if (digits === 3) rest /= 1000;
+      for (let k = end + digits; k > end; k--) {
+        buf[k] = ZERO + (rest % 10);
+        rest = Math.floor(rest / 10);
+      }
+      end += digits + 1;
     }
-    buf[at + 27] = 90; // "Z"
-    buf[at + 28] = 34;
-    this.#length = at + 29;
+    buf[end] = 90; // "Z"
+    buf[end + 1] = 34;
+    this.#length = end + 2;
   }
 
   /** The bytes written so far (a view, not a copy). */

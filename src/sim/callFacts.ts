@@ -108,7 +108,8 @@ export const ENDPOINT_KINDS: readonly EndpointKind[] = [
   { name: "user_api_tokens", weight: 2, method: "GET", operation: null, okStatus: 200, runMs: [5, 80] },
   { name: "ping", weight: 3, method: "GET", operation: null, okStatus: 200, runMs: [0.5, 5] },
   { name: "unit_conversion", weight: 2, method: "GET", operation: null, okStatus: 200, runMs: [1, 10] },
-  { name: "execute_python", weight: 2, method: "POST", operation: null, okStatus: 200, runMs: [1000, 60000] },
+  // POST /file/execute/{lang} (create_file_execution) answers 201 in the spec.
+  { name: "execute_python", weight: 2, method: "POST", operation: null, okStatus: 201, runMs: [1000, 60000] },
   // A websocket session: the record is written when the upgrade succeeds (101) and lasts minutes to hours.
   {
     name: "ws_modeling",
@@ -199,6 +200,9 @@ export function requestOf(
   const variant = hash32(seed, i, SALT.queryVariant);
   switch (kind.name) {
     case "file_conversion": {
+      // Two routes start a conversion: the current POST /file/conversion (create_file_conversion_options,
+      // formats in the multipart body) and the older /file/conversion/{src_format}/{output_format}.
+      if (variant & 2) return { endpoint: "/file/conversion", query: "" };
       const p = fileParamsOf(seed, i, kind.name);
       return { endpoint: `/file/conversion/${p.srcFormat}/${p.outputFormat}`, query: "" };
     }

@@ -31,7 +31,8 @@ export interface RawCall {
   user: UserProfile;
   createdUs: number;
   updatedUs: number;
-  startedUs: number;
+  /** Null, like completed_at, until billing lands: both are the call's billing times (spec). */
+  startedUs: number | null;
   completedUs: number | null;
   durationNs: number | null;
   minutes: number | null;
@@ -77,7 +78,7 @@ export function rawCall(ctx: CallContext, i: number, nowUs: number): RawCall {
     user,
     createdUs,
     updatedUs: billed ? billing.billedUs : billing.pendingUpdateUs,
-    startedUs: billing.startedUs,
+    startedUs: billed ? billing.startedUs : null,
     completedUs: billed ? billing.completedUs : null,
     durationNs,
     minutes: billed ? billing.price.minutes : null,
@@ -167,7 +168,8 @@ export function writeCallJson(w: ByteWriter, ctx: CallContext, r: RawCall, price
   w.raw(K.updatedAt);
   w.timestamp(r.updatedUs);
   w.raw(K.startedAt);
-  w.timestamp(r.startedUs);
+  if (r.startedUs === null) w.raw(K.null);
+  else w.timestamp(r.startedUs);
   w.raw(K.completedAt);
   if (r.completedUs === null) w.raw(K.null);
   else w.timestamp(r.completedUs);

@@ -35,15 +35,22 @@ export const UNIT_DENSITY = ["lb:ft3", "kg:m3"] as const;
 /** components.schemas.MlFeedback */
 export const ML_FEEDBACK = ["thumbs_up", "thumbs_down", "accepted", "rejected"] as const;
 
-/** Tools that call the API; browsers (Zoo Design Studio on the web) also send an Origin. */
+/**
+ * Tools that call the API; browsers (Zoo Design Studio on the web) also send an Origin. The Rust
+ * crates send `<crate name>.rs/<version>` (kittycad.rs and kcl-lib build their reqwest client with
+ * that user agent); the Python client (kittycad.py) sends httpx's default, the Go client what its
+ * caller names.
+ */
 export const CLIENT_USER_AGENTS = [
   "zoo-cli/0.2.96",
   "zoo-cli/0.2.101",
-  "kittycad.py/0.7.6",
-  "kittycad.py/0.7.9",
+  "python-httpx/0.27.2",
+  "python-httpx/0.28.1",
   "kittycad.ts/0.7.5",
   "kittycad.rs/0.3.36",
+  "kcl-lib.rs/0.2.80",
   "kittycad.go/0.3.1",
+  "Go-http-client/1.1",
   "curl/8.5.0",
   "python-requests/2.32.3",
 ] as const;

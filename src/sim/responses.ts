@@ -9,8 +9,10 @@ export interface Reply {
 }
 
 /**
- * An error reply in the spec's Error shape. `error_code` is omitted (not null) when there is none
- * (zoo-api.md, Errors); `request_id` repeats the x-request-id header.
+ * An error reply as Dropshot writes it: its HttpErrorResponseBody (`request_id`, `error_code`,
+ * `message`, in that order) pretty-printed with two-space indents, as serde_json's pretty printer
+ * does. `error_code` is omitted (not null) when there is none (zoo-api.md, Errors); `request_id`
+ * repeats the x-request-id header.
  */
 export function errorReply(
   requestId: string,
@@ -19,13 +21,12 @@ export function errorReply(
   errorCode?: string,
   headers?: Record<string, string>,
 ): Reply {
-  const body =
+  const fields =
     errorCode === undefined
-      ? { message, request_id: requestId }
-      : { message, request_id: requestId, error_code: errorCode };
-  return headers === undefined
-    ? { status, body: JSON.stringify(body) }
-    : { status, body: JSON.stringify(body), headers };
+      ? { request_id: requestId, message }
+      : { request_id: requestId, error_code: errorCode, message };
+  const body = JSON.stringify(fields, null, 2);
+  return headers === undefined ? { status, body } : { status, body, headers };
 }
 
 export function newRequestId(): string {

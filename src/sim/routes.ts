@@ -92,13 +92,6 @@ export function listApiCalls(
 
   const nowUs = microsFromDate(ctx.now());
   const indices = ctx.dataset.pageIndices(user, nowUs, order, after, limit);
-  // ~700 bytes per item; sizing the buffer up front avoids regrowth on big pages.
-  const body = new ByteWriter(1024 + indices.length * 800);
-  body.ascii('{"items":[');
-  for (let k = 0; k < indices.length; k++) {
-    if (k > 0) body.charCode(44);
-    ctx.dataset.writeCall(body, ctx.dataset.rawCallAt(indices[k] ?? 0, nowUs), ctx.priceAsString);
-  }
   // Dropshot sets next_page on every non-empty page, even a short last one; only an empty page ends
   // the scan (zoo-api.md).
   const last = indices.at(-1);
@@ -106,7 +99,15 @@ export function listApiCalls(
     last === undefined
       ? "null"
       : `"${encodePageToken(order, formatMicros(ctx.dataset.createdAt(last)), ctx.dataset.idOf(last))}"`;
-  body.ascii(`],"next_page":${next}}`);
+  // ~700 bytes per item; sizing the buffer up front avoids regrowth on big pages.
+  const body = new ByteWriter(1024 + indices.length * 800);
+  // Dropshot's ResultsPage { next_page, items }, serialised in declaration order: the token first.
+  body.ascii(`{"next_page":${next},"items":[`);
+  for (let k = 0; k < indices.length; k++) {
+    if (k > 0) body.charCode(44);
+    ctx.dataset.writeCall(body, ctx.dataset.rawCallAt(indices[k] ?? 0, nowUs), ctx.priceAsString);
+  }
+  body.ascii("]}");
   return { status: 200, body: body.bytes() };
 }
 

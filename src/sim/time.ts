@@ -1,7 +1,9 @@
 /**
  * Simulated time is integer microseconds since the Unix epoch (a JS number holds them exactly until
- * the year 2255). Zoo emits RFC 3339 UTC timestamps with microsecond precision (Postgres
- * `timestamptz`), e.g. "2026-08-03T12:34:56.123456Z", so the simulator does too.
+ * the year 2255). Zoo keeps microseconds (Postgres `timestamptz`) and writes them through chrono,
+ * whose RFC 3339 form (SecondsFormat::AutoSi, `Z`) has 0, 3, 6 or 9 fraction digits: none for a
+ * whole second, 3 for a whole millisecond, else 6 ("2026-08-03T12:34:56.123456Z"); so does the
+ * simulator.
  */
 
 export const US_PER_MS = 1_000;
@@ -13,7 +15,7 @@ export const US_PER_DAY = 24 * US_PER_HOUR;
 const PAD2 = Array.from({ length: 100 }, (_, n) => n.toString().padStart(2, "0"));
 const PAD3 = Array.from({ length: 1000 }, (_, n) => n.toString().padStart(3, "0"));
 
-/** RFC 3339 UTC with exactly 6 fractional digits (hand-rolled: Date#toISOString stops at ms). */
+/** RFC 3339 UTC with chrono's fraction digits (hand-rolled: Date#toISOString always writes 3). */
 export function formatMicros(us: number): string {
   const days = Math.floor(us / US_PER_DAY);
   return `${civilDate(days)}${timeOfDay(us - days * US_PER_DAY)}`;
@@ -35,7 +37,16 @@ export function civilDate(days: number): string {
   return `${String(year).padStart(4, "0")}-${PAD2[month]}-${PAD2[day]}T`;
 }
 
-/** "HH:MM:SS.ffffffZ" of a microsecond offset within a day. */
+/**
+ * How many fraction digits chrono writes for `us` microseconds past a second (AutoSi): 0, 3 or 6
+ * (9 needs nanoseconds, which a microsecond clock never has).
+ */
+export function fractionDigits(us: number): 0 | 3 | 6 {
+  if (us === 0) return 0;
+  return us % 1000 === 0 ? 3 : 6;
+}
+
+/** "HH:MM:SS[.fff[fff]]Z" of a microsecond offset within a day. */
 function timeOfDay(us: number): string {
   const hour = Math.floor(us / US_PER_HOUR);
   let rest = us - hour * US_PER_HOUR;
@@ -44,7 +55,11 @@ function timeOfDay(us: number): string {
   const second = Math.floor(rest / US_PER_SECOND);
   rest -= second * US_PER_SECOND;
   const milli = Math.floor(rest / 1000);
-  return `${PAD2[hour]}:${PAD2[minute]}:${PAD2[second]}.${PAD3[milli]}${PAD3[rest - milli * 1000]}Z`;
+  const whole = `${PAD2[hour]}:${PAD2[minute]}:${PAD2[second]}`;
+  const digits = fractionDigits(rest);
+  if (digits === 0) return `${whole}Z`;
+  if (digits === 3) return `${whole}.${PAD3[milli]}Z`;
+  return `${whole}.${PAD3[milli]}${PAD3[rest - milli * 1000]}Z`;
 }
 
 const RFC3339 = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/;

@@ -6,14 +6,13 @@ import {
   encodePageToken,
   startSimulator,
 } from "../../src/sim/index.js";
-import { must, UUID } from "./helpers.js";
+import { CHRONO_TIME, micros, must, UUID } from "./helpers.js";
 
 const OPTIONS = { seed: 3, calls: 5000, users: 3 };
 const dataset = createDataset(OPTIONS);
 const now = dataset.initialNow;
 const all: ApiCallRecord[] = [];
 for (let u = 0; u < 3; u++) all.push(...dataset.visibleCallsForUser(u, now));
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const share = (predicate: (c: ApiCallRecord) => boolean) => all.filter(predicate).length / all.length;
 
 describe("the call stream", () => {
@@ -56,12 +55,17 @@ describe("the call stream", () => {
       ] as const) {
         expect(call[field], field).toBeTruthy();
       }
-      expect(call.created_at).toMatch(TIMESTAMP);
+      for (const field of ["created_at", "updated_at", "started_at", "completed_at"] as const) {
+        if (call[field] !== null) expect(call[field], field).toMatch(CHRONO_TIME);
+      }
       expect(call.updated_at >= call.created_at).toBe(true);
       expect(call.token).toMatch(UUID);
       if (call.price !== null) expect(call.price).toMatch(/^\d+(\.\d{1,6})?$/);
     }
-    expect(share((c) => c.endpoint.startsWith("/file/conversion/"))).toBeGreaterThan(0.25);
+    expect(share((c) => c.endpoint.startsWith("/file/conversion"))).toBeGreaterThan(0.25);
+    // Both routes that start a conversion: the current one and the one with formats in the path.
+    expect(share((c) => c.endpoint === "/file/conversion")).toBeGreaterThan(0.1);
+    expect(share((c) => c.endpoint.startsWith("/file/conversion/"))).toBeGreaterThan(0.1);
     expect(new Set(all.map((c) => c.method))).toEqual(new Set(["GET", "POST", "OPTIONS", "DELETE", "PUT"]));
     expect(share((c) => c.status_code === 200 || c.status_code === 201)).toBeGreaterThan(0.6);
     for (const status of [400, 401, 404, 429, 500, null])
@@ -98,7 +102,6 @@ describe("the call stream", () => {
   });
 
   test("duration is the billed run time in nanoseconds", () => {
-    const micros = (t: string) => Date.parse(`${t.slice(0, 19)}Z`) * 1000 + Number(t.slice(20, 26));
     const billed = all.filter((c) => c.completed_at !== null);
     expect(billed.filter((c) => c.duration !== null).length / billed.length).toBeGreaterThan(0.9);
     for (const call of billed) {

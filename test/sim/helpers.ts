@@ -1,5 +1,18 @@
 import type { RunningSimulator } from "../../src/sim/index.js";
 
+/**
+ * A UTC time as chrono writes it (SecondsFormat::AutoSi): no fraction for a whole second, 3 digits
+ * for a whole millisecond, else 6 (9 for nanoseconds, which a microsecond clock never has).
+ */
+export const CHRONO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.(?!000Z)\d{3}|\.\d{3}(?!000Z)\d{3})?Z$/;
+
+/** Microseconds since the epoch of a UTC time with 0 to 6 fraction digits. */
+export function micros(timestamp: unknown): number {
+  const text = String(timestamp);
+  const fraction = text.length > 20 ? text.slice(20, -1) : "";
+  return Date.parse(`${text.slice(0, 19)}Z`) * 1000 + Number(fraction.padEnd(6, "0"));
+}
+
 export interface ApiResponse<T = unknown> {
   status: number;
   headers: Headers;

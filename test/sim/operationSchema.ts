@@ -1,3 +1,5 @@
+import { CHRONO_TIME } from "./helpers.js";
+
 /**
  * The parts of the spec's AsyncApiCallOutput the simulator must honour, copied from
  * components.schemas (required fields, allowed properties, enums). Kept by hand so the tests do not
@@ -179,7 +181,6 @@ const OUTPUT_UNITS: Record<string, readonly string[]> = {
   file_density: ["lb:ft3", "kg:m3"],
   file_surface_area: ["cm2", "dm2", "ft2", "in2", "km2", "m2", "mm2", "yd2"],
 };
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 /** Problems of `op` against the spec, or [] when it is valid. */
 export function operationProblems(op: Record<string, unknown>): string[] {
@@ -199,9 +200,9 @@ export function operationProblems(op: Record<string, unknown>): string[] {
   if (units !== undefined && !units.includes(String(op.output_unit)))
     problems.push(`output_unit=${String(op.output_unit)}`);
   for (const field of ["created_at", "updated_at"])
-    if (!TIMESTAMP.test(String(op[field]))) problems.push(`${field} format`);
+    if (!CHRONO_TIME.test(String(op[field]))) problems.push(`${field} format`);
   for (const field of ["started_at", "completed_at"]) {
-    if (op[field] !== null && !TIMESTAMP.test(String(op[field]))) problems.push(`${field} format`);
+    if (op[field] !== null && !CHRONO_TIME.test(String(op[field]))) problems.push(`${field} format`);
   }
   if (op.status === "failed" && (typeof op.error !== "string" || op.error === ""))
     problems.push("failed without error");

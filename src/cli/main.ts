@@ -167,6 +167,7 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
     .option("--now <iso>", "simulated time at start", isoDate)
     .option("--token <token>", "token of the first user (a simulator credential, not a Zoo one)")
     .option("--price-as-string", "serve prices as decimal strings, as Zoo's docs show")
+    .option("--record-own-traffic", "list every served API request as a call of its user, as Zoo does")
     .addOption(
       new Option("--latency-ms <ms>", "latency added to every response").argParser(nonNegativeInteger),
     )
@@ -193,6 +194,7 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
           now: flags.now,
           firstUserToken: flags.token,
           priceAsString: flags.priceAsString ?? false,
+          recordOwnTraffic: flags.recordOwnTraffic ?? false,
           faults: {
             latencyMs: flags.latencyMs,
             rate429: flags.rate429,

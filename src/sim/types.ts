@@ -97,4 +97,10 @@ export interface SimulatorOptions {
   firstUserToken?: string;
   priceAsString?: boolean;
   faults?: FaultOptions;
+  /**
+   * Records every API request it serves as a call of the requesting user, listed once the clock
+   * has moved past it, as the real API does (default false: the history stays a pure function of
+   * the seed, which most tests compare against).
+   */
+  recordOwnTraffic?: boolean;
 }

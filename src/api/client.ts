@@ -36,6 +36,11 @@ export class ZooClient {
     return this.transport.stats;
   }
 
+  /** The x-api-call-id of each response since the last take (see Transport.takeReceivedCallIds). */
+  takeReceivedCallIds(): string[] {
+    return this.transport.takeReceivedCallIds();
+  }
+
   close(): Promise<void> {
     return this.transport.close();
   }

@@ -24,7 +24,7 @@ import {
   type RetryBudget,
   type RetryPolicy,
 } from "./retryPolicy.js";
-import { ApiErrorBodySchema } from "./schemas/index.js";
+import { ApiErrorBodySchema, isUuid } from "./schemas/index.js";
 
 /** Clock, sleep and randomness are injected so that retry timing is testable without waiting. */
 export interface TransportEffects {
@@ -83,6 +83,11 @@ export interface TransportStats {
 
 export class Transport {
   readonly stats: TransportStats = { requests: 0, retries: 0, waitedMs: 0 };
+  /**
+   * The x-api-call-id of every successful response: the API lists each request it serves as a call
+   * of this token's user, and these ids let the warehouse tell the exporter's own calls apart.
+   */
+  private receivedCallIds: string[] = [];
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly retryLog: RetryLog;
@@ -107,6 +112,13 @@ export class Transport {
       options.signal === undefined
         ? this.closing.signal
         : AbortSignal.any([options.signal, this.closing.signal]);
+  }
+
+  /** The call ids received since the last take, which empties the list. */
+  takeReceivedCallIds(): string[] {
+    const ids = this.receivedCallIds;
+    this.receivedCallIds = [];
+    return ids;
   }
 
   async close(): Promise<void> {
@@ -219,6 +231,9 @@ export class Transport {
     }
     this.responded = true;
     const requestId = headerValue(response.headers["x-request-id"]);
+    const apiCallId = headerValue(response.headers["x-api-call-id"]);
+    // Answered means listed, an error or a body cut short too: the call exists either way.
+    if (apiCallId !== undefined && isUuid(apiCallId)) this.receivedCallIds.push(apiCallId);
     let bytes: Buffer;
     try {
       const read = await readBodyCapped(response, maxResponseBytes);
@@ -244,7 +259,7 @@ export class Transport {
           body: JSON.parse(text),
           bytes,
           requestId,
-          apiCallId: headerValue(response.headers["x-api-call-id"]),
+          apiCallId,
         };
       } catch (cause) {
         // A cut or garbled body: a transient fault of the connection or a proxy, worth another try.

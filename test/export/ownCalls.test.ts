@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { exporterUserAgent } from "../../src/api/userAgent.js";
+import { openWarehouse } from "../../src/load/database.js";
+import { readReportFigures } from "../../src/report/readFigures.js";
+import { renderTerminal } from "../../src/report/terminal.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 
@@ -87,6 +90,25 @@ describe("the exporter's own calls", () => {
     // Reads are free: excluding them changes the count, not the spend.
     expect(split?.cost_without).toBe(split?.cost);
     expect(split?.cost_split).toBe(split?.cost);
+
+    // The report shows the share.
+    const warehouse = await openWarehouse(db, { readOnly: true });
+    try {
+      const figures = await readReportFigures(warehouse, {
+        from: null,
+        to: null,
+        top: 5,
+        generatedAt: new Date(),
+      });
+      expect(figures.own_calls).toEqual({
+        calls: own.length,
+        cost_usd: "0.000000",
+        cost_usd_excluding_own: figures.totals.cost_usd,
+      });
+      expect(renderTerminal(figures)).toContain(`own calls ${own.length} calls made by zoo-usage itself`);
+    } finally {
+      warehouse.close();
+    }
 
     // The second run's ids are kept for the third night.
     const secondIds = await queryDb(db, "SELECT count(*)::INTEGER AS n FROM own_calls");

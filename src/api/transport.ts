@@ -13,6 +13,7 @@ import {
   wireFailure,
 } from "./attemptFailure.js";
 import { describeHttpFailure } from "./httpFailure.js";
+import type { BodyFilter } from "./operationBody.js";
 import { readBodyCapped } from "./readBody.js";
 import { describeUrl, scrubText } from "./redact.js";
 import { RequestDeadline } from "./requestDeadline.js";
@@ -71,6 +72,11 @@ export interface RequestContext {
    * its retry waits end at once, as on the run's stop signal, instead of retrying for nobody.
    */
   signal?: AbortSignal | undefined;
+  /**
+   * Makes a fresh filter for each attempt's body: only the bytes it keeps are held and parsed
+   * (OutputSkippingFilter drops an operation's output files as they stream in).
+   */
+  bodyFilter?: () => BodyFilter;
 }
 
 /** Counts for progress displays and run summaries. */
@@ -236,7 +242,7 @@ export class Transport {
     if (apiCallId !== undefined && isUuid(apiCallId)) this.receivedCallIds.push(apiCallId);
     let bytes: Buffer;
     try {
-      const read = await readBodyCapped(response, maxResponseBytes);
+      const read = await readBodyCapped(response, maxResponseBytes, context.bodyFilter?.());
       if (!read.ok) {
         deadline.abort("too_large");
         return tooLargeFailure(where, read, maxResponseBytes, response.statusCode, requestId);

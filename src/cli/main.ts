@@ -168,6 +168,11 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
     .option("--token <token>", "token of the first user (a simulator credential, not a Zoo one)")
     .option("--price-as-string", "serve prices as decimal strings, as Zoo's docs show")
     .option("--record-own-traffic", "list every served API request as a call of its user, as Zoo does")
+    .option(
+      "--output-bytes <n>",
+      "size of each operation's first output file, e.g. 20000000",
+      positiveInteger,
+    )
     .addOption(
       new Option("--latency-ms <ms>", "latency added to every response").argParser(nonNegativeInteger),
     )
@@ -195,6 +200,7 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
           firstUserToken: flags.token,
           priceAsString: flags.priceAsString ?? false,
           recordOwnTraffic: flags.recordOwnTraffic ?? false,
+          outputBytes: flags.outputBytes,
           faults: {
             latencyMs: flags.latencyMs,
             rate429: flags.rate429,

@@ -1,5 +1,6 @@
 import { ByteWriter } from "./byteWriter.js";
 import type { Dataset, SortKey, SortMode } from "./dataset.js";
+import { withOutputBytes } from "./fakeFiles.js";
 import { decodePageToken, encodePageToken } from "./pageToken.js";
 import { UUID_PATTERN } from "./random.js";
 import { mergePage, type RecordedCalls } from "./recordedCalls.js";
@@ -13,6 +14,8 @@ export interface RouteContext {
   priceAsString: boolean;
   /** The calls of the simulator's own served requests, merged into listings (recordOwnTraffic). */
   recorded?: RecordedCalls | undefined;
+  /** Grows each operation's first output file to this many bytes (SimulatorOptions.outputBytes). */
+  outputBytes?: number | undefined;
 }
 
 /** zoo-api.md: limit absent = 100; values above 10000 are silently clamped to 10000. */
@@ -150,5 +153,6 @@ export function getAsyncOperation(
   if (operation === undefined || operation.user_id !== ctx.dataset.userId(user)) {
     return errorReply(requestId, 404, `not found: no async operation with id ${id.toLowerCase()}`);
   }
-  return { status: 200, body: JSON.stringify(operation) };
+  const served = ctx.outputBytes === undefined ? operation : withOutputBytes(operation, ctx.outputBytes);
+  return { status: 200, body: JSON.stringify(served) };
 }

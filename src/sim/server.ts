@@ -53,6 +53,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     now: () => clock.now(),
     priceAsString: options.priceAsString ?? false,
     recorded,
+    outputBytes: options.outputBytes,
   };
   const control = { clock, stats, faults, users };
 

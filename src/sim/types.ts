@@ -103,4 +103,10 @@ export interface SimulatorOptions {
    * the seed, which most tests compare against).
    */
   recordOwnTraffic?: boolean;
+  /**
+   * Size in bytes (decoded) of the first output file of every completed operation that has output
+   * files (conversions, text-to-CAD), as real CAD files are: megabytes. Default: the generated
+   * few-KB files as they are.
+   */
+  outputBytes?: number;
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { MeasuredOutput } from "../api/operationBody.js";
 import { AsyncOperationSchema, isUnknownAsyncOperation } from "../api/schemas/index.js";
 import { outputFiles } from "../operations/operationView.js";
 
@@ -94,8 +95,33 @@ const COLUMN_FIELDS = new Set([
 
 export type OperationResult = { ok: true; row: OperationRow } | { ok: false; reason: string };
 
+/**
+ * Output names and sizes of a body whose output contents were left out while it was read
+ * (OutputSkippingFilter): the names are the body's, the sizes were counted as the bytes passed,
+ * as base64 or, for the multi-file iteration, as plain text (see outputFiles).
+ */
+function measuredFiles(
+  fields: Record<string, unknown>,
+  measured: ReadonlyMap<string, MeasuredOutput>,
+): { name: string; bytes: number }[] {
+  const outputs = fields.outputs;
+  if (outputs === null || typeof outputs !== "object") return [];
+  const plainText = fields.type === "text_to_cad_multi_file_iteration";
+  return Object.entries(outputs as Record<string, unknown>)
+    .filter((entry): entry is [string, string] => typeof entry[1] === "string")
+    .map(([name]) => {
+      const size = measured.get(name);
+      return { name, bytes: size === undefined ? 0 : plainText ? size.textBytes : size.base64Bytes };
+    });
+}
+
 /** Validates a fetched body and maps it to a row; an unknown `type` is kept raw, not rejected. */
-export function transformOperation(id: string, body: unknown, fetchedAt: string): OperationResult {
+export function transformOperation(
+  id: string,
+  body: unknown,
+  fetchedAt: string,
+  measured?: ReadonlyMap<string, MeasuredOutput>,
+): OperationResult {
   const parsed = AsyncOperationSchema.safeParse(body);
   if (!parsed.success) return { ok: false, reason: z.prettifyError(parsed.error) };
   const operation = parsed.data;
@@ -103,7 +129,10 @@ export function transformOperation(id: string, body: unknown, fetchedAt: string)
   if (typeof fields.id === "string" && fields.id.toLowerCase() !== id.toLowerCase()) {
     return { ok: false, reason: `✖ operation id ${fields.id} differs from the API call id ${id}\n  → at id` };
   }
-  const files = outputFiles(fields).map((file) => ({ name: file.name, bytes: file.bytes }));
+  const files =
+    measured === undefined
+      ? outputFiles(fields).map((file) => ({ name: file.name, bytes: file.bytes }))
+      : measuredFiles(fields, measured);
   const unknown = isUnknownAsyncOperation(operation);
   const sizedBody = files.length > 0 ? { ...fields, outputs: files } : fields;
   const details: Record<string, unknown> = {};

@@ -76,6 +76,29 @@ describe("the simulator's own traffic", () => {
     expect(othersAfter.items.length).toBe(othersBefore.items.length + othersBefore.requests);
   });
 
+  test("pages at any limit, either order, hold each call once across runs of tied created_at", async () => {
+    sim = await startSimulator({ seed: 12, calls: 40, days: 1, users: 1, recordOwnTraffic: true });
+    const token = sim.users[0]?.token as string;
+    // Two bursts of requests, each at one moment of the frozen clock: 30 and 20 calls with equal created_at.
+    for (const burst of [30, 20]) {
+      for (let k = 0; k < burst; k++) await (await request("/user/api-calls?limit=1", token)).arrayBuffer();
+      sim.clock.advance(1);
+    }
+    // Scans record calls too, but at the present moment: none of them is listed by the scans that follow.
+    const reference = await scan(sim, token, { limit: 1000 });
+    expect(reference.items.filter((c) => c.user_agent === AGENT)).toHaveLength(50);
+    const ids = reference.items.map((c) => c.id);
+    for (const limit of [1, 2, 3, 7, 29, 30, 31]) {
+      const ascending = await scan(sim, token, { limit });
+      expect(
+        ascending.items.map((c) => c.id),
+        `ascending, limit ${limit}`,
+      ).toEqual(ids);
+      const descending = await scan(sim, token, { limit, order: "created_at_descending" });
+      expect(descending.items.map((c) => c.id).reverse(), `descending, limit ${limit}`).toEqual(ids);
+    }
+  });
+
   test("without recordOwnTraffic no request becomes a call", async () => {
     sim = await startSimulator({ seed: 4, calls: 100 });
     const token = sim.users[0]?.token as string;

@@ -150,3 +150,12 @@ CREATE TABLE IF NOT EXISTS async_operations (
   fetched_at            TIMESTAMPTZ NOT NULL,
   fetch_run_id          VARCHAR NOT NULL
 );
+
+-- The x-api-call-id of every response the exporter received, per run: the API lists each request
+-- it serves as a call of the token's user, and these ids mark the exporter's own calls when they
+-- come back in a later listing (api_calls_enriched.is_own_call). No key: a retried run may repeat
+-- an id, and the views only ask whether an id is present.
+CREATE TABLE IF NOT EXISTS own_calls (
+  id     UUID NOT NULL,
+  run_id VARCHAR NOT NULL
+);

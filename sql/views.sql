@@ -1,13 +1,21 @@
 -- Views for finance. Days and months are UTC whatever the session time zone: timezone('UTC', ts)
 -- turns the instant into UTC wall time before it is cut into a date. Sums of DECIMAL are exact.
 
+-- is_own_call: a request of the exporter itself, which the API lists as a call of the token's user
+-- like any other: an id it received in x-api-call-id (own_calls), or its User-Agent (zoo-usage/...),
+-- which also covers a request whose response never arrived.
 CREATE OR REPLACE VIEW api_calls_enriched AS
 SELECT
   *,
   CAST(timezone('UTC', created_at) AS DATE) AS day,
   strftime(timezone('UTC', created_at), '%Y-%m') AS month,
-  completed_at IS NULL AS billing_pending
+  completed_at IS NULL AS billing_pending,
+  coalesce(user_agent LIKE 'zoo-usage/%', false) OR id IN (SELECT id FROM own_calls) AS is_own_call
 FROM api_calls;
+
+-- Every call but the exporter's own: what the account spends on everything else.
+CREATE OR REPLACE VIEW api_calls_excluding_own AS
+SELECT * FROM api_calls_enriched WHERE NOT is_own_call;
 
 CREATE OR REPLACE VIEW cost_per_day AS
 SELECT
@@ -28,6 +36,42 @@ SELECT
   count(*) FILTER (WHERE billing_pending) AS pending_calls,
   coalesce(sum(price_usd), 0)::DECIMAL(18, 6) AS cost_usd
 FROM api_calls_enriched
+GROUP BY month
+ORDER BY month;
+
+-- The exporter's own share per month: its calls and their cost beside the totals, so the spend with
+-- and without it can be read side by side.
+CREATE OR REPLACE VIEW own_calls_per_month AS
+SELECT
+  month,
+  count(*) AS calls,
+  count(*) FILTER (WHERE is_own_call) AS own_calls,
+  coalesce(sum(price_usd), 0)::DECIMAL(18, 6) AS cost_usd,
+  coalesce(sum(price_usd) FILTER (WHERE is_own_call), 0)::DECIMAL(18, 6) AS own_cost_usd,
+  coalesce(sum(price_usd) FILTER (WHERE NOT is_own_call), 0)::DECIMAL(18, 6) AS cost_excluding_own_usd
+FROM api_calls_enriched
+GROUP BY month
+ORDER BY month;
+
+CREATE OR REPLACE VIEW cost_per_day_excluding_own AS
+SELECT
+  day,
+  count(*) AS calls,
+  count(price_usd) AS priced_calls,
+  count(*) FILTER (WHERE billing_pending) AS pending_calls,
+  coalesce(sum(price_usd), 0)::DECIMAL(18, 6) AS cost_usd
+FROM api_calls_excluding_own
+GROUP BY day
+ORDER BY day;
+
+CREATE OR REPLACE VIEW cost_per_month_excluding_own AS
+SELECT
+  month,
+  count(*) AS calls,
+  count(price_usd) AS priced_calls,
+  count(*) FILTER (WHERE billing_pending) AS pending_calls,
+  coalesce(sum(price_usd), 0)::DECIMAL(18, 6) AS cost_usd
+FROM api_calls_excluding_own
 GROUP BY month
 ORDER BY month;
 

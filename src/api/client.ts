@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ZooUsageError } from "../errors.js";
 import { hasInexactDuration, itemsWithExactDurations } from "./exactJson.js";
 import { itemsArrayJson, peekNextPage, peekNextPageAtHead } from "./itemsJson.js";
+import { type BodyFilter, type MeasuredOutput, OutputSkippingFilter } from "./operationBody.js";
 import type { AsyncOperation } from "./schemas/index.js";
 import { AsyncOperationSchema, isUuid } from "./schemas/index.js";
 import type { Transport } from "./transport.js";
@@ -36,6 +37,11 @@ export class ZooClient {
 
   get stats() {
     return this.transport.stats;
+  }
+
+  /** The x-api-call-id of each response since the last take (see Transport.takeReceivedCallIds). */
+  takeReceivedCallIds(): string[] {
+    return this.transport.takeReceivedCallIds();
   }
 
   close(): Promise<void> {
@@ -99,15 +105,35 @@ export class ZooClient {
     };
   }
 
+  /** The whole operation, output files included (`operation get --save-outputs` writes them). */
   async getAsyncOperation(id: string): Promise<AsyncOperation> {
-    const { body, requestId } = await this.getAsyncOperationRaw(id);
+    const { body, requestId } = await this.fetchOperation(id, undefined);
     const parsed = AsyncOperationSchema.safeParse(body);
     if (!parsed.success) throw invalidBody(`GET /async/operations/${id}`, requestId, parsed.error);
     return parsed.data;
   }
 
-  /** The operation body unvalidated: the export validates it itself, to reject one bad body, not fail. */
-  async getAsyncOperationRaw(id: string): Promise<{ body: unknown; requestId: string | undefined }> {
+  /**
+   * The operation body unvalidated, with each output file's content left out as it streams in
+   * (its value reads as "") and measured instead: the export stores names and sizes only, so its
+   * memory does not grow with the files. It validates the body itself, to reject one bad body, not fail.
+   */
+  async getAsyncOperationRaw(
+    id: string,
+  ): Promise<{ body: unknown; requestId: string | undefined; outputSizes: Map<string, MeasuredOutput> }> {
+    let filter: OutputSkippingFilter | undefined;
+    const { body, requestId } = await this.fetchOperation(id, () => {
+      // One per attempt: the last one made read the body that was returned.
+      filter = new OutputSkippingFilter();
+      return filter;
+    });
+    return { body, requestId, outputSizes: filter?.outputs ?? new Map() };
+  }
+
+  private async fetchOperation(
+    id: string,
+    bodyFilter: (() => BodyFilter) | undefined,
+  ): Promise<{ body: unknown; requestId: string | undefined }> {
     if (!isUuid(id)) {
       throw new ZooUsageError({
         code: "config.invalid",
@@ -122,6 +148,7 @@ export class ZooClient {
       {
         notFoundHint:
           "No such operation for this token: the id is wrong, or the operation belongs to another user (the API does not reveal which).",
+        ...(bodyFilter === undefined ? {} : { bodyFilter }),
       },
     );
     return { body: response.body, requestId: response.requestId };

@@ -5,6 +5,7 @@ import { ZooClient } from "./client.js";
 import { RetryBudget } from "./retryPolicy.js";
 import { assertSecureTransport } from "./secureTransport.js";
 import { Transport } from "./transport.js";
+import { exporterUserAgent } from "./userAgent.js";
 
 export interface ClientEffects {
   logger: Logger;
@@ -14,8 +15,6 @@ export interface ClientEffects {
   /** The run's stop signal: requests in flight and retry waits end when it aborts. */
   signal?: AbortSignal | undefined;
 }
-
-const USER_AGENT = "zoo-usage/0.1 (+https://github.com/zoo-usage)";
 
 /** A timer that ends early, without an error, when the signal aborts (the caller checks why). */
 function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -37,7 +36,7 @@ export function createClient(config: Config, effects: ClientEffects): ZooClient 
     budget: new RetryBudget(config.retry, now),
     requestTimeoutMs: config.requestTimeoutMs,
     maxResponseBytes: config.maxResponseBytes,
-    userAgent: USER_AGENT,
+    userAgent: exporterUserAgent(),
     effects: {
       logger: effects.logger,
       now,

@@ -13,6 +13,7 @@ import {
   wireFailure,
 } from "./attemptFailure.js";
 import { describeHttpFailure } from "./httpFailure.js";
+import type { BodyFilter } from "./operationBody.js";
 import { readBodyCapped } from "./readBody.js";
 import { describeUrl, scrubText } from "./redact.js";
 import { RequestDeadline } from "./requestDeadline.js";
@@ -24,7 +25,7 @@ import {
   type RetryBudget,
   type RetryPolicy,
 } from "./retryPolicy.js";
-import { ApiErrorBodySchema } from "./schemas/index.js";
+import { ApiErrorBodySchema, isUuid } from "./schemas/index.js";
 
 /** Clock, sleep and randomness are injected so that retry timing is testable without waiting. */
 export interface TransportEffects {
@@ -76,6 +77,11 @@ export interface RequestContext {
    * its retry waits end at once, as on the run's stop signal, instead of retrying for nobody.
    */
   signal?: AbortSignal | undefined;
+  /**
+   * Makes a fresh filter for each attempt's body: only the bytes it keeps are held and parsed
+   * (OutputSkippingFilter drops an operation's output files as they stream in).
+   */
+  bodyFilter?: () => BodyFilter;
 }
 
 /** Counts for progress displays and run summaries. */
@@ -88,6 +94,11 @@ export interface TransportStats {
 
 export class Transport {
   readonly stats: TransportStats = { requests: 0, retries: 0, waitedMs: 0 };
+  /**
+   * The x-api-call-id of every successful response: the API lists each request it serves as a call
+   * of this token's user, and these ids let the warehouse tell the exporter's own calls apart.
+   */
+  private receivedCallIds: string[] = [];
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly retryLog: RetryLog;
@@ -112,6 +123,13 @@ export class Transport {
       options.signal === undefined
         ? this.closing.signal
         : AbortSignal.any([options.signal, this.closing.signal]);
+  }
+
+  /** The call ids received since the last take, which empties the list. */
+  takeReceivedCallIds(): string[] {
+    const ids = this.receivedCallIds;
+    this.receivedCallIds = [];
+    return ids;
   }
 
   async close(): Promise<void> {
@@ -224,10 +242,16 @@ export class Transport {
     }
     this.responded = true;
     const requestId = headerValue(response.headers["x-request-id"]);
+    const apiCallId = headerValue(response.headers["x-api-call-id"]);
+    // Answered means listed, an error or a body cut short too: the call exists either way.
+    if (apiCallId !== undefined && isUuid(apiCallId)) this.receivedCallIds.push(apiCallId);
     const success = response.statusCode >= 200 && response.statusCode < 300;
     let bytes: Buffer;
     try {
-      const read = await readBodyCapped(response, maxResponseBytes, success ? context.onHead : undefined);
+      const read = await readBodyCapped(response, maxResponseBytes, {
+        onHead: success ? context.onHead : undefined,
+        filter: context.bodyFilter?.(),
+      });
       if (!read.ok) {
         deadline.abort("too_large");
         return tooLargeFailure(where, read, maxResponseBytes, response.statusCode, requestId);
@@ -249,7 +273,7 @@ export class Transport {
           body: JSON.parse(text),
           bytes,
           requestId,
-          apiCallId: headerValue(response.headers["x-api-call-id"]),
+          apiCallId,
         };
       } catch (cause) {
         // A cut or garbled body: a transient fault of the connection or a proxy, worth another try.

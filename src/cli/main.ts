@@ -171,6 +171,12 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
     .option("--now <iso>", "simulated time at start", isoDate)
     .option("--token <token>", "token of the first user (a simulator credential, not a Zoo one)")
     .option("--price-as-string", "serve prices as decimal strings, as Zoo's docs show")
+    .option("--record-own-traffic", "list every served API request as a call of its user, as Zoo does")
+    .option(
+      "--output-bytes <n>",
+      "size of each operation's first output file, e.g. 20000000",
+      positiveInteger,
+    )
     .addOption(
       new Option(
         "--price-mode <mode>",
@@ -206,6 +212,8 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
           firstUserToken: flags.token,
           priceAsString: flags.priceAsString ?? false,
           priceMode: flags.priceMode,
+          recordOwnTraffic: flags.recordOwnTraffic ?? false,
+          outputBytes: flags.outputBytes,
           faults: {
             latencyMs: flags.latencyMs,
             rate429: flags.rate429,

@@ -65,9 +65,9 @@ export async function fetchOperations(
     await forEachConcurrently(candidates, options.concurrency, deps.signal, async ({ id }) => {
       if (failure !== undefined) return;
       try {
-        const { body } = await deps.client.getAsyncOperationRaw(id);
+        const { body, outputSizes } = await deps.client.getAsyncOperationRaw(id);
         const fetchedAt = deps.now().toISOString();
-        const transformed = transformOperation(id, body, fetchedAt);
+        const transformed = transformOperation(id, body, fetchedAt, outputSizes);
         result.fetched += 1;
         if (transformed.ok) {
           rows.push(transformed.row);

@@ -6,6 +6,7 @@ import { chooseStartPoint, type ScanMode } from "../extract/startPoint.js";
 import { ApiCallLoader } from "../load/apiCallLoader.js";
 import { durationUnitWarning } from "../load/durationEvidence.js";
 import { OperationLoader } from "../load/operationLoader.js";
+import { recordOwnCalls } from "../load/ownCalls.js";
 import { markMissingPartitions, writeDirtyPartitions } from "../load/parquetExport.js";
 import { finishRun, startRun } from "../load/runHistory.js";
 import { reconcileSettings } from "../load/storedSettings.js";
@@ -195,6 +196,8 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
   summary.warnings = warnings.lines();
   summary.seconds = (deps.now().getTime() - startedAt.getTime()) / 1000;
   try {
+    // Even a failed run's requests are listed as calls next time: their ids are kept too.
+    await recordOwnCalls(warehouse, options.runId, deps.client.takeReceivedCallIds());
     await finishRun(warehouse, summary, deps.now());
   } catch (error) {
     // Recording the run must not hide why it failed (a full disk fails both).

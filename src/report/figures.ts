@@ -57,6 +57,17 @@ export interface OperationFigures {
   billed_failed: { operations: number; cost_usd: string; most_expensive: BilledFailedFigure[] };
 }
 
+/**
+ * The exporter's own calls in the period: the API lists each request it serves as a call, so every
+ * export adds its pages and operation fetches to the next night's listing.
+ */
+export interface OwnCallFigures {
+  calls: number;
+  cost_usd: string;
+  /** The period's spend on every other call. */
+  cost_usd_excluding_own: string;
+}
+
 export interface ReportFigures {
   database: string;
   generated_at: string;
@@ -95,6 +106,8 @@ export interface ReportFigures {
     latest_rejected_at: string | null;
     reasons: { reason: string; records: number }[];
   };
+  /** Present only when the database has api_calls_enriched.is_own_call. */
+  own_calls: OwnCallFigures | null;
   /** Present only when the database has the operation views. */
   operations: OperationFigures | null;
 }

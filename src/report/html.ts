@@ -54,7 +54,7 @@ ${body.filter((part) => part !== "").join("\n")}
 }
 
 function cards(figures: ReportFigures): string {
-  const { totals, pending_billing: pending, rejects } = figures;
+  const { totals, pending_billing: pending, rejects, own_calls: own } = figures;
   const card = (key: string, value: string, note: string) =>
     `<div class="card"><div class="k">${esc(key)}</div><div class="v">${esc(value)}</div><div class="n">${esc(note)}</div></div>`;
   return `<div class="cards">${[
@@ -71,6 +71,15 @@ function cards(figures: ReportFigures): string {
       `${groupDigits(pending.cost_usd_so_far)} USD so far, may change`,
     ),
     card("Rejects", groupCount(rejects.records), "records not loaded"),
+    ...(own === null || own.calls === 0
+      ? []
+      : [
+          card(
+            "Own calls",
+            groupCount(own.calls),
+            `made by zoo-usage, ${percent(own.calls, totals.calls)} of calls, ${groupDigits(own.cost_usd)} USD`,
+          ),
+        ]),
   ].join("")}</div>`;
 }
 

@@ -4,6 +4,7 @@ import { sqlFile } from "../load/sqlFiles.js";
 import { trailingWindow } from "./calendar.js";
 import type { ReportFigures } from "./figures.js";
 import { readOperationFigures } from "./readOperationFigures.js";
+import { readOwnCallFigures } from "./readOwnCallFigures.js";
 import { count, optionalInteger, optionalText, queryRows, text } from "./rowValues.js";
 
 /** Days in the terminal's "recent" chart. */
@@ -109,6 +110,7 @@ export async function readReportFigures(
         .filter((row) => row.reason !== null)
         .map((row) => ({ reason: text(row, "reason"), records: count(row, "reason_records") })),
     },
+    own_calls: await readOwnCallFigures(connection, period),
     operations: await readOperationFigures(connection, ranked),
   };
 }

@@ -47,11 +47,23 @@ function totalLines(figures: ReportFigures): string[] {
       (unpriced > 0 ? ` (${groupCount(unpriced)} without a price)` : ""),
     `${label("failures")}${groupCount(totals.failed_calls)} calls answered with status >= 400 ` +
       `(${percent(totals.failed_calls, totals.calls)})`,
+    ...ownCallLines(figures),
     pending.calls === 0
       ? `${label("pending")}none: every call's billing has completed`
       : `${label("pending")}${groupCount(pending.calls)} calls with billing pending, ` +
         `${groupDigits(pending.cost_usd_so_far)} USD so far ` +
         `(their price may still change; oldest ${pending.oldest_created_at})`,
+  ];
+}
+
+/** The exporter's own share: its requests come back as calls of the same user. */
+function ownCallLines(figures: ReportFigures): string[] {
+  const own = figures.own_calls;
+  if (own === null || own.calls === 0) return [];
+  return [
+    `${label("own calls")}${groupCount(own.calls)} calls made by zoo-usage itself ` +
+      `(${percent(own.calls, figures.totals.calls)}), ${groupDigits(own.cost_usd)} USD; ` +
+      `spend without them ${groupDigits(own.cost_usd_excluding_own)} USD`,
   ];
 }
 

@@ -103,6 +103,11 @@ export class Dataset implements CallContext {
     return this.#profiles[u]?.id;
   }
 
+  /** User `u` with the pools its calls draw from. */
+  profileOf(u: number): UserProfile | undefined {
+    return this.#profiles[u];
+  }
+
   userIndexByToken(token: string): number | undefined {
     return this.#userByToken.get(token);
   }

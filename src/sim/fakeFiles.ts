@@ -90,3 +90,24 @@ function randomBytes(rng: Mulberry32, length: number): Buffer {
   for (let k = 0; k < length; k++) bytes[k] = Math.floor(rng.next() * 256);
   return bytes;
 }
+
+/**
+ * The operation with its first output file grown to `bytes` (decoded) by repeating its own content:
+ * real conversions and text-to-CAD jobs return whole CAD files, megabytes each, and an exporter
+ * must read those without holding them. Deterministic and cheap (Buffer.alloc repeats a pattern);
+ * the multi-file iteration's outputs are plain text, the others base64.
+ */
+export function withOutputBytes<T extends { type: string; outputs?: unknown }>(
+  operation: T,
+  bytes: number,
+): T {
+  const outputs = operation.outputs;
+  if (outputs === null || typeof outputs !== "object") return operation;
+  const [first] = Object.entries(outputs as Record<string, unknown>);
+  if (first === undefined || typeof first[1] !== "string") return operation;
+  const plainText = operation.type === "text_to_cad_multi_file_iteration";
+  const pattern = plainText ? Buffer.from(first[1], "utf8") : Buffer.from(first[1], "base64");
+  const grown = pattern.length === 0 ? Buffer.alloc(bytes, 0x20) : Buffer.alloc(bytes, pattern);
+  const value = plainText ? grown.toString("latin1") : grown.toString("base64");
+  return { ...operation, outputs: { ...(outputs as Record<string, string>), [first[0]]: value } };
+}

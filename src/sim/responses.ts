@@ -46,7 +46,8 @@ export function send(res: ServerResponse, requestId: string, reply: Reply, trunc
     "x-request-id": requestId,
     ...reply.headers,
   };
-  if (reply.status < 400) headers["x-api-call-id"] = randomUUID();
+  // A reply that was recorded as a call carries that call's id; the others get a fresh one.
+  if (reply.status < 400 && headers["x-api-call-id"] === undefined) headers["x-api-call-id"] = randomUUID();
   res.writeHead(reply.status, headers);
   if (!truncate) {
     res.end(body);

@@ -1,7 +1,9 @@
 import { ByteWriter } from "./byteWriter.js";
 import type { Dataset, SortKey, SortMode } from "./dataset.js";
+import { withOutputBytes } from "./fakeFiles.js";
 import { decodePageToken, encodePageToken } from "./pageToken.js";
 import { UUID_PATTERN } from "./random.js";
+import { mergePage, type RecordedCalls } from "./recordedCalls.js";
 import { errorReply, type Reply } from "./responses.js";
 import { formatMicros, microsFromDate } from "./time.js";
 
@@ -10,6 +12,10 @@ export interface RouteContext {
   dataset: Dataset;
   now(): Date;
   priceAsString: boolean;
+  /** The calls of the simulator's own served requests, merged into listings (recordOwnTraffic). */
+  recorded?: RecordedCalls | undefined;
+  /** Grows each operation's first output file to this many bytes (SimulatorOptions.outputBytes). */
+  outputBytes?: number | undefined;
 }
 
 /** zoo-api.md: limit absent = 100; values above 10000 are silently clamped to 10000. */
@@ -92,20 +98,27 @@ export function listApiCalls(
 
   const nowUs = microsFromDate(ctx.now());
   const indices = ctx.dataset.pageIndices(user, nowUs, order, after, limit);
+  const recorded = ctx.recorded?.page(user, nowUs, order, after, limit) ?? [];
+  const keyOf = (i: number) => ({ createdUs: ctx.dataset.createdAt(i), id: ctx.dataset.idOf(i) });
+  const entries = mergePage(indices, keyOf, recorded, order, limit);
   // Dropshot sets next_page on every non-empty page, even a short last one; only an empty page ends
   // the scan (zoo-api.md).
-  const last = indices.at(-1);
+  const last = entries.at(-1);
+  const lastKey = last === undefined ? undefined : "recorded" in last ? last.recorded : keyOf(last.index);
   const next =
-    last === undefined
+    lastKey === undefined
       ? "null"
-      : `"${encodePageToken(order, formatMicros(ctx.dataset.createdAt(last)), ctx.dataset.idOf(last))}"`;
+      : `"${encodePageToken(order, formatMicros(lastKey.createdUs), lastKey.id)}"`;
   // ~700 bytes per item; sizing the buffer up front avoids regrowth on big pages.
-  const body = new ByteWriter(1024 + indices.length * 800);
+  const body = new ByteWriter(1024 + entries.length * 800);
   // Dropshot's ResultsPage { next_page, items }, serialised in declaration order: the token first.
   body.ascii(`{"next_page":${next},"items":[`);
-  for (let k = 0; k < indices.length; k++) {
+  for (let k = 0; k < entries.length; k++) {
     if (k > 0) body.charCode(44);
-    ctx.dataset.writeCall(body, ctx.dataset.rawCallAt(indices[k] ?? 0, nowUs), ctx.priceAsString);
+    const entry = entries[k];
+    if (entry === undefined) continue;
+    if ("recorded" in entry) body.raw(entry.recorded.json);
+    else ctx.dataset.writeCall(body, ctx.dataset.rawCallAt(entry.index, nowUs), ctx.priceAsString);
   }
   body.ascii("]}");
   return { status: 200, body: body.bytes() };
@@ -141,5 +154,6 @@ export function getAsyncOperation(
   if (operation === undefined || operation.user_id !== ctx.dataset.userId(user)) {
     return errorReply(requestId, 404, `not found: no async operation with id ${id.toLowerCase()}`);
   }
-  return { status: 200, body: JSON.stringify(operation) };
+  const served = ctx.outputBytes === undefined ? operation : withOutputBytes(operation, ctx.outputBytes);
+  return { status: 200, body: JSON.stringify(served) };
 }

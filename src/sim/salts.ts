@@ -64,4 +64,5 @@ export const SALT = {
   opCoords: 66,
   opStorage: 67,
   fileBytes: 68,
+  recordedCall: 70,
 } as const;

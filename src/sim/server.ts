@@ -5,10 +5,12 @@ import { createClock, type SimClock } from "./clock.js";
 import { handleControl } from "./control.js";
 import { Dataset, DEFAULT_NOW_ISO } from "./dataset.js";
 import { FaultInjector } from "./faults.js";
+import { RecordedCalls } from "./recordedCalls.js";
 import { type HoldMatch, type RequestGate, RequestGates } from "./requestGate.js";
 import { errorReply, newRequestId, type Reply, send } from "./responses.js";
 import { getAsyncOperation, listApiCalls, type RouteContext } from "./routes.js";
 import { SimStats } from "./stats.js";
+import { microsFromDate } from "./time.js";
 import type { FaultOptions, SimUser, SimulatorOptions } from "./types.js";
 
 export interface RunningSimulator {
@@ -43,10 +45,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const stats = new SimStats();
   const gates = new RequestGates();
   const users = dataset.users;
+  const recorded = options.recordOwnTraffic
+    ? new RecordedCalls(dataset.seed, options.priceAsString ?? false)
+    : undefined;
   const routes: RouteContext = {
     dataset,
     now: () => clock.now(),
     priceAsString: options.priceAsString ?? false,
+    recorded,
+    outputBytes: options.outputBytes,
   };
   const control = { clock, stats, faults, users };
 
@@ -93,7 +100,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       return;
     }
 
-    const reply = route(req, path, opMatch?.[1], target.slice(q === -1 ? target.length : q + 1), requestId);
+    const queryString = target.slice(q === -1 ? target.length : q + 1);
+    const reply = route(req, path, opMatch?.[1], queryString, requestId);
+    if (recorded !== undefined) recordCall(recorded, req, path, queryString, reply);
     // A cut body is only meaningful on a success; other replies are sent whole.
     const truncate = fault === "truncated" && reply.status === 200;
     if (truncate) stats.countFault("truncated");
@@ -116,6 +125,36 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const authorization = req.headers.authorization;
     if (operationId !== undefined) return getAsyncOperation(routes, requestId, operationId, authorization);
     return listApiCalls(routes, requestId, new URLSearchParams(queryString), authorization);
+  }
+
+  /**
+   * Records an answered request of a known user as that user's call, with the call's id in the
+   * reply's x-api-call-id. A request whose token names nobody is nobody's call.
+   */
+  function recordCall(
+    store: RecordedCalls,
+    req: IncomingMessage,
+    path: string,
+    queryString: string,
+    reply: Reply,
+  ): void {
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1];
+    const user = token === undefined ? undefined : dataset.userIndexByToken(token);
+    const owner = user === undefined ? undefined : dataset.profileOf(user);
+    if (user === undefined || owner === undefined) return;
+    const id = store.record(owner, {
+      user,
+      method: req.method ?? "GET",
+      endpoint: path,
+      query: queryString,
+      statusCode: reply.status,
+      userAgent: req.headers["user-agent"] ?? "",
+      origin: req.headers.origin ?? "",
+      // An IPv4 client on a dual-stack socket shows as ::ffff:a.b.c.d; the API logs a.b.c.d.
+      ipAddress: (req.socket.remoteAddress ?? "").replace(/^::ffff:/, ""),
+      createdUs: microsFromDate(clock.now()),
+    });
+    reply.headers = { ...reply.headers, "x-api-call-id": id };
   }
 
   await new Promise<void>((resolve, reject) => {

@@ -105,4 +105,16 @@ export interface SimulatorOptions {
   /** Share of calls whose created_at ties with the call before them, 0 (default) to 0.5. */
   tieShare?: number;
   faults?: FaultOptions;
+  /**
+   * Records every API request it serves as a call of the requesting user, listed once the clock
+   * has moved past it, as the real API does (default false: the history stays a pure function of
+   * the seed, which most tests compare against).
+   */
+  recordOwnTraffic?: boolean;
+  /**
+   * Size in bytes (decoded) of the first output file of every completed operation that has output
+   * files (conversions, text-to-CAD), as real CAD files are: megabytes. Default: the generated
+   * few-KB files as they are.
+   */
+  outputBytes?: number;
 }

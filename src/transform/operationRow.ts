@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { MeasuredOutput } from "../api/operationBody.js";
 import {
   AsyncOperationSchema,
   isRfc3339DateTime,
@@ -131,8 +132,13 @@ function unstorable(fields: Record<string, unknown>, unknownType: boolean): stri
  * Validates a fetched body and maps it to a row; an unknown `type` is kept raw, not rejected. What
  * passes loads: the checks go as far as the columns need (unstorable, and the row's size).
  */
-export function transformOperation(id: string, body: unknown, fetchedAt: string): OperationResult {
-  const result = operationRow(id, body, fetchedAt);
+export function transformOperation(
+  id: string,
+  body: unknown,
+  fetchedAt: string,
+  measured?: ReadonlyMap<string, MeasuredOutput>,
+): OperationResult {
+  const result = operationRow(id, body, fetchedAt, measured);
   if (!result.ok) return result;
   const bytes = Buffer.byteLength(JSON.stringify(result.row));
   if (bytes > MAX_RECORD_BYTES)
@@ -143,7 +149,32 @@ export function transformOperation(id: string, body: unknown, fetchedAt: string)
   return result;
 }
 
-function operationRow(id: string, body: unknown, fetchedAt: string): OperationResult {
+/**
+ * Output names and sizes of a body whose output contents were left out while it was read
+ * (OutputSkippingFilter): the names are the body's, the sizes were counted as the bytes passed,
+ * as base64 or, for the multi-file iteration, as plain text (see outputFiles).
+ */
+function measuredFiles(
+  fields: Record<string, unknown>,
+  measured: ReadonlyMap<string, MeasuredOutput>,
+): { name: string; bytes: number }[] {
+  const outputs = fields.outputs;
+  if (outputs === null || typeof outputs !== "object") return [];
+  const plainText = fields.type === "text_to_cad_multi_file_iteration";
+  return Object.entries(outputs as Record<string, unknown>)
+    .filter((entry): entry is [string, string] => typeof entry[1] === "string")
+    .map(([name]) => {
+      const size = measured.get(name);
+      return { name, bytes: size === undefined ? 0 : plainText ? size.textBytes : size.base64Bytes };
+    });
+}
+
+function operationRow(
+  id: string,
+  body: unknown,
+  fetchedAt: string,
+  measured: ReadonlyMap<string, MeasuredOutput> | undefined,
+): OperationResult {
   const parsed = AsyncOperationSchema.safeParse(body);
   if (!parsed.success) return { ok: false, reason: z.prettifyError(parsed.error) };
   const operation = parsed.data;
@@ -156,7 +187,10 @@ function operationRow(id: string, body: unknown, fetchedAt: string): OperationRe
   }
   const problem = unstorable(fields, isUnknownAsyncOperation(operation));
   if (problem !== undefined) return { ok: false, reason: problem };
-  const files = outputFiles(fields).map((file) => ({ name: file.name, bytes: file.bytes }));
+  const files =
+    measured === undefined
+      ? outputFiles(fields).map((file) => ({ name: file.name, bytes: file.bytes }))
+      : measuredFiles(fields, measured);
   const unknown = isUnknownAsyncOperation(operation);
   const sizedBody = files.length > 0 ? { ...fields, outputs: files } : fields;
   const details: Record<string, unknown> = {};

@@ -51,9 +51,15 @@ export async function exportOnce(options: {
   logger?: Logger;
   signal?: AbortSignal;
   maxAttempts?: number;
+  /** --max-response-mb (default: the CLI's). */
+  maxResponseMb?: number;
 }): Promise<{ summary: RunSummary; exitCode: number }> {
   const config = loadConfig({
-    flags: { baseUrl: options.baseUrl, maxAttempts: options.maxAttempts ?? 4 },
+    flags: {
+      baseUrl: options.baseUrl,
+      maxAttempts: options.maxAttempts ?? 4,
+      ...(options.maxResponseMb === undefined ? {} : { maxResponseMb: options.maxResponseMb }),
+    },
     env: { ZOO_API_TOKEN: options.token },
   });
   const client = createClient(

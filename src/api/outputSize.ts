@@ -1,0 +1,152 @@
+import type { MeasuredOutput } from "./operationBody.js";
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Node's base64 decoder counts these (standard and URL-safe alphabets) and ignores the rest. */
+const BASE64_CHAR = new Uint8Array(256);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_") {
+  BASE64_CHAR[c.charCodeAt(0)] = 1;
+}
+const EQUALS = 0x3d;
+
+/** Bytes a JSON escape's single character (\n, \", \/ ...) stands for. */
+const SIMPLE_ESCAPE: Record<number, number> = {
+  34: 0x22,
+  92: 0x5c,
+  47: 0x2f,
+  98: 0x08,
+  102: 0x0c,
+  110: 0x0a,
+  114: 0x0d,
+  116: 0x09,
+};
+
+/**
+ * Counts one output value's size from its raw JSON bytes (after the opening quote), both as
+ * base64 and as UTF-8 text, without keeping any of it: escapes are decoded as JSON.parse would,
+ * then sized as Buffer.from(value, "base64") and Buffer.byteLength(value) would.
+ */
+export class OutputValueCounter {
+  #escape = false;
+  /** Hex digits of a \u escape still to read (0 when not in one), and their value so far. */
+  #hexLeft = 0;
+  #hexValue = 0;
+  #base64Chars = 0;
+  #base64Done = false;
+  #textBytes = 0;
+  /** A high surrogate from a \u escape, waiting for its low half. */
+  #pendingHigh = false;
+
+  /** Whether `byte` starts a run of plain bytes that run() can count in one go. */
+  canRun(byte: number): boolean {
+    return !this.#escape && this.#hexLeft === 0 && byte !== QUOTE && byte !== BACKSLASH;
+  }
+
+  result(): MeasuredOutput {
+    return { base64Bytes: Math.floor((this.#base64Chars * 3) / 4), textBytes: this.#textBytes };
+  }
+
+  /** A byte of an output value: counted, never kept. Returns true at the closing quote. */
+  byte(byte: number): boolean {
+    if (this.#hexLeft > 0) {
+      this.#hexValue = this.#hexValue * 16 + hexDigit(byte);
+      this.#hexLeft -= 1;
+      if (this.#hexLeft === 0) this.#codeUnit(this.#hexValue);
+      return false;
+    }
+    if (this.#escape) {
+      this.#escape = false;
+      if (byte === 0x75) {
+        this.#hexLeft = 4;
+        this.#hexValue = 0;
+        return false;
+      }
+      this.#character(SIMPLE_ESCAPE[byte] ?? byte);
+      return false;
+    }
+    if (byte === BACKSLASH) {
+      this.#escape = true;
+      return false;
+    }
+    if (byte === QUOTE) {
+      this.#flushSurrogate();
+      return true;
+    }
+    // A raw byte: already UTF-8, one byte of text; a base64 digit when it is one.
+    this.#flushSurrogate();
+    this.#textBytes += 1;
+    this.#base64(byte);
+    return false;
+  }
+
+  /**
+   * A run of raw bytes of an output value from `start` to the next quote or backslash, counted in
+   * one tight loop (the files are megabytes); returns where the run ends.
+   */
+  run(chunk: Buffer, start: number): number {
+    this.#flushSurrogate();
+    let end = start;
+    let digits = 0;
+    let done = this.#base64Done;
+    while (end < chunk.length) {
+      const byte = chunk[end] as number;
+      if (byte === QUOTE || byte === BACKSLASH) break;
+      if (!done) {
+        if (byte === EQUALS) done = true;
+        else digits += BASE64_CHAR[byte] as number;
+      }
+      end++;
+    }
+    this.#textBytes += end - start;
+    this.#base64Chars += digits;
+    this.#base64Done = done;
+    return end;
+  }
+
+  /** A character from a simple escape (always ASCII). */
+  #character(byte: number): void {
+    this.#flushSurrogate();
+    this.#textBytes += 1;
+    this.#base64(byte);
+  }
+
+  /** A \uXXXX code unit: its UTF-8 length, pairing surrogates as a JS string then Buffer would. */
+  #codeUnit(unit: number): void {
+    if (unit >= 0xdc00 && unit <= 0xdfff && this.#pendingHigh) {
+      this.#pendingHigh = false;
+      this.#textBytes += 4;
+      this.#base64Done = true;
+      return;
+    }
+    this.#flushSurrogate();
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      this.#pendingHigh = true;
+      return;
+    }
+    // A lone low surrogate is encoded as U+FFFD (3 bytes).
+    this.#textBytes += unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3;
+    if (unit < 0x80) this.#base64(unit);
+  }
+
+  /** A high surrogate with no low half after it is encoded as U+FFFD (3 bytes). */
+  #flushSurrogate(): void {
+    if (!this.#pendingHigh) return;
+    this.#pendingHigh = false;
+    this.#textBytes += 3;
+  }
+
+  /** Node's decoder stops at the first '=' and skips characters outside the alphabet. */
+  #base64(byte: number): void {
+    if (this.#base64Done) return;
+    if (byte === EQUALS) this.#base64Done = true;
+    else this.#base64Chars += BASE64_CHAR[byte] ?? 0;
+  }
+}
+
+function hexDigit(byte: number): number {
+  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
+  if (byte >= 0x61 && byte <= 0x66) return byte - 0x57;
+  if (byte >= 0x41 && byte <= 0x46) return byte - 0x37;
+  return 0;
+}

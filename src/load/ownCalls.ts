@@ -1,0 +1,35 @@
+import type { Warehouse } from "./database.js";
+import { quotedString } from "./duckdb.js";
+import { asStorageError } from "./storageError.js";
+
+/** Rows per INSERT: a statement's text stays small whatever the run's request count. */
+const CHUNK = 500;
+
+/**
+ * Stores the call ids a run received in x-api-call-id, in one transaction: the API lists those
+ * requests as calls of this user, and the views mark them as the exporter's own. The ids were
+ * checked to be UUIDs when received, so quoting them is all the escaping they need.
+ */
+export async function recordOwnCalls(
+  warehouse: Warehouse,
+  runId: string,
+  ids: readonly string[],
+): Promise<void> {
+  if (ids.length === 0) return;
+  const { connection } = warehouse;
+  const run = quotedString(runId);
+  await connection.run("BEGIN TRANSACTION");
+  try {
+    for (let start = 0; start < ids.length; start += CHUNK) {
+      const values = ids
+        .slice(start, start + CHUNK)
+        .map((id) => `(${quotedString(id)}::UUID, ${run})`)
+        .join(", ");
+      await connection.run(`INSERT INTO own_calls (id, run_id) VALUES ${values}`);
+    }
+    await connection.run("COMMIT");
+  } catch (error) {
+    await connection.run("ROLLBACK").catch(() => undefined);
+    throw asStorageError(error, `the exporter's own call ids to ${warehouse.path}`);
+  }
+}

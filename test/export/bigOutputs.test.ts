@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { OutputSkippingFilter } from "../../src/api/operationBody.js";
+import { outputFiles } from "../../src/operations/operationView.js";
+import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
+
+/** Feeds `body` to a fresh filter in chunks of `size` bytes; returns what it kept and measured. */
+function filtered(body: Buffer, size: number) {
+  const filter = new OutputSkippingFilter();
+  const kept: Buffer[] = [];
+  for (let at = 0; at < body.length; at += size) kept.push(...filter.write(body.subarray(at, at + size)));
+  kept.push(...filter.end());
+  return { kept: Buffer.concat(kept), outputs: filter.outputs };
+}
+
+/** What reading the whole body would give: the body with "" outputs, and outputFiles' sizes. */
+function expected(json: string) {
+  const body = JSON.parse(json) as Record<string, unknown>;
+  const sizes = new Map(outputFiles(body).map((file) => [file.name, file.bytes]));
+  const outputs = body.outputs as Record<string, unknown> | undefined;
+  const emptied =
+    outputs === undefined
+      ? body
+      : {
+          ...body,
+          outputs: Object.fromEntries(
+            Object.entries(outputs).map(([k, v]) => [k, typeof v === "string" ? "" : v]),
+          ),
+        };
+  return { emptied, sizes, plainText: body.type === "text_to_cad_multi_file_iteration" };
+}
+
+const BODIES: [string, string][] = [
+  [
+    "base64 outputs, padding and an escaped slash",
+    '{"type":"file_conversion","id":"x","outputs":{"a.step":"QUJDRA==","b\\/c.obj":"QU\\/JD+w==","e":""},"status":"completed"}',
+  ],
+  ["outputs before type", '{"outputs":{"m.stl":"c29saWQgcGFydAo="},"type":"file_conversion"}'],
+  ["base64 that stops at '='", '{"type":"text_to_cad","outputs":{"x":"QUJD=RA=="}}'],
+  ["url-safe and stray characters", '{"type":"text_to_cad","outputs":{"x":"-_-_ QU$JD\\nRA"}}'],
+  [
+    "plain text with escapes and non-ASCII",
+    '{"type":"text_to_cad_multi_file_iteration","outputs":{"main.kcl":"a\\"b\\\\c\\n\\u00e9\\u20ac\\ud83d\\ude00 é","lone":"\\ud83d!\\udc00"}}',
+  ],
+  ["an escaped key that means outputs", '{"type":"file_conversion","out\\u0070uts":{"k":"QUJD"}}'],
+  [
+    "outputs elsewhere are kept whole",
+    '{"type":"file_conversion","details":{"outputs":{"k":"QUJD"}},"list":[{"outputs":{"k":"QQ=="}}],"outputs":{"k":"QUJDRA"}}',
+  ],
+  [
+    "non-string outputs are kept",
+    '{"type":"file_conversion","outputs":{"n":null,"o":{"deep":"QUJD"},"s":"QQ"}}',
+  ],
+  ["no outputs", '{"type":"file_mass","mass":1.5,"error":null}'],
+  ["an error body", '{"message":"not found","request_id":"r"}'],
+];
+
+describe("the output-skipping parser", () => {
+  test.each(BODIES)("%s: the body without the files, and their sizes, at any chunking", (_, json) => {
+    const body = Buffer.from(json, "utf8");
+    const want = expected(json);
+    for (let size = 1; size <= body.length; size++) {
+      const { kept, outputs } = filtered(body, size);
+      expect(JSON.parse(kept.toString("utf8"))).toEqual(want.emptied);
+      for (const [name, bytes] of want.sizes) {
+        const measured = outputs.get(name);
+        expect(want.plainText ? measured?.textBytes : measured?.base64Bytes, `${name} at chunk ${size}`).toBe(
+          bytes,
+        );
+      }
+    }
+  });
+
+  test("what it keeps does not grow with the output: it never holds the file", () => {
+    const body = (bytes: number) =>
+      Buffer.from(
+        JSON.stringify({
+          type: "file_conversion",
+          id: "0198c2a4-6a7b-7cc4-9d3e-5f1a2b3c4d5e",
+          outputs: {
+            "output.step": Buffer.alloc(bytes, "ISO-10303-21;").toString("base64"),
+            "b.obj": "QQ==",
+          },
+        }),
+      );
+    const small = filtered(body(1000), 65_536);
+    const big = filtered(body(20_000_000), 65_536);
+    expect(big.kept.length).toBe(small.kept.length);
+    expect(big.kept.length).toBeLessThan(200);
+    expect(big.outputs.get("output.step")?.base64Bytes).toBe(20_000_000);
+    expect(big.outputs.get("b.obj")?.base64Bytes).toBe(1);
+  });
+});
+
+describe("an export of operations with MB outputs", () => {
+  let sim: RunningSimulator;
+  const workspace = tempWorkspace();
+  const OUTPUT_BYTES = 1536 * 1024;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ seed: 5, calls: 60, days: 2, users: 1, outputBytes: OUTPUT_BYTES });
+  });
+  afterAll(async () => {
+    await sim.close();
+    await (await workspace).cleanup();
+  });
+
+  test("stores names and byte counts, with bodies larger than --max-response-mb", async () => {
+    const { db, out } = await workspace;
+    const token = sim.users[0]?.token ?? "";
+    // Each body with a file is over 2 MB on the wire; only what is kept counts against the 1 MB cap.
+    const { exitCode, summary } = await exportOnce({
+      baseUrl: sim.url,
+      token,
+      flags: { db, out },
+      maxResponseMb: 1,
+    });
+    expect(exitCode).toBe(0);
+    const rows = await queryDb(
+      db,
+      "SELECT id::VARCHAR AS id, operation_type, output_count, output_bytes::BIGINT AS output_bytes, outputs::VARCHAR AS outputs FROM async_operations WHERE output_count > 0",
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    expect(summary.operations?.rejected).toBe(0);
+    for (const row of rows) {
+      const response = await fetch(`${sim.url}/async/operations/${String(row.id)}`, {
+        headers: { authorization: `Bearer ${token}` },
+        signal: AbortSignal.timeout(10_000),
+      });
+      const served = (await response.json()) as Record<string, unknown>;
+      const files = outputFiles(served).map((file) => ({ name: file.name, bytes: file.bytes }));
+      expect(files[0]?.bytes).toBe(OUTPUT_BYTES);
+      expect(JSON.parse(String(row.outputs))).toEqual(files);
+      expect(Number(row.output_bytes)).toBe(files.reduce((sum, file) => sum + file.bytes, 0));
+    }
+  });
+});

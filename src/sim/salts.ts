@@ -63,4 +63,7 @@ export const SALT = {
   opCoords: 66,
   opStorage: 67,
   fileBytes: 68,
+  lateBilling: 80,
+  lateBillingMonthEnd: 81,
+  lateBillingDelay: 82,
 } as const;

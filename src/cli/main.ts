@@ -74,6 +74,11 @@ function addExportOptions(command: Command): Command {
     .option("--batch-records <n>", "records per transaction", positiveInteger)
     .option("--no-operations", "do not fetch the async operations the calls started")
     .option("--operations-concurrency <n>", "async operations fetched at once (default 8)", positiveInteger)
+    .option(
+      "--max-pending-rereads <n>",
+      "calls pending billing from before the lookback window re-read per run (default 1000, 0: none)",
+      nonNegativeInteger,
+    )
     .option("--json", "print a machine-readable run summary on stdout")
     .option("--no-summary", "do not print the spend summary after the run");
 }

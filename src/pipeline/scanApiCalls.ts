@@ -58,6 +58,8 @@ export interface ExportOptions {
   /** Also fetch the async operations the exported calls started (--no-operations skips). */
   operations: boolean;
   operationsConcurrency: number;
+  /** Stored calls pending billing from before the lookback window re-read per run (0: none). */
+  maxPendingRereads: number;
   /** Pages one scan reads at most (default: defaultMaxPages of the limit). */
   maxPages?: number | undefined;
 }

@@ -89,9 +89,8 @@ describe("GET /user/api-calls/{id}", () => {
     sim = await startSimulator({ seed: 11, calls: 3000, days: 60, users: 2, lateBilling: LATE });
     const token = must(sim.users[0]).token;
     const listed = (await listPage(sim, token, "limit=300&sort_by=created_at_descending")).items;
-    const recent = listed.filter(
-      (call) => Date.parse(call.created_at) < sim!.clock.now().getTime() - ON_TIME,
-    );
+    const settledBy = sim.clock.now().getTime() - ON_TIME;
+    const recent = listed.filter((call) => Date.parse(call.created_at) < settledBy);
     const pending = must(
       recent.find((call) => call.completed_at === null),
       "a late-billed call",

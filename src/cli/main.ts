@@ -173,6 +173,12 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
     .option("--token <token>", "token of the first user (a simulator credential, not a Zoo one)")
     .option("--price-as-string", "serve prices as decimal strings, as Zoo's docs show")
     .addOption(
+      new Option(
+        "--late-billing <share>",
+        "share of calls billed 3-40 days late or at month end (0.05)",
+      ).argParser(probability),
+    )
+    .addOption(
       new Option("--latency-ms <ms>", "latency added to every response").argParser(nonNegativeInteger),
     )
     .addOption(new Option("--rate-429 <rate>", "share of requests answered 429").argParser(probability))
@@ -198,6 +204,7 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
           now: flags.now,
           firstUserToken: flags.token,
           priceAsString: flags.priceAsString ?? false,
+          ...(flags.lateBilling === undefined ? {} : { lateBilling: { share: flags.lateBilling } }),
           faults: {
             latencyMs: flags.latencyMs,
             rate429: flags.rate429,

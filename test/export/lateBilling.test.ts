@@ -3,9 +3,11 @@ import { afterEach, describe, expect, test } from "vitest";
 import type { ExportFlags } from "../../src/config/exportConfig.js";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../src/sim/index.js";
 import { listAllCalls, sumsByDay, type TruthCall, toMicros } from "../helpers/apiTruth.js";
+import { runCli } from "../helpers/cli.js";
 import { startCountingProxy } from "../helpers/countingProxy.js";
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 import { microsOf, readDataset } from "../helpers/parquetDataset.js";
+import { must } from "../sim/helpers.js";
 
 const DAY_MS = 86_400_000;
 const LIMIT = 500;
@@ -193,6 +195,47 @@ describe("billing that lands after the lookback window", () => {
     } finally {
       await proxy.close();
     }
+  });
+
+  test("a re-read record that does not validate goes to rejects and the run ends partial", async () => {
+    const { sim, token, flags, db } = await setup();
+    await exportOnce({ baseUrl: sim.url, token, flags });
+    const pending = await pendingBeforeWindow(db);
+    const broken = must(pending[0]);
+    const proxy = await startCountingProxy(sim.url, (pathname, body) =>
+      pathname === `/user/api-calls/${broken}` ? JSON.stringify({ ...JSON.parse(body), price: "-1" }) : body,
+    );
+    try {
+      const run = await exportOnce({ baseUrl: proxy.url, token, flags });
+      expect(run.exitCode).toBe(4);
+      expect(run.summary.pending_rereads?.rejected).toBe(1);
+      expect(run.summary.records_rejected).toBe(1);
+      const rejects = await queryDb(db, "SELECT record_id, reason FROM rejects");
+      expect(rejects).toHaveLength(1);
+      expect(rejects[0]?.record_id).toBe(broken);
+      expect(String(rejects[0]?.reason)).toMatch(/^re-read of a call pending billing: .*price/s);
+      // The stored row is as it was.
+      expect(await pendingBeforeWindow(db)).toContain(broken);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test("the built CLI takes --max-pending-rereads and reports the re-reads in --json and in words", async () => {
+    const { sim, token, db, out } = await setup();
+    const env = { ZOO_API_TOKEN: token, ZOO_HOST: sim.url };
+    const args = ["export", "--db", db, "--out", out, "--limit", "500", "--no-operations"];
+    expect((await runCli(args, { env, timeoutMs: 60_000 })).code).toBe(0);
+    const json = await runCli([...args, "--max-pending-rereads", "7", "--json"], { env, timeoutMs: 60_000 });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).pending_rereads).toMatchObject({ asked: 7, still_pending: 7 });
+    const words = await runCli([...args, "--max-pending-rereads", "3"], { env, timeoutMs: 60_000 });
+    expect(words.stdout).toMatch(
+      /calls pending billing re-read 3 \(0 settled, 3 still pending, 0 not found, \d+ left/,
+    );
+    const bad = await runCli([...args, "--max-pending-rereads", "-1"], { env, timeoutMs: 60_000 });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--max-pending-rereads");
   });
 
   test("calls pending for more than 45 days are flagged as likely never billed", async () => {

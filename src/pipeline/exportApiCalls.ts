@@ -151,7 +151,7 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
     // again by the scan, and those still pending billing are re-read one by one.
     if (start.mode !== "full" && state.highWaterCreated !== null && !deps.signal.aborted) {
       const windowStart = new Date(Date.parse(state.highWaterCreated) - options.lookbackMs).toISOString();
-      summary.pending_rereads = await rereadPending(
+      await rereadPending(
         deps,
         loader,
         transform,

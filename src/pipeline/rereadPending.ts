@@ -31,7 +31,8 @@ export interface RereadOptions {
  * reaches because they are older than the lookback window: Zoo fills in price, completed_at and
  * stripe_invoice_item_id when it bills, which can be at month end (zoo-api.md, "Pricing"). Each
  * answer is validated as a listed record is and upserted through the loader's update path, so the
- * cost views and the Parquet partitions follow. At most `max` a run: never-asked calls first, oldest
+ * cost views and the Parquet partitions follow. Its counts go to the run's summary as it goes
+ * (pending_rereads, and re-read rows updated or rejected). At most `max` a run: never-asked calls first, oldest
  * first, then the ones asked longest ago, so a call that never settles cannot starve the rest.
  */
 export async function rereadPending(
@@ -40,7 +41,7 @@ export async function rereadPending(
   transform: TransformContext,
   options: RereadOptions,
   run: { summary: RunSummary; warn: (message: string, kind?: string) => void },
-): Promise<PendingRereads> {
+): Promise<void> {
   const { warn } = run;
   const result: PendingRereads = {
     asked: 0,
@@ -50,7 +51,9 @@ export async function rereadPending(
     rejected: 0,
     left: 0,
   };
-  if (options.max <= 0) return result;
+  // In the summary from the start, so a run the API stops midway still says what it re-read.
+  run.summary.pending_rereads = result;
+  if (options.max <= 0) return;
   const { connection } = deps.warehouse;
   const staleBefore = new Date(Date.parse(options.highWater) - LIKELY_UNBILLED_DAYS * DAY_MS).toISOString();
   const reader = await connection.runAndReadAll(sqlFile("select_pending_rereads.sql"), {
@@ -65,7 +68,8 @@ export async function rereadPending(
     oldest_created_at: string;
   }>;
   const first = rows[0];
-  if (first === undefined) return result;
+  if (first === undefined) return;
+  deps.progress.update({ phase: "re-reading calls pending billing" });
   result.left = first.backlog - rows.length;
   if (first.stale > 0) {
     warn(
@@ -89,7 +93,6 @@ export async function rereadPending(
     );
   }
   if (failure !== undefined) throw failure;
-  return result;
 }
 
 /** Re-reads one chunk and commits it; returns the error that stopped it, after committing what it got. */

@@ -221,6 +221,37 @@ describe("billing that lands after the lookback window", () => {
     }
   });
 
+  test("an API that fails during the re-reads: what was re-read is kept, the run ends partial", async () => {
+    const { sim, token, flags, db } = await setup();
+    await exportOnce({ baseUrl: sim.url, token, flags });
+    const pending = await pendingBeforeWindow(db);
+    let passed = 0;
+    const proxy = await startCountingProxy(sim.url, undefined, (pathname) => {
+      if (!pathname.startsWith("/user/api-calls/")) return undefined;
+      passed += 1;
+      return passed <= 5
+        ? undefined
+        : { status: 500, body: JSON.stringify({ message: "Internal Server Error", request_id: "proxy" }) };
+    });
+    try {
+      sim.clock.advance(45 * DAY_MS);
+      const run = await exportOnce({ baseUrl: proxy.url, token, flags, maxAttempts: 2 });
+      expect(run.exitCode).toBe(4);
+      expect(run.summary.status).toBe("partial");
+      expect(run.summary.pending_rereads).toMatchObject({ asked: 5, settled: 5 });
+      const asked = await queryDb(db, "SELECT count(*)::INTEGER AS n FROM pending_rereads");
+      // Settled calls are forgotten; the table only lists calls still pending.
+      expect(asked[0]?.n).toBe(0);
+      // The next run, with the API well again, settles the rest.
+      const next = await exportOnce({ baseUrl: sim.url, token, flags });
+      expect(next.exitCode).toBe(0);
+      const stillPending = await pendingBeforeWindow(db);
+      expect(pending.filter((id) => stillPending.includes(id))).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   test("the built CLI takes --max-pending-rereads and reports the re-reads in --json and in words", async () => {
     const { sim, token, db, out } = await setup();
     const env = { ZOO_API_TOKEN: token, ZOO_HOST: sim.url };

@@ -147,8 +147,8 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
       start = { mode: "full", token: null, reason: "stored page token rejected by the API" };
       await scanner.scan(start);
     }
-    // A full scan has just read every call; otherwise the calls before the window are not read
-    // again by the scan, and those still pending billing are re-read one by one.
+    // A full scan has just read every call; otherwise the calls before the scan's start are not
+    // read again by it, and those still pending billing are re-read one by one.
     if (start.mode !== "full" && state.highWaterCreated !== null && !deps.signal.aborted) {
       const windowStart = new Date(Date.parse(state.highWaterCreated) - options.lookbackMs).toISOString();
       await rereadPending(
@@ -158,6 +158,7 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
         {
           runId: options.runId,
           windowStart,
+          scannedFrom: scanner.firstCreatedAt ?? null,
           highWater: (await readExportState(warehouse)).highWaterCreated ?? state.highWaterCreated,
           max: options.maxPendingRereads,
           concurrency: options.operationsConcurrency,

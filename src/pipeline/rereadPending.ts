@@ -18,8 +18,13 @@ const CHUNK = 500;
 
 export interface RereadOptions {
   runId: string;
-  /** Calls created before this instant are not read by the scan; pending ones are re-read here. */
+  /** Calls created before this instant (the lookback window's start) are candidates. */
   windowStart: string;
+  /**
+   * created_at of the first call this run's scan read (null if it read none): calls after it were
+   * just read, so only those up to it are re-read.
+   */
+  scannedFrom: string | null;
   /** The newest stored call's created_at: "likely never billed" is measured from it. */
   highWater: string;
   max: number;
@@ -58,6 +63,7 @@ export async function rereadPending(
   const staleBefore = new Date(Date.parse(options.highWater) - LIKELY_UNBILLED_DAYS * DAY_MS).toISOString();
   const reader = await connection.runAndReadAll(sqlFile("select_pending_rereads.sql"), {
     window_start: options.windowStart,
+    scanned_from: options.scannedFrom,
     stale_before: staleBefore,
     limit: options.max,
   });

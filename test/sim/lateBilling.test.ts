@@ -1,4 +1,8 @@
 import { afterEach, describe, expect, test } from "vitest";
+import { createClient } from "../../src/api/createClient.js";
+import { ApiCallWithPriceSchema } from "../../src/api/schemas/index.js";
+import { loadConfig } from "../../src/config/config.js";
+import { silentLogger } from "../../src/log/logger.js";
 import {
   type ApiCallRecord,
   createDataset,
@@ -156,5 +160,32 @@ describe("GET /user/api-calls/{id}", () => {
     expect((await get(sim, `/user/api-calls/${id}`, token)).status).toBe(404);
     sim.clock.set(new Date(Math.ceil(dataset.timeline.visibleFrom(late) / 1000)));
     expect((await get(sim, `/user/api-calls/${id}`, token)).status).toBe(200);
+  });
+});
+
+describe("the exporter's client reads one call", () => {
+  test("getApiCall returns the record the spec's schema accepts; 404 and a malformed id are errors", async () => {
+    sim = await startSimulator({ seed: 12, calls: 2000, users: 2, lateBilling: LATE });
+    const [first, second] = [must(sim.users[0]), must(sim.users[1])];
+    const config = loadConfig({
+      flags: { baseUrl: sim.url, maxAttempts: 1 },
+      env: { ZOO_API_TOKEN: first.token },
+    });
+    const client = createClient(config, { logger: silentLogger });
+    try {
+      const listed = (await listPage(sim, first.token, "limit=50")).items;
+      for (const call of listed) {
+        const { body, requestId } = await client.getApiCall(call.id);
+        expect(body).toEqual(call);
+        expect(requestId).toBeDefined();
+        expect(ApiCallWithPriceSchema.safeParse(body).success, call.id).toBe(true);
+      }
+      const theirs = must((await listPage(sim, second.token, "limit=1")).items[0]);
+      await expect(client.getApiCall(theirs.id)).rejects.toMatchObject({ code: "api.not_found" });
+      await expect(client.getApiCall("../user")).rejects.toMatchObject({ code: "config.invalid" });
+      expect(sim.stats.byPath["/user/api-calls/{id}"]).toBe(listed.length + 1);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -34,11 +34,12 @@ export interface RereadOptions {
 /**
  * Re-reads, one by one, the stored calls whose billing had not landed and that the scan no longer
  * reaches because they are older than the lookback window: Zoo fills in price, completed_at and
- * stripe_invoice_item_id when it bills, which can be at month end (zoo-api.md, "Pricing"). Each
- * answer is validated as a listed record is and upserted through the loader's update path, so the
- * cost views and the Parquet partitions follow. Its counts go to the run's summary as it goes
- * (pending_rereads, and re-read rows updated or rejected). At most `max` a run: never-asked calls first, oldest
- * first, then the ones asked longest ago, so a call that never settles cannot starve the rest.
+ * stripe_invoice_item_id when it bills, which can be at month end (its pricing pages; when the
+ * fields are filled in is undocumented). Each answer is validated as a listed record is and
+ * upserted through the loader's update path, so the cost views and the Parquet partitions follow.
+ * Its counts go to the run's summary as it goes (pending_rereads, and re-read rows updated or
+ * rejected). At most `max` a run: never-asked calls first, oldest first, then the ones asked
+ * longest ago, so a call that never settles cannot starve the rest.
  */
 export async function rereadPending(
   deps: ExportDeps,

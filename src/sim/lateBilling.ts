@@ -3,9 +3,9 @@ import { SALT } from "./salts.js";
 import { US_PER_DAY, US_PER_HOUR, US_PER_MS } from "./time.js";
 
 /**
- * When billing lands for the calls Zoo does not settle right away. Zoo charges at month end, and when
- * `price`, `completed_at` and `stripe_invoice_item_id` are filled in is undocumented (zoo-api.md,
- * "Pricing"), so a share of calls settles days after the call: some a number of days later, some
+ * When billing lands for the calls Zoo does not settle right away. Zoo charges at month end (its
+ * pricing pages), and when `price`, `completed_at` and `stripe_invoice_item_id` are filled in is
+ * undocumented, so a share of calls settles days after the call: some a number of days later, some
  * when the month closes. Until then they are listed as pending, with the early updated_at.
  */
 export interface LateBillingOptions {

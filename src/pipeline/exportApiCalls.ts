@@ -149,7 +149,8 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
     }
     // A full scan has just read every call; otherwise the calls before the scan's start are not
     // read again by it, and those still pending billing are re-read one by one.
-    if (start.mode !== "full" && state.highWaterCreated !== null && !deps.signal.aborted) {
+    const rereads = options.maxPendingRereads > 0 && start.mode !== "full";
+    if (rereads && state.highWaterCreated !== null && !deps.signal.aborted) {
       const windowStart = new Date(Date.parse(state.highWaterCreated) - options.lookbackMs).toISOString();
       await rereadPending(
         deps,

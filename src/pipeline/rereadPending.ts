@@ -59,7 +59,6 @@ export async function rereadPending(
   };
   // In the summary from the start, so a run the API stops midway still says what it re-read.
   run.summary.pending_rereads = result;
-  if (options.max <= 0) return;
   const { connection } = deps.warehouse;
   const staleBefore = new Date(Date.parse(options.highWater) - LIKELY_UNBILLED_DAYS * DAY_MS).toISOString();
   const reader = await connection.runAndReadAll(sqlFile("select_pending_rereads.sql"), {

@@ -25,7 +25,7 @@ export interface RunSummary {
   operations?: { fetched: number; changed: number; notFound: number; rejected: number };
   /**
    * Stored calls pending billing from before the lookback window, re-read one by one (absent when
-   * the run read everything, or the scan failed).
+   * the run read everything, the scan failed, or --max-pending-rereads is 0).
    */
   pending_rereads?: PendingRereads;
   /** Peak resident memory of the exporting process (set by the CLI, which owns process facts). */

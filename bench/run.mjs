@@ -216,6 +216,8 @@ async function benchOne(calls, latencyMs) {
         summaryRequests: nightly.summary.requests,
         recordsSeen: nightly.summary.records_seen,
         recordsUpdated: nightly.summary.records_updated,
+        // Calls pending billing from before the window, re-read one request each (not in `requests`).
+        pendingRereads: nightly.summary.pending_rereads ?? null,
         partitionsWritten: nightly.summary.partitions_written,
         peakRssMb: nightly.summary.peak_rss_mb ?? nightly.maxRssMb,
         cpuSeconds: nightly.cpuSeconds,

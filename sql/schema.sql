@@ -159,3 +159,14 @@ CREATE TABLE IF NOT EXISTS own_calls (
   id     UUID NOT NULL,
   run_id VARCHAR NOT NULL
 );
+
+-- Stored calls still pending billing that runs re-read one by one (GET /user/api-calls/{id})
+-- because they are older than the lookback window: when each was last asked, so that the per-run
+-- cap rotates through them instead of asking the same oldest ones every night, and whether the API
+-- answered 404 (then the row is kept as stored and not asked again).
+CREATE TABLE IF NOT EXISTS pending_rereads (
+  id            UUID PRIMARY KEY,
+  last_asked_at TIMESTAMPTZ NOT NULL,
+  asks          INTEGER NOT NULL,
+  not_found     BOOLEAN NOT NULL
+);

@@ -31,7 +31,7 @@ const PageEnvelopeSchema = z.looseObject({
   next_page: z.string().nullable().optional(),
 });
 
-/** The two Zoo API operations the exporter uses, typed. Retries and errors live in Transport. */
+/** The Zoo API operations the exporter uses, typed. Retries and errors live in Transport. */
 export class ZooClient {
   constructor(private readonly transport: Transport) {}
 
@@ -103,6 +103,30 @@ export class ZooClient {
       nextPage: envelope.data.next_page ?? null,
       requestId: response.requestId,
     };
+  }
+
+  /**
+   * GET /user/api-calls/{id} (operationId get_api_call_for_user): one call as the listing would show
+   * it now. The body is returned unvalidated: the export checks it with the listing's schema, so a
+   * bad record goes to `rejects` rather than failing the run. A 404 is `api.not_found`.
+   */
+  async getApiCall(id: string): Promise<{ body: unknown; requestId: string | undefined }> {
+    if (!isUuid(id)) {
+      throw new ZooUsageError({
+        code: "config.invalid",
+        message: `API call id ${JSON.stringify(id)} is not a UUID`,
+        hint: "An API call id is a UUID, e.g. 0198c2a4-6a7b-7cc4-9d3e-5f1a2b3c4d5e.",
+      });
+    }
+    const response = await this.transport.getJson(
+      `/user/api-calls/${id}`,
+      {},
+      {
+        notFoundHint:
+          "No such API call for this token: the id is wrong, or the call belongs to another user (the API does not reveal which).",
+      },
+    );
+    return { body: response.body, requestId: response.requestId };
   }
 
   /** The whole operation, output files included (`operation get --save-outputs` writes them). */

@@ -78,6 +78,11 @@ function addExportOptions(command: Command): Command {
     .option("--batch-records <n>", "records per transaction", positiveInteger)
     .option("--no-operations", "do not fetch the async operations the calls started")
     .option("--operations-concurrency <n>", "async operations fetched at once (default 8)", positiveInteger)
+    .option(
+      "--max-pending-rereads <n>",
+      "calls pending billing from before the lookback window re-read per run (default 1000, 0: none)",
+      nonNegativeInteger,
+    )
     .option("--json", "print a machine-readable run summary on stdout")
     .option("--no-summary", "do not print the spend summary after the run");
 }
@@ -186,6 +191,12 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
         .default("realistic"),
     )
     .addOption(
+      new Option(
+        "--late-billing <share>",
+        "share of calls billed 3-40 days late or at month end (0.05)",
+      ).argParser(probability),
+    )
+    .addOption(
       new Option("--latency-ms <ms>", "latency added to every response").argParser(nonNegativeInteger),
     )
     .addOption(new Option("--rate-429 <rate>", "share of requests answered 429").argParser(probability))
@@ -214,6 +225,7 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
           priceMode: flags.priceMode,
           recordOwnTraffic: flags.recordOwnTraffic ?? false,
           outputBytes: flags.outputBytes,
+          ...(flags.lateBilling === undefined ? {} : { lateBilling: { share: flags.lateBilling } }),
           faults: {
             latencyMs: flags.latencyMs,
             rate429: flags.rate429,

@@ -66,6 +66,7 @@ export async function runExport(
         maxPriceUsd: config.maxPriceUsd,
         operations: config.operations,
         operationsConcurrency: config.operationsConcurrency,
+        maxPendingRereads: config.maxPendingRereads,
         outDir: config.outDir,
         spoolDir: `${spoolPrefix(config.dbPath)}${effects.runId}`,
       },
@@ -97,6 +98,11 @@ export function describeRun(summary: RunSummary, config: ExportConfig): string {
       ? []
       : [
           `  async operations fetched ${summary.operations.fetched} (${summary.operations.changed} changed, ${summary.operations.notFound} not found, ${summary.operations.rejected} rejected)`,
+        ]),
+    ...(summary.pending_rereads === undefined || summary.pending_rereads.asked === 0
+      ? []
+      : [
+          `  calls pending billing re-read ${summary.pending_rereads.asked} (${summary.pending_rereads.settled} settled, ${summary.pending_rereads.still_pending} still pending, ${summary.pending_rereads.not_found} not found, ${summary.pending_rereads.left} left for the next run)`,
         ]),
     `  Parquet partitions written ${summary.partitions_written}`,
     `  time: ${Object.entries(summary.phase_seconds)

@@ -26,6 +26,7 @@ export interface ExportFlags {
   /** Commander's `--no-operations` sets this to false. */
   operations?: boolean | undefined;
   operationsConcurrency?: number | undefined;
+  maxPendingRereads?: number | undefined;
 }
 
 const ExportConfigSchema = z.object({
@@ -47,6 +48,11 @@ const ExportConfigSchema = z.object({
   operations: z.boolean(),
   /** Parallel GET /async/operations/{id}: enough to hide latency, few enough to stay polite. */
   operationsConcurrency: z.number().int().min(1).max(64),
+  /**
+   * Calls pending billing from before the lookback window re-read one by one per run (one request
+   * each): a cap on what a night can cost, not a correctness limit, since the rest wait for the next run.
+   */
+  maxPendingRereads: z.number().int().min(0).max(1_000_000),
   /** Optional secret key from ZOO_USAGE_SECRET_KEY; otherwise a key file beside the database. */
   secretKey: z.string().optional(),
   keyFile: z.string(),
@@ -78,6 +84,7 @@ export function loadExportConfig(input: {
     batchRecords: flags.batchRecords ?? 50_000,
     operations: flags.operations ?? true,
     operationsConcurrency: flags.operationsConcurrency ?? 8,
+    maxPendingRereads: flags.maxPendingRereads ?? 1000,
     secretKey: env.ZOO_USAGE_SECRET_KEY || undefined,
     keyFile: `${dbPath.replace(/\.duckdb$/, "")}.key`,
   });

@@ -119,7 +119,7 @@ export async function fetchOperations(
 }
 
 /** Runs `work` over the items with at most `concurrency` in flight; stops taking new ones when aborted. */
-async function forEachConcurrently<T>(
+export async function forEachConcurrently<T>(
   items: readonly T[],
   concurrency: number,
   signal: AbortSignal,

@@ -13,6 +13,7 @@ import { reconcileSettings } from "../load/storedSettings.js";
 import type { TransformContext } from "../transform/apiCallRow.js";
 import { EndpointTemplater } from "../transform/endpointTemplate.js";
 import { CLOCK_TOLERANCE_MS, FutureCalls } from "./futureCalls.js";
+import { rereadPending } from "./rereadPending.js";
 import type { RunStatus, RunSummary } from "./runSummary.js";
 import { ApiCallScanner, type ExportDeps, type ExportOptions } from "./scanApiCalls.js";
 import { RunWarnings } from "./warnings.js";
@@ -108,12 +109,13 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
     maxPriceUsd: options.maxPriceUsd,
   };
   const future = new FutureCalls(startedAt);
+  const loader = new ApiCallLoader(warehouse, { ...options, transform, onWarning: warn, now: deps.now });
   const scanner = new ApiCallScanner(
     {
       deps,
       options,
       summary,
-      loader: new ApiCallLoader(warehouse, { ...options, transform, onWarning: warn, now: deps.now }),
+      loader,
       transform,
       future,
       warn,
@@ -145,6 +147,26 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
       await warehouse.connection.run("UPDATE export_state SET resume_token = NULL");
       start = { mode: "full", token: null, reason: "stored page token rejected by the API" };
       await scanner.scan(start);
+    }
+    // A full scan has just read every call; otherwise the calls before the scan's start are not
+    // read again by it, and those still pending billing are re-read one by one.
+    const rereads = options.maxPendingRereads > 0 && start.mode !== "full";
+    if (rereads && state.highWaterCreated !== null && !deps.signal.aborted) {
+      const windowStart = new Date(Date.parse(state.highWaterCreated) - options.lookbackMs).toISOString();
+      await rereadPending(
+        deps,
+        loader,
+        transform,
+        {
+          runId: options.runId,
+          windowStart,
+          scannedFrom: scanner.firstCreatedAt ?? null,
+          highWater: (await readExportState(warehouse)).highWaterCreated ?? state.highWaterCreated,
+          max: options.maxPendingRereads,
+          concurrency: options.operationsConcurrency,
+        },
+        { summary, warn },
+      );
     }
   } catch (error) {
     failure = error;

@@ -23,7 +23,28 @@ export interface RunSummary {
   warnings: string[];
   /** Async operations fetched this run (absent with --no-operations or when the scan failed). */
   operations?: { fetched: number; changed: number; notFound: number; rejected: number };
+  /**
+   * Stored calls pending billing from before the lookback window, re-read one by one (absent when
+   * the run read everything, the scan failed, or --max-pending-rereads is 0).
+   */
+  pending_rereads?: PendingRereads;
   /** Peak resident memory of the exporting process (set by the CLI, which owns process facts). */
   peak_rss_mb?: number;
   message?: string;
+}
+
+/** What the re-reads of one run did (RunSummary.pending_rereads). */
+export interface PendingRereads {
+  /** Calls asked for with GET /user/api-calls/{id}. */
+  asked: number;
+  /** Asked, and billed now (completed_at filled in). */
+  settled: number;
+  /** Asked, and still pending billing. */
+  still_pending: number;
+  /** Asked, and answered 404: the stored row is kept as it is and not asked again. */
+  not_found: number;
+  /** Asked, and answered with a body that does not validate: it went to `rejects`. */
+  rejected: number;
+  /** Pending calls before the window left for later runs by the per-run cap. */
+  left: number;
 }

@@ -58,6 +58,8 @@ export interface ExportOptions {
   /** Also fetch the async operations the exported calls started (--no-operations skips). */
   operations: boolean;
   operationsConcurrency: number;
+  /** Stored calls pending billing from before the lookback window re-read per run (0: none). */
+  maxPendingRereads: number;
   /** Pages one scan reads at most (default: defaultMaxPages of the limit). */
   maxPages?: number | undefined;
 }
@@ -92,6 +94,12 @@ export interface ScanContext {
  * next pages are fetched). Counts go to the run's summary.
  */
 export class ApiCallScanner {
+  /**
+   * created_at of the first call the latest scan read. A keyset scan lists every call after its
+   * start, so the calls from this one on were read; only those before it (or tied with it) were not.
+   */
+  firstCreatedAt: string | undefined;
+
   constructor(
     private readonly context: ScanContext,
     /** The user whose history the database holds (null before the first record ever). */
@@ -102,6 +110,7 @@ export class ApiCallScanner {
     const { deps, options, summary, loader, transform: context, future, warn } = this.context;
     const { warehouse, secrets, progress } = deps;
     let batch = loader.newBatch(null);
+    this.firstCreatedAt = undefined;
     let inFlight: Promise<void> | undefined;
     let idle = true;
     let lastCreatedAt = "";
@@ -198,6 +207,7 @@ export class ApiCallScanner {
           }
           pageRecords += 1;
           const createdAt = toMicros(call.created_at);
+          this.firstCreatedAt ??= createdAt;
           if (lastCreatedAt !== "" && isEarlier(createdAt, lastCreatedAt)) {
             warn(
               `call ${call.id} is listed after a newer call (${createdAt} < ${lastCreatedAt}); loaded anyway`,

@@ -1,4 +1,5 @@
 import { callFailed, type EndpointKind, isBillable } from "./callFacts.js";
+import { type LateBilling, NO_LATE_BILLING, settledAtUs } from "./lateBilling.js";
 import { hash32, logBetween, unit } from "./random.js";
 import { SALT } from "./salts.js";
 import { US_PER_MINUTE, US_PER_MS, US_PER_SECOND } from "./time.js";
@@ -78,8 +79,9 @@ const NULL_PRICE_SHARE = 0.03;
 /**
  * Billing facts of one call, all as absolute microseconds. The spec describes started_at and
  * completed_at as the times the call "started/completed billing"; billing completes 1 to 30 minutes
- * after the call (never before the call itself has ended), and only then are price, completed_at,
- * minutes and seconds filled in (zoo-api.md: "updated_at moves when billing completes").
+ * after the call (never before the call itself has ended), or later for a share of calls (see
+ * settledAtUs), and only then are price, completed_at, minutes and seconds filled in (zoo-api.md:
+ * "updated_at moves when billing completes").
  */
 export interface Billing {
   startedUs: number;
@@ -100,6 +102,7 @@ export function billingOf(
   createdUs: number,
   kind: EndpointKind,
   mode: PriceMode,
+  late: LateBilling = NO_LATE_BILLING,
 ): Billing {
   const startedUs = createdUs + Math.round(logBetween(seed, i, SALT.startDelay, 2, 300) * US_PER_MS);
   const runUs = Math.max(
@@ -113,7 +116,7 @@ export function billingOf(
     startedUs,
     completedUs,
     runUs,
-    billedUs: Math.max(createdUs + delayUs, completedUs + 5 * US_PER_SECOND),
+    billedUs: settledAtUs(seed, i, Math.max(createdUs + delayUs, completedUs + 5 * US_PER_SECOND), late),
     pendingUpdateUs: createdUs + US_PER_MS + (hash32(seed, i, SALT.pendingUpdate) % (19 * US_PER_MS)),
     price: priceOf({
       seed,

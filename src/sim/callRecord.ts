@@ -2,6 +2,7 @@ import { billingOf, type PriceMode } from "./billing.js";
 import type { ByteWriter } from "./byteWriter.js";
 import { kindOf, requestOf, statusCodeOf } from "./callFacts.js";
 import { BROWSER_ORIGINS, BROWSER_USER_AGENTS, CLIENT_USER_AGENTS } from "./catalog.js";
+import type { LateBilling } from "./lateBilling.js";
 import { hash32, hex32, pick, unit } from "./random.js";
 import { SALT } from "./salts.js";
 import type { UserProfile } from "./users.js";
@@ -10,6 +11,8 @@ import type { UserProfile } from "./users.js";
 export interface CallContext {
   readonly seed: number;
   readonly priceMode: PriceMode;
+  /** When billing lands for the calls settled late. */
+  readonly lateBilling: LateBilling;
   createdAt(i: number): number;
   /** The id's four words, in a scratch array valid until the next call. */
   idWords(i: number): Uint32Array;
@@ -56,7 +59,7 @@ export function rawCall(ctx: CallContext, i: number, nowUs: number): RawCall {
   const user = ctx.ownerOf(i);
   const kind = kindOf(seed, i);
   const request = requestOf(seed, i, kind, (j) => ctx.earlierOperationId(j));
-  const billing = billingOf(seed, i, createdUs, kind, ctx.priceMode);
+  const billing = billingOf(seed, i, createdUs, kind, ctx.priceMode, ctx.lateBilling);
   const billed = nowUs >= billing.billedUs;
   const browser = unit(seed, i, SALT.client) < 0.3;
 

@@ -4,6 +4,7 @@ import { operationTypeOf } from "./callFacts.js";
 import { type CallContext, type RawCall, rawCall, writeCallJson } from "./callRecord.js";
 import { CallIdentity, derivedUuid } from "./identity.js";
 import { type KeysetCalls, keysetPage } from "./keysetPage.js";
+import { type LateBilling, type LateBillingOptions, lateBillingOf } from "./lateBilling.js";
 import { LiteralCache } from "./literalCache.js";
 import { buildOperation } from "./operations.js";
 import { UUID_PATTERN } from "./random.js";
@@ -25,6 +26,8 @@ export interface DatasetOptions {
   priceMode?: PriceMode;
   /** Share of calls whose created_at ties with the call before them (default 0, at most 0.5). */
   tieShare?: number;
+  /** Calls whose billing lands days late or at month end (default: 5% of calls). */
+  lateBilling?: LateBillingOptions;
 }
 
 export type SortMode = "created_at_ascending" | "created_at_descending";
@@ -48,6 +51,7 @@ const POLL_LOOKBACK = 64;
 export class Dataset implements CallContext {
   readonly seed: number;
   readonly priceMode: PriceMode;
+  readonly lateBilling: LateBilling;
   readonly #initialNowMs: number;
   readonly timeline: Timeline;
   readonly #identity: CallIdentity;
@@ -65,6 +69,7 @@ export class Dataset implements CallContext {
   constructor(options: DatasetOptions = {}) {
     this.seed = (options.seed ?? 1) >>> 0;
     this.priceMode = options.priceMode ?? "realistic";
+    this.lateBilling = lateBillingOf(options.lateBilling);
     this.#initialNowMs = (options.now ?? new Date(DEFAULT_NOW_ISO)).getTime();
     const calls = options.calls ?? 10_000;
     const userCount = options.users ?? 3;
@@ -203,6 +208,17 @@ export class Dataset implements CallContext {
     const candidate = this.#identity.candidateIndex(normalized);
     if (candidate > 0x7fffffff) return undefined;
     return this.idOf(candidate) === normalized ? candidate : undefined;
+  }
+
+  /**
+   * The index of call `id` if user `u` may see it at `nowUs` (theirs and listed by then), as
+   * GET /user/api-calls/{id} serves it; undefined for an unknown id or another user's call.
+   */
+  visibleCallIndexForUser(id: string, u: number, nowUs: number): number | undefined {
+    const i = this.findCallIndex(id);
+    if (i === undefined || this.userIndexOf(i) !== u) return undefined;
+    const listed = this.timeline.createdAt(i) <= nowUs && this.timeline.visibleFrom(i) <= nowUs;
+    return listed ? i : undefined;
   }
 
   /**

@@ -1,7 +1,7 @@
 /**
- * A local Zoo API simulator: GET /user/api-calls and GET /async/operations/{id} behaving as
- * docs/zoo-api.md describes api.zoo.dev, on seeded, lazily generated data. Used by the tests, the
- * demo and the benchmark; nothing in the pipeline imports it.
+ * A local Zoo API simulator: GET /user/api-calls, GET /user/api-calls/{id} and
+ * GET /async/operations/{id} behaving as docs/zoo-api.md describes api.zoo.dev, on seeded, lazily
+ * generated data. Used by the tests, the demo and the benchmark; nothing in the pipeline imports it.
  */
 export type { SimClock } from "./clock.js";
 export {
@@ -12,6 +12,7 @@ export {
   type SortKey,
   type SortMode,
 } from "./dataset.js";
+export type { LateBillingOptions } from "./lateBilling.js";
 export { decodePageToken, encodePageToken } from "./pageToken.js";
 export type { GatedRequest, HoldMatch, RequestGate } from "./requestGate.js";
 export { type RunningSimulator, startSimulator } from "./server.js";

@@ -157,3 +157,42 @@ export function getAsyncOperation(
   const served = ctx.outputBytes === undefined ? operation : withOutputBytes(operation, ctx.outputBytes);
   return { status: 200, body: JSON.stringify(served) };
 }
+
+/** A path parameter `id` that must be a UUID, percent-decoded; a 400 in Dropshot's words otherwise. */
+function uuidParameter(requestId: string, rawId: string): string | Reply {
+  let id: string;
+  try {
+    id = decodeURIComponent(rawId);
+  } catch {
+    id = rawId;
+  }
+  if (UUID_PATTERN.test(id)) return id.toLowerCase();
+  return errorReply(
+    requestId,
+    400,
+    `unable to parse path parameter "id": invalid UUID ${JSON.stringify(id)}`,
+  );
+}
+
+/**
+ * GET /user/api-calls/{id} (operationId get_api_call_for_user): one ApiCallWithPrice as the listing
+ * shows it now, billing included. Another user's call is a 404 like an unknown id, and so is a call
+ * not listed yet, so neither leaks that it exists.
+ */
+export function getApiCall(
+  ctx: RouteContext,
+  requestId: string,
+  rawId: string,
+  authorization: string | undefined,
+): Reply {
+  const id = uuidParameter(requestId, rawId);
+  if (typeof id !== "string") return id;
+  const user = authenticate(ctx, requestId, authorization);
+  if (typeof user !== "number") return user;
+  const nowUs = microsFromDate(ctx.now());
+  const index = ctx.dataset.visibleCallIndexForUser(id, user, nowUs);
+  if (index === undefined) return errorReply(requestId, 404, `not found: no API call with id ${id}`);
+  const body = new ByteWriter(2048);
+  ctx.dataset.writeCall(body, ctx.dataset.rawCallAt(index, nowUs), ctx.priceAsString);
+  return { status: 200, body: body.bytes() };
+}

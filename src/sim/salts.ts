@@ -65,4 +65,7 @@ export const SALT = {
   opStorage: 67,
   fileBytes: 68,
   recordedCall: 70,
+  lateBilling: 80,
+  lateBillingMonthEnd: 81,
+  lateBillingDelay: 82,
 } as const;

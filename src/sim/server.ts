@@ -8,7 +8,7 @@ import { FaultInjector } from "./faults.js";
 import { RecordedCalls } from "./recordedCalls.js";
 import { type HoldMatch, type RequestGate, RequestGates } from "./requestGate.js";
 import { errorReply, newRequestId, type Reply, send } from "./responses.js";
-import { getAsyncOperation, listApiCalls, type RouteContext } from "./routes.js";
+import { getApiCall, getAsyncOperation, listApiCalls, type RouteContext } from "./routes.js";
 import { SimStats } from "./stats.js";
 import { microsFromDate } from "./time.js";
 import type { FaultOptions, SimUser, SimulatorOptions } from "./types.js";
@@ -35,6 +35,15 @@ export interface RunningSimulator {
 }
 
 const OPERATION_PATH = /^\/async\/operations\/([^/]+)$/;
+const API_CALL_PATH = /^\/user\/api-calls\/([^/]+)$/;
+
+/** The spec's path template of an API route, or "(unmatched)": the key of the request counters. */
+function routeOf(path: string): string {
+  if (path === "/user/api-calls") return path;
+  if (OPERATION_PATH.test(path)) return "/async/operations/{id}";
+  if (API_CALL_PATH.test(path)) return "/user/api-calls/{id}";
+  return "(unmatched)";
+}
 
 /** Starts the simulator over plain node:http. Resolves once it is listening. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
@@ -75,10 +84,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       send(res, requestId, await handleControl(control, req, path, requestId));
       return;
     }
-    const opMatch = OPERATION_PATH.exec(path);
-    stats.countRequest(
-      path === "/user/api-calls" ? path : opMatch ? "/async/operations/{id}" : "(unmatched)",
-    );
+    stats.countRequest(routeOf(path));
 
     if (gates.active) await gates.pass({ path, query: new URLSearchParams(target.slice(path.length + 1)) });
     const fault = faults.draw();
@@ -101,7 +107,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     }
 
     const queryString = target.slice(q === -1 ? target.length : q + 1);
-    const reply = route(req, path, opMatch?.[1], queryString, requestId);
+    const reply = route(req, path, queryString, requestId);
     if (recorded !== undefined) recordCall(recorded, req, path, queryString, reply);
     // A cut body is only meaningful on a success; other replies are sent whole.
     const truncate = fault === "truncated" && reply.status === 200;
@@ -109,21 +115,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     send(res, requestId, reply, truncate);
   }
 
-  function route(
-    req: IncomingMessage,
-    path: string,
-    operationId: string | undefined,
-    queryString: string,
-    requestId: string,
-  ): Reply {
+  function route(req: IncomingMessage, path: string, queryString: string, requestId: string): Reply {
     const method = req.method ?? "GET";
-    const known = path === "/user/api-calls" || operationId !== undefined;
+    const operationId = OPERATION_PATH.exec(path)?.[1];
+    const callId = API_CALL_PATH.exec(path)?.[1];
+    const known = path === "/user/api-calls" || operationId !== undefined || callId !== undefined;
     if (!known) return errorReply(requestId, 404, "Not Found");
-    // Both routes are GET only in the spec; Dropshot answers other methods with 405.
+    // The routes are GET only in the spec; Dropshot answers other methods with 405.
     if (method !== "GET")
       return errorReply(requestId, 405, "Method Not Allowed", undefined, { allow: "GET" });
     const authorization = req.headers.authorization;
     if (operationId !== undefined) return getAsyncOperation(routes, requestId, operationId, authorization);
+    if (callId !== undefined) return getApiCall(routes, requestId, callId, authorization);
     return listApiCalls(routes, requestId, new URLSearchParams(queryString), authorization);
   }
 

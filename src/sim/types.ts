@@ -1,3 +1,5 @@
+import type { LateBillingOptions } from "./lateBilling.js";
+
 /**
  * Shapes the simulator serves. They mirror the spec's components.schemas (ApiCallWithPrice,
  * AsyncApiCallOutput) but are declared here because nothing outside src/sim may be imported by it.
@@ -117,4 +119,6 @@ export interface SimulatorOptions {
    * few-KB files as they are.
    */
   outputBytes?: number;
+  /** Calls whose billing lands days late or at month end (default: 5% of calls). */
+  lateBilling?: LateBillingOptions;
 }

@@ -1,0 +1,187 @@
+import { LIST, listValue, VARCHAR } from "@duckdb/node-api";
+import { ZooUsageError } from "../errors.js";
+import { forEachConcurrently } from "../extract/fetchOperations.js";
+import { type ApiCallLoader, noteRecord, serializeReject, serializeRow } from "../load/apiCallLoader.js";
+import { sqlFile } from "../load/sqlFiles.js";
+import { checkApiCall, rawForRejects, type TransformContext, toRow } from "../transform/apiCallRow.js";
+import type { PendingRereads, RunSummary } from "./runSummary.js";
+import type { ExportDeps } from "./scanApiCalls.js";
+
+/**
+ * A call pending billing this long after it was created is probably never billed: Zoo charges at
+ * month end, so even a call of the 1st has settled some days into the next month.
+ */
+export const LIKELY_UNBILLED_DAYS = 45;
+const DAY_MS = 86_400_000;
+/** Re-reads committed per transaction: an interrupted run loses at most this many. */
+const CHUNK = 500;
+
+export interface RereadOptions {
+  runId: string;
+  /** Calls created before this instant (the lookback window's start) are candidates. */
+  windowStart: string;
+  /**
+   * created_at of the first call this run's scan read (null if it read none): calls after it were
+   * just read, so only those up to it are re-read.
+   */
+  scannedFrom: string | null;
+  /** The newest stored call's created_at: "likely never billed" is measured from it. */
+  highWater: string;
+  max: number;
+  concurrency: number;
+}
+
+/**
+ * Re-reads, one by one, the stored calls whose billing had not landed and that the scan no longer
+ * reaches because they are older than the lookback window: Zoo fills in price, completed_at and
+ * stripe_invoice_item_id when it bills, which can be at month end (its pricing pages; when the
+ * fields are filled in is undocumented). Each answer is validated as a listed record is and
+ * upserted through the loader's update path, so the cost views and the Parquet partitions follow.
+ * Its counts go to the run's summary as it goes (pending_rereads, and re-read rows updated or
+ * rejected). At most `max` a run: never-asked calls first, oldest first, then the ones asked
+ * longest ago, so a call that never settles cannot starve the rest.
+ */
+export async function rereadPending(
+  deps: ExportDeps,
+  loader: ApiCallLoader,
+  transform: TransformContext,
+  options: RereadOptions,
+  run: { summary: RunSummary; warn: (message: string, kind?: string) => void },
+): Promise<void> {
+  const { warn } = run;
+  const result: PendingRereads = {
+    asked: 0,
+    settled: 0,
+    still_pending: 0,
+    not_found: 0,
+    rejected: 0,
+    left: 0,
+  };
+  // In the summary from the start, so a run the API stops midway still says what it re-read.
+  run.summary.pending_rereads = result;
+  const { connection } = deps.warehouse;
+  const staleBefore = new Date(Date.parse(options.highWater) - LIKELY_UNBILLED_DAYS * DAY_MS).toISOString();
+  const reader = await connection.runAndReadAll(sqlFile("select_pending_rereads.sql"), {
+    window_start: options.windowStart,
+    scanned_from: options.scannedFrom,
+    stale_before: staleBefore,
+    limit: options.max,
+  });
+  const rows = reader.getRowObjectsJS() as Array<{
+    id: string;
+    backlog: number;
+    stale: number;
+    oldest_created_at: string;
+  }>;
+  const first = rows[0];
+  if (first === undefined) return;
+  deps.progress.update({ phase: "re-reading calls pending billing" });
+  result.left = first.backlog - rows.length;
+  if (first.stale > 0) {
+    warn(
+      `${first.stale} call(s) created before ${staleBefore} (more than ${LIKELY_UNBILLED_DAYS} days before the newest call) are still pending billing, the oldest from ${first.oldest_created_at}: likely never billed. They are re-read one by one until they settle (see the pending_billing view).`,
+    );
+  }
+  const ids = rows.map((row) => row.id);
+  let failure: unknown;
+  for (let start = 0; start < ids.length && failure === undefined && !deps.signal.aborted; start += CHUNK) {
+    const chunk = ids.slice(start, start + CHUNK);
+    failure = await rereadChunk(deps, loader, transform, options, chunk, result, run.summary);
+  }
+  if (result.not_found > 0) {
+    warn(
+      `${result.not_found} stored call(s) pending billing are no longer found by GET /user/api-calls/{id} (404): their rows are kept as stored and not asked again`,
+    );
+  }
+  if (result.left > 0) {
+    deps.logger.info(
+      `${result.left} more call(s) pending billing before the lookback window are left for the next run (--max-pending-rereads ${options.max})`,
+    );
+  }
+  if (failure !== undefined) throw failure;
+}
+
+/** Re-reads one chunk and commits it; returns the error that stopped it, after committing what it got. */
+async function rereadChunk(
+  deps: ExportDeps,
+  loader: ApiCallLoader,
+  transform: TransformContext,
+  options: RereadOptions,
+  ids: readonly string[],
+  result: PendingRereads,
+  summary: RunSummary,
+): Promise<unknown> {
+  // A batch without a resume token: the scan has ended, so the stored position stays "at the end".
+  const batch = loader.newBatch(null);
+  const asked: string[] = [];
+  const notFound: string[] = [];
+  const lines: string[] = [];
+  let failure: unknown;
+  await forEachConcurrently(ids, options.concurrency, deps.signal, async (id) => {
+    if (failure !== undefined) return;
+    let body: unknown;
+    try {
+      body = (await deps.client.getApiCall(id)).body;
+    } catch (error) {
+      if (error instanceof ZooUsageError && error.code === "api.not_found") {
+        asked.push(id);
+        notFound.push(id);
+        result.asked += 1;
+        result.not_found += 1;
+      } else {
+        failure = error;
+      }
+      return;
+    }
+    asked.push(id);
+    result.asked += 1;
+    const checked = checkApiCall(body, transform);
+    const reason = !checked.ok
+      ? checked.reason
+      : checked.call.id !== id
+        ? `GET /user/api-calls/${id} answered with call ${checked.call.id}`
+        : undefined;
+    if (!checked.ok || reason !== undefined) {
+      result.rejected += 1;
+      batch.rejects.push(
+        serializeReject({
+          run_id: options.runId,
+          rejected_at: deps.now().toISOString(),
+          record_id: id,
+          reason: `re-read of a call pending billing: ${reason}`,
+          raw_json: rawForRejects(body, transform),
+        }),
+      );
+      return;
+    }
+    const row = toRow(checked.call, checked.source, transform);
+    noteRecord(batch, row.created_at);
+    lines.push(serializeRow(row));
+    if (row.completed_at === null) result.still_pending += 1;
+    else result.settled += 1;
+  });
+  batch.rows.append(lines);
+  if (lines.length > 0 || batch.rejects.length > 0) {
+    const committed = await loader.commit(batch);
+    summary.records_updated += committed.updated;
+    summary.records_rejected += committed.rejected;
+  } else {
+    await batch.rows.remove();
+  }
+  if (asked.length > 0) {
+    await deps.warehouse.connection.run(
+      sqlFile("record_pending_rereads.sql"),
+      {
+        asked_at: deps.now().toISOString(),
+        ids: listValue(asked),
+        not_found_ids: listValue(notFound),
+      },
+      // An empty list has no item type to infer.
+      { asked_at: VARCHAR, ids: LIST(VARCHAR), not_found_ids: LIST(VARCHAR) },
+    );
+  }
+  await deps.warehouse.connection.run(
+    "DELETE FROM pending_rereads WHERE id IN (SELECT id FROM api_calls WHERE completed_at IS NOT NULL)",
+  );
+  return failure;
+}

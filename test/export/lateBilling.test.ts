@@ -234,7 +234,7 @@ describe("billing that lands after the lookback window", () => {
     const pending = await pendingBeforeWindow(db);
     const broken = must(pending[0]);
     const proxy = await startCountingProxy(sim.url, (pathname, body) =>
-      pathname === `/user/api-calls/${broken}` ? JSON.stringify({ ...JSON.parse(body), price: "-1" }) : body,
+      pathname === `/user/api-calls/${broken}` ? JSON.stringify({ ...JSON.parse(body), price: "abc" }) : body,
     );
     try {
       const run = await exportOnce({ baseUrl: proxy.url, token, flags });

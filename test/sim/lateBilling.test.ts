@@ -9,7 +9,7 @@ import {
   type RunningSimulator,
   startSimulator,
 } from "../../src/sim/index.js";
-import { type ErrorBody, get, listPage, must } from "./helpers.js";
+import { type ErrorBody, get, listPage, micros, must } from "./helpers.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -22,11 +22,6 @@ afterEach(async () => {
   await sim?.close();
   sim = undefined;
 });
-
-/** Microseconds of a served timestamp (6 fraction digits). */
-function micros(timestamp: string): number {
-  return Date.parse(`${timestamp.slice(0, 19)}Z`) * 1000 + Number(timestamp.slice(20, 26));
-}
 
 /** Call i of the dataset at `ms` after its creation. */
 function at(dataset: ReturnType<typeof createDataset>, i: number, ms: number): ApiCallRecord {

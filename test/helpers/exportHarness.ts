@@ -70,7 +70,14 @@ export async function exportOnce(options: {
   );
   try {
     runCounter += 1;
-    return await runExport(client, loadExportConfig({ flags: options.flags, env: {} }), {
+    // Test data sits at fixed dates that the real clock leaves behind, so the default operations
+    // window would empty out as the calendar moves: a run here fetches every operation unless the
+    // test chooses otherwise.
+    const flags: ExportFlags =
+      options.flags.operations === undefined && options.flags.operationsWindow === undefined
+        ? { ...options.flags, operations: "all" }
+        : options.flags;
+    return await runExport(client, loadExportConfig({ flags, env: {} }), {
       logger: options.logger ?? silentLogger,
       progress: silentProgress,
       now: () => new Date(),

@@ -53,6 +53,8 @@ export async function exportOnce(options: {
   maxAttempts?: number;
   /** --max-response-mb (default: the CLI's). */
   maxResponseMb?: number;
+  /** The run's clock (default: the real one), e.g. the simulator's, for windows measured from it. */
+  now?: () => Date;
 }): Promise<{ summary: RunSummary; exitCode: number }> {
   const config = loadConfig({
     flags: {
@@ -80,7 +82,7 @@ export async function exportOnce(options: {
     return await runExport(client, loadExportConfig({ flags, env: {} }), {
       logger: options.logger ?? silentLogger,
       progress: silentProgress,
-      now: () => new Date(),
+      now: options.now ?? (() => new Date()),
       signal: options.signal ?? new AbortController().signal,
       runId: `test-run-${String(runCounter).padStart(4, "0")}-${process.pid}`,
     });

@@ -124,3 +124,51 @@ describe("the operations window, measured from the run's clock", () => {
     expect(await countOf(db, `${unfinishedSql} AND id IN (${oldest})`)).toBe(0);
   });
 });
+
+test("an interrupted --operations all goes on next run without asking again for what it stored", async () => {
+  const w = await tempWorkspace();
+  try {
+    const env = { ZOO_API_TOKEN: token, ZOO_HOST: sim.url };
+    const args = ["export", "--db", w.db, "--out", w.out, "--operations", "all", "--json", "--no-summary"];
+    // The 251st operation request waits in the simulator until the CLI has taken SIGINT: the run
+    // is stopped mid-backfill, within its first chunk of candidates, on a machine of any speed.
+    let operationRequests = 0;
+    const gate = sim.holdRequests(
+      (request) => request.path.startsWith("/async/operations/") && ++operationRequests > 250,
+    );
+    let child: ChildProcess | undefined;
+    const run = runCli(args, {
+      env,
+      timeoutMs: 60_000,
+      onSpawn: (spawned) => {
+        child = spawned;
+      },
+    });
+    try {
+      await whileRunning(gate.reached, run, "its 251st operation request");
+      const stopping = outputSeen(child?.stderr ?? null, /stopping after the current batch commits/);
+      child?.kill("SIGINT");
+      await whileRunning(stopping, run, "it took SIGINT");
+    } finally {
+      gate.release();
+    }
+    const first = await run;
+    expect(first.code, first.stderr).toBe(130);
+    const stored = await countOf(w.db, "SELECT id FROM async_operations");
+    const all = await countOf(w.db, startingCalls);
+    // What it fetched before the signal is committed, and it is far from everything.
+    expect(stored).toBeGreaterThan(100);
+    expect(stored).toBeLessThan(all / 2);
+    const expected =
+      (await countOf(w.db, `${startingCalls} AND id NOT IN (SELECT id FROM async_operations)`)) +
+      (await countOf(w.db, unfinishedSql));
+    expect(expected).toBeLessThan(all - 100);
+    const before = operationGets();
+    const resumed = await runCli(args, { env, timeoutMs: 60_000 });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(operationGets() - before).toBe(expected);
+    expect(await countOf(w.db, `${startingCalls} AND id NOT IN (SELECT id FROM async_operations)`)).toBe(0);
+  } finally {
+    await w.cleanup();
+  }
+});

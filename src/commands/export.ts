@@ -102,7 +102,7 @@ export function describeRun(summary: RunSummary, config: ExportConfig): string {
           ...(summary.operations.skipped_outside_window === 0
             ? []
             : [
-                `  async operations of ${summary.operations.skipped_outside_window} calls before ${summary.operations.window_start} not fetched (outside --operations-window; --operations all fetches them)`,
+                `  async operations of ${summary.operations.skipped_outside_window} calls created before ${summary.operations.window_start} left out (outside --operations-window; --operations all fetches them)`,
               ]),
         ]),
     ...(summary.pending_rereads === undefined || summary.pending_rereads.asked === 0

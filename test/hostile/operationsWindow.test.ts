@@ -1,4 +1,6 @@
 import { expect, test } from "vitest";
+import { describeRun } from "../../src/commands/export.js";
+import { loadExportConfig } from "../../src/config/exportConfig.js";
 import { exportOnce, tempWorkspace } from "../helpers/exportHarness.js";
 import { pagedHandler, startHostileApi, validCall } from "../helpers/hostileApi.js";
 
@@ -32,6 +34,10 @@ test("the operations window is measured from the run's clock: a far-future call 
       window_start: "2026-10-07T00:00:00.000Z",
       skipped_outside_window: 1,
     });
+    // The printed lines say what was left out and how to fetch it.
+    expect(describeRun(summary, loadExportConfig({ flags: { db, out }, env: {} }))).toMatch(
+      /async operations of 1 calls created before 2026-10-07T00:00:00.000Z left out .*--operations all fetches them/,
+    );
   } finally {
     await cleanup();
     await api.close();

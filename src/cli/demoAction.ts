@@ -17,6 +17,9 @@ export async function demoAction(options: {
     days: 90,
     // One user, so the export holds the whole demo history.
     users: 1,
+    // The history ends at the real clock, the export's, so the operations window covers its last
+    // days as it would a real account's.
+    now: new Date(),
   });
   try {
     const user = simulator.users[0];

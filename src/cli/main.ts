@@ -2,7 +2,12 @@
 import { Command, Option } from "commander";
 import { createClient } from "../api/createClient.js";
 import { type CommonFlags, DEFAULT_MAX_RESPONSE_MB, describeConfig, loadConfig } from "../config/config.js";
-import { DEFAULT_DB, DEFAULT_OUT, loadExportConfig } from "../config/exportConfig.js";
+import {
+  DEFAULT_DB,
+  DEFAULT_OPERATIONS_WINDOW,
+  DEFAULT_OUT,
+  loadExportConfig,
+} from "../config/exportConfig.js";
 import { ExitCode, type ExitCodeValue } from "../errors.js";
 import { createLogger } from "../log/logger.js";
 import { exportAction } from "./exportAction.js";
@@ -46,6 +51,10 @@ function addApiOptions(command: Command): Command {
     .option("--debug", "log every request and show stack traces");
 }
 
+/**
+ * Commander reads `--no-operations` as the negation of `--operations <mode>`: defined after it, it
+ * sets the same `operations` key to false, and leaves it undefined when neither is given.
+ */
 function addExportOptions(command: Command): Command {
   return command
     .option("--db <path>", `DuckDB database file (default: $ZOO_USAGE_DB, else ${DEFAULT_DB})`)
@@ -76,7 +85,17 @@ function addExportOptions(command: Command): Command {
       nonNegativeNumber,
     )
     .option("--batch-records <n>", "records per transaction", positiveInteger)
+    .addOption(
+      new Option(
+        "--operations <mode>",
+        "async operations to fetch: window (calls created within --operations-window, plus stored ones not yet final) or all (the whole history, resumable)",
+      ).choices(["window", "all"]),
+    )
     .option("--no-operations", "do not fetch the async operations the calls started")
+    .option(
+      "--operations-window <duration>",
+      `fetch the operations of calls created this long before the run's clock, not the newest call (default ${DEFAULT_OPERATIONS_WINDOW})`,
+    )
     .option("--operations-concurrency <n>", "async operations fetched at once (default 8)", positiveInteger)
     .option(
       "--max-pending-rereads <n>",

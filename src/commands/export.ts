@@ -66,6 +66,7 @@ export async function runExport(
         maxPriceUsd: config.maxPriceUsd,
         operations: config.operations,
         operationsConcurrency: config.operationsConcurrency,
+        operationsWindowMs: config.operationsWindowMs,
         maxPendingRereads: config.maxPendingRereads,
         outDir: config.outDir,
         spoolDir: `${spoolPrefix(config.dbPath)}${effects.runId}`,
@@ -98,6 +99,11 @@ export function describeRun(summary: RunSummary, config: ExportConfig): string {
       ? []
       : [
           `  async operations fetched ${summary.operations.fetched} (${summary.operations.changed} changed, ${summary.operations.notFound} not found, ${summary.operations.rejected} rejected)`,
+          ...(summary.operations.skipped_outside_window === 0
+            ? []
+            : [
+                `  async operations of ${summary.operations.skipped_outside_window} calls created before ${summary.operations.window_start} left out (outside --operations-window; --operations all fetches them)`,
+              ]),
         ]),
     ...(summary.pending_rereads === undefined || summary.pending_rereads.asked === 0
       ? []

@@ -23,8 +23,9 @@ export interface ExportFlags {
   ipAddressColumn?: string | undefined;
   maxPrice?: number | undefined;
   batchRecords?: number | undefined;
-  /** Commander's `--no-operations` sets this to false. */
-  operations?: boolean | undefined;
+  /** `--operations all` gives "all", `--no-operations` false (commander's negation of the same flag). */
+  operations?: boolean | string | undefined;
+  operationsWindow?: string | undefined;
   operationsConcurrency?: number | undefined;
   maxPendingRereads?: number | undefined;
 }
@@ -46,6 +47,11 @@ const ExportConfigSchema = z.object({
   maxPriceUsd: z.number().positive(),
   batchRecords: z.number().int().min(1),
   operations: z.boolean(),
+  /**
+   * Operations of calls created this long before the run's clock are fetched (plus every stored one
+   * not yet final); null with `--operations all`, which fetches the whole history's.
+   */
+  operationsWindowMs: z.number().int().positive().nullable(),
   /** Parallel GET /async/operations/{id}: enough to hide latency, few enough to stay polite. */
   operationsConcurrency: z.number().int().min(1).max(64),
   /**
@@ -71,7 +77,7 @@ export function loadExportConfig(input: {
     dbPath,
     outDir: flags.out ?? env.ZOO_USAGE_OUT ?? DEFAULT_OUT,
     limit: flags.limit ?? 1000,
-    lookbackMs: parseLookback(flags.lookback ?? "3d"),
+    lookbackMs: parseDuration(flags.lookback ?? "3d", "--lookback"),
     fullRefresh: flags.fullRefresh ?? false,
     partitioning: flags.partition ?? "month",
     durationUnit: flags.durationUnit ?? DEFAULT_DURATION_UNIT,
@@ -82,7 +88,8 @@ export function loadExportConfig(input: {
     },
     maxPriceUsd: flags.maxPrice ?? 1_000_000,
     batchRecords: flags.batchRecords ?? 50_000,
-    operations: flags.operations ?? true,
+    operations: flags.operations !== false,
+    operationsWindowMs: operationsWindowOf(flags),
     operationsConcurrency: flags.operationsConcurrency ?? 8,
     maxPendingRereads: flags.maxPendingRereads ?? 1000,
     secretKey: env.ZOO_USAGE_SECRET_KEY || undefined,
@@ -104,13 +111,50 @@ export function loadExportConfig(input: {
 
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** "3d", "36h", "90m", or a bare number of days. */
-export function parseLookback(text: string): number {
+export const DEFAULT_OPERATIONS_WINDOW = "35d";
+
+/**
+ * `--operations` takes "window" (the default) or "all"; `--operations-window` only makes sense with
+ * the window, so giving it with "all" is an error rather than a flag silently ignored.
+ */
+function operationsWindowOf(flags: ExportFlags): number | null {
+  const mode = flags.operations ?? "window";
+  if (mode === false || mode === true || mode === "window") {
+    const windowMs = parseDuration(
+      flags.operationsWindow ?? DEFAULT_OPERATIONS_WINDOW,
+      "--operations-window",
+    );
+    if (windowMs > 0) return windowMs;
+    throw new ZooUsageError({
+      code: "config.invalid",
+      message: `--operations-window ${JSON.stringify(flags.operationsWindow)} is empty`,
+      hint: "Give a window longer than 0 (35d by default), or --no-operations to fetch none.",
+    });
+  }
+  if (mode !== "all") {
+    throw new ZooUsageError({
+      code: "config.invalid",
+      message: `--operations ${JSON.stringify(mode)} is not a mode`,
+      hint: "Use --operations all (the whole history), --operations window (the default) or --no-operations.",
+    });
+  }
+  if (flags.operationsWindow !== undefined) {
+    throw new ZooUsageError({
+      code: "config.invalid",
+      message: "--operations-window and --operations all contradict each other",
+      hint: "Give --operations all to fetch every operation, or --operations-window to fetch a window.",
+    });
+  }
+  return null;
+}
+
+/** A duration flag's value ("3d", "36h", "90m", or a bare number of days) in ms; `flag` names it in errors. */
+export function parseDuration(text: string, flag: string): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*([mhd]?)\s*$/.exec(text);
   if (match === null) {
     throw new ZooUsageError({
       code: "config.invalid",
-      message: `--lookback ${JSON.stringify(text)} is not a duration`,
+      message: `${flag} ${JSON.stringify(text)} is not a duration`,
       hint: "Use a number of days, hours or minutes: 3d, 36h, 90m.",
     });
   }

@@ -29,27 +29,53 @@ export interface OperationFetchResult {
   changed: number;
   notFound: number;
   rejected: number;
+  /** Calls created from then on had their operations fetched; null with `--operations all`. */
+  window_start: string | null;
+  /** Calls created before the window whose operation was never fetched (`--operations all` would). */
+  skipped_outside_window: number;
 }
 
 const EPOCH = { createdAt: "1970-01-01T00:00:00.000000Z", id: "00000000-0000-0000-0000-000000000000" };
 
+export interface OperationFetchOptions {
+  runId: string;
+  concurrency: number;
+  /**
+   * Operations never stored are fetched for calls created at or after this instant (ISO), measured
+   * by the caller from the run's clock; null fetches them for the whole history.
+   */
+  windowStart: string | null;
+  chunkSize?: number;
+}
+
 /**
  * Fetches GET /async/operations/{id} for the exported calls that started one and whose operation is
- * not yet stored in a final state, `concurrency` requests at a time, committing every chunk. A 404 is
- * recorded as not found (and never asked again); a body that fails validation goes to `rejects`.
- * If the API keeps failing, what was fetched is committed before the error propagates.
+ * not yet stored in a final state (never stored ones only for calls inside the window),
+ * `concurrency` requests at a time, committing every chunk. A 404 is recorded as not found (and
+ * never asked again); a body that fails validation goes to `rejects`. If the API keeps failing,
+ * what was fetched is committed before the error propagates.
  */
 export async function fetchOperations(
   deps: OperationFetchDeps,
-  options: { runId: string; concurrency: number; chunkSize?: number },
+  options: OperationFetchOptions,
 ): Promise<OperationFetchResult> {
-  const result: OperationFetchResult = { fetched: 0, changed: 0, notFound: 0, rejected: 0 };
-  const candidatesSql = fillSql(sqlFile("candidate_operations.sql"), {
+  const result: OperationFetchResult = {
+    fetched: 0,
+    changed: 0,
+    notFound: 0,
+    rejected: 0,
+    window_start: options.windowStart,
+    skipped_outside_window: 0,
+  };
+  const templates = {
     templates: `[${OPERATION_STARTING_TEMPLATES.map((template) => quotedString(template)).join(", ")}]`,
-  });
+  };
+  const candidatesSql = fillSql(sqlFile("candidate_operations.sql"), templates);
+  const windowStart = options.windowStart ?? EPOCH.createdAt;
   let after = EPOCH;
   while (!deps.signal.aborted) {
     const reader = await deps.warehouse.connection.runAndReadAll(candidatesSql, {
+      window_start: windowStart,
       after_created: after.createdAt,
       after_id: after.id,
       limit: options.chunkSize ?? 1000,
@@ -114,6 +140,13 @@ export async function fetchOperations(
     });
     if (failure !== undefined) throw failure;
     after = { createdAt: last.createdAt, id: last.id };
+  }
+  if (options.windowStart !== null) {
+    const skipped = await deps.warehouse.connection.runAndReadAll(
+      fillSql(sqlFile("operations_outside_window.sql"), templates),
+      { window_start: options.windowStart },
+    );
+    result.skipped_outside_window = Number(skipped.getRows()[0]?.[0] ?? 0);
   }
   return result;
 }

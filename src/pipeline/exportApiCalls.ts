@@ -179,7 +179,15 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
     try {
       const fetched = await fetchOperations(
         { ...deps, loader: new OperationLoader(warehouse, { ...options, now: deps.now }) },
-        { runId: options.runId, concurrency: options.operationsConcurrency },
+        {
+          runId: options.runId,
+          concurrency: options.operationsConcurrency,
+          // From the run's clock, as FutureCalls measures: a call dated in the future cannot move it.
+          windowStart:
+            options.operationsWindowMs === null
+              ? null
+              : new Date(startedAt.getTime() - options.operationsWindowMs).toISOString(),
+        },
       );
       summary.operations = fetched;
     } catch (error) {

@@ -21,8 +21,19 @@ export interface RunSummary {
    */
   phase_seconds: { prepare: number; scan: number; operations: number; parquet: number };
   warnings: string[];
-  /** Async operations fetched this run (absent with --no-operations or when the scan failed). */
-  operations?: { fetched: number; changed: number; notFound: number; rejected: number };
+  /**
+   * Async operations fetched this run (absent with --no-operations or when the scan failed):
+   * `window_start` is where the window began (the run's clock minus --operations-window; null with
+   * --operations all), `skipped_outside_window` the calls before it whose operation was never fetched.
+   */
+  operations?: {
+    fetched: number;
+    changed: number;
+    notFound: number;
+    rejected: number;
+    window_start: string | null;
+    skipped_outside_window: number;
+  };
   /**
    * Stored calls pending billing from before the lookback window, re-read one by one (absent when
    * the run read everything, the scan failed, or --max-pending-rereads is 0).

@@ -58,6 +58,11 @@ export interface ExportOptions {
   /** Also fetch the async operations the exported calls started (--no-operations skips). */
   operations: boolean;
   operationsConcurrency: number;
+  /**
+   * Operations never stored are fetched for calls created this long before the run's clock (stored
+   * ones not yet final whatever their age); null: the whole history (`--operations all`).
+   */
+  operationsWindowMs: number | null;
   /** Stored calls pending billing from before the lookback window re-read per run (0: none). */
   maxPendingRereads: number;
   /** Pages one scan reads at most (default: defaultMaxPages of the limit). */

@@ -54,7 +54,7 @@ test(`SIGKILL at random moments, then re-run until done, equals one clean run (s
   const env = { ZOO_API_TOKEN: token, ZOO_HOST: sim.url };
   const argsFor = (workspace: { db: string; out: string }) => [
     ...["export", "--db", workspace.db, "--out", workspace.out],
-    ...["--limit", "200", "--batch-records", "700", "--no-summary"],
+    ...["--limit", "200", "--batch-records", "700", "--no-summary", "--operations", "all"],
   ];
   // The reference: one uninterrupted run of the same command. Its duration sets the kill window.
   const clean = await tempWorkspace();

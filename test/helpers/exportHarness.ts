@@ -53,6 +53,8 @@ export async function exportOnce(options: {
   maxAttempts?: number;
   /** --max-response-mb (default: the CLI's). */
   maxResponseMb?: number;
+  /** The run's clock (default: the real one), e.g. the simulator's, for windows measured from it. */
+  now?: () => Date;
 }): Promise<{ summary: RunSummary; exitCode: number }> {
   const config = loadConfig({
     flags: {
@@ -70,10 +72,17 @@ export async function exportOnce(options: {
   );
   try {
     runCounter += 1;
-    return await runExport(client, loadExportConfig({ flags: options.flags, env: {} }), {
+    // Test data sits at fixed dates that the real clock leaves behind, so the default operations
+    // window would empty out as the calendar moves: a run here fetches every operation unless the
+    // test chooses otherwise.
+    const flags: ExportFlags =
+      options.flags.operations === undefined && options.flags.operationsWindow === undefined
+        ? { ...options.flags, operations: "all" }
+        : options.flags;
+    return await runExport(client, loadExportConfig({ flags, env: {} }), {
       logger: options.logger ?? silentLogger,
       progress: silentProgress,
-      now: () => new Date(),
+      now: options.now ?? (() => new Date()),
       signal: options.signal ?? new AbortController().signal,
       runId: `test-run-${String(runCounter).padStart(4, "0")}-${process.pid}`,
     });

@@ -156,7 +156,7 @@ test("a base URL's path prefix is kept: requests go to /zoo/user/api-calls and /
     else sendJson(res, 404, errorBody(404, "not found"));
   });
   const w = await workspace();
-  const result = await runCli(exportArgs(w, "--json"), {
+  const result = await runCli(exportArgs(w, "--json", "--operations", "all"), {
     env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: `${api.url}/zoo/` },
     onSpawn: bounded,
   });
@@ -282,7 +282,7 @@ describe("escape sequences from API data never reach the terminal raw", () => {
     expect((JSON.parse(json.stdout) as { error: string }).error).toBe(hostileText);
 
     const w = await workspace();
-    const exported = await runCli(exportArgs(w), { env, onSpawn: bounded });
+    const exported = await runCli(exportArgs(w, "--operations", "all"), { env, onSpawn: bounded });
     expect(exported.code, exported.stderr).toBe(0);
     const stored = await runCli(["operation", "get", id, "--from-db", "--db", w.db], {
       env: {},

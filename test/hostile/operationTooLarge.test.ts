@@ -20,7 +20,18 @@ test("an operation body above --max-response-mb is a reject, not a run that fail
   });
   const { db, out, cleanup } = await tempWorkspace();
   try {
-    const args = ["export", "--db", db, "--out", out, "--max-response-mb", "1", "--json"];
+    const args = [
+      "export",
+      "--db",
+      db,
+      "--out",
+      out,
+      "--max-response-mb",
+      "1",
+      "--json",
+      "--operations",
+      "all",
+    ];
     const env = { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url };
     const first = await runCli(args, { env, timeoutMs: 30_000 });
     expect(first.code, first.stderr).toBe(4);

@@ -132,6 +132,8 @@ test("the retry budget is wall time: eight concurrent fetches waiting together s
       workspace.out,
       "--operations-concurrency",
       "8",
+      "--operations",
+      "all",
       "--max-attempts",
       "50",
       "--max-retry-wait",

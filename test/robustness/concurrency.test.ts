@@ -25,6 +25,8 @@ test("two exports at once on one database: one runs, the other fails fast; the r
       w.out,
       "--limit",
       "100",
+      "--operations",
+      "all",
     ];
     expect((await runCli(args(reference), { env })).code).toBe(0);
     // The first export's 4th request waits in the simulator: by then the first certainly holds the

@@ -28,7 +28,7 @@ type Workspace = Awaited<ReturnType<typeof tempWorkspace>>;
 
 const args = (w: { db: string; out: string }) => [
   ...["export", "--db", w.db, "--out", w.out],
-  ...["--limit", "100", "--batch-records", "500", "--json"],
+  ...["--limit", "100", "--batch-records", "500", "--json", "--operations", "all"],
 ];
 
 const snapshotSql =

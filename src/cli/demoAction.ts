@@ -17,9 +17,10 @@ export async function demoAction(options: {
     days: 90,
     // One user, so the export holds the whole demo history.
     users: 1,
-    // The history ends at the real clock, the export's, so the operations window covers its last
-    // days as it would a real account's.
-    now: new Date(),
+    // The history ends at the start of today (UTC): near the export's clock, so the operations
+    // window covers its last days as it would a real account's, and the same all day, so a second
+    // demo run finds nothing new, as the quick start says.
+    now: startOfUtcDay(new Date()),
   });
   try {
     const user = simulator.users[0];
@@ -34,4 +35,8 @@ export async function demoAction(options: {
   } finally {
     await simulator.close();
   }
+}
+
+function startOfUtcDay(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }

@@ -4,7 +4,7 @@ export const USAGE = `usage: node bench/run.mjs [--quick] [--sizes 200k,1m] [--l
                          [--work DIR] [--keep] [--cpu-prof DIR] [--no-operations] [--no-naive]
                          [--fixed-history] [--output-bytes 2m] [--operations-concurrency 8]
                          [--operations-window-days 35] [--limit 1000]
-  --quick            sizes 20k,100k (a smoke run)
+  --quick            sizes 10k,20k (a smoke run of about ten minutes)
   --sizes            history sizes in calls (k and m suffixes), default 200k,1m
   --latencies        simulated latency per request in ms, default 0,50
   --out              results file, default bench/results/latest.json
@@ -56,7 +56,7 @@ export function parseBenchArgs(argv) {
       help: { type: "boolean", default: false },
     },
   });
-  const sizes = parseList(values.sizes ?? (values.quick ? "20k,100k" : "200k,1m"), parseCount);
+  const sizes = parseList(values.sizes ?? (values.quick ? "10k,20k" : "200k,1m"), parseCount);
   const latencies = parseList(values.latencies ?? "0,50", (text) => parseCount(text));
   if (sizes.length === 0 || latencies.length === 0) throw new Error("--sizes and --latencies need values");
   return {

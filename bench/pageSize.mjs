@@ -67,7 +67,7 @@ try {
       };
       samples.push(sample);
       log(
-        `limit ${limit}: fetch ${fetched.seconds.toFixed(2)} s, export ${run.wallSeconds.toFixed(2)} s, CPU ${run.cpuSeconds} s, ${sample.peakRssMb} MB (load ${load.toFixed(1)})`,
+        `limit ${limit}: fetch ${fetched.seconds.toFixed(2)} s, export ${run.wallSeconds.toFixed(2)} s, CPU ${run.cpuSeconds?.toFixed(2)} s, ${sample.peakRssMb} MB (load ${load.toFixed(1)})`,
       );
     }
   }
@@ -109,7 +109,7 @@ await writeFile(outFile, `${JSON.stringify(result, null, 2)}\n`);
 console.log("limit   requests  fetch s  export s  scan s  export CPU s  peak RSS MB   (medians)");
 for (const s of summary) {
   console.log(
-    `${String(s.limit).padEnd(6)}  ${String(s.requests).padStart(8)}  ${s.fetchSeconds.toFixed(2).padStart(7)}  ${s.exportSeconds.toFixed(2).padStart(8)}  ${s.scanSeconds.toFixed(2).padStart(6)}  ${String(s.exportCpuSeconds).padStart(12)}  ${String(s.peakRssMb).padStart(11)}`,
+    `${String(s.limit).padEnd(6)}  ${String(s.requests).padStart(8)}  ${s.fetchSeconds.toFixed(2).padStart(7)}  ${s.exportSeconds.toFixed(2).padStart(8)}  ${s.scanSeconds.toFixed(2).padStart(6)}  ${(s.exportCpuSeconds?.toFixed(2) ?? "-").padStart(12)}  ${String(s.peakRssMb).padStart(11)}`,
   );
 }
 console.log(

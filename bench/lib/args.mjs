@@ -1,19 +1,25 @@
 import { parseArgs } from "node:util";
 
 export const USAGE = `usage: node bench/run.mjs [--quick] [--sizes 200k,1m] [--latencies 0,50] [--out FILE]
-                         [--work DIR] [--keep] [--cpu-prof DIR] [--with-operations] [--no-naive]
-                         [--same-daily-volume]
-  --quick            sizes 20k,100k (a smoke run of a minute or two)
+                         [--work DIR] [--keep] [--cpu-prof DIR] [--no-operations] [--no-naive]
+                         [--fixed-history] [--output-bytes 2m] [--operations-concurrency 8]
+                         [--operations-window-days 35] [--limit 1000]
+  --quick            sizes 10k,20k (a smoke run of about ten minutes)
   --sizes            history sizes in calls (k and m suffixes), default 200k,1m
   --latencies        simulated latency per request in ms, default 0,50
   --out              results file, default bench/results/latest.json
   --work DIR         scratch folder (default: a new one under the OS temp dir, removed at the end)
   --keep             keep the scratch folder
   --cpu-prof DIR     run the export children under node --cpu-prof, profiles into DIR
-  --with-operations  let the export also fetch async operations (off: the targets are about api calls)
+  --no-operations    list-only rows alone: skip the exports with default flags (which fetch operations)
   --no-naive         skip the naive exporter
-  --same-daily-volume  history spans 90 days per 200k calls (instead of 90 days for every size), so
-                     a nightly run reads the same number of calls at every size`;
+  --fixed-history    90 days of history at every size (default: 90 days per 200k calls, the same
+                     daily volume at every size, so a nightly run reads the same number of calls)
+  --output-bytes N   size of the first output file of every completed conversion and text-to-CAD
+                     job the simulator serves (k and m suffixes; 0: its small stand-ins), default 2m
+  --operations-concurrency N  concurrency of the operations ceiling, default 8 (the export's default)
+  --operations-window-days N  the export's default operations window, for its ceiling, default 35
+  --limit N          page size of the list requests (export and ceilings), default 1000`;
 
 function parseCount(text) {
   const match = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim());
@@ -40,13 +46,17 @@ export function parseBenchArgs(argv) {
       work: { type: "string" },
       keep: { type: "boolean", default: false },
       "cpu-prof": { type: "string" },
-      "with-operations": { type: "boolean", default: false },
+      "no-operations": { type: "boolean", default: false },
       "no-naive": { type: "boolean", default: false },
-      "same-daily-volume": { type: "boolean", default: false },
+      "fixed-history": { type: "boolean", default: false },
+      "output-bytes": { type: "string", default: "2m" },
+      "operations-concurrency": { type: "string", default: "8" },
+      "operations-window-days": { type: "string", default: "35" },
+      limit: { type: "string", default: "1000" },
       help: { type: "boolean", default: false },
     },
   });
-  const sizes = parseList(values.sizes ?? (values.quick ? "20k,100k" : "200k,1m"), parseCount);
+  const sizes = parseList(values.sizes ?? (values.quick ? "10k,20k" : "200k,1m"), parseCount);
   const latencies = parseList(values.latencies ?? "0,50", (text) => parseCount(text));
   if (sizes.length === 0 || latencies.length === 0) throw new Error("--sizes and --latencies need values");
   return {
@@ -58,8 +68,12 @@ export function parseBenchArgs(argv) {
     work: values.work,
     keep: values.keep,
     cpuProfDir: values["cpu-prof"],
-    withOperations: values["with-operations"],
+    operations: !values["no-operations"],
     naive: !values["no-naive"],
-    sameDailyVolume: values["same-daily-volume"],
+    sameDailyVolume: !values["fixed-history"],
+    outputBytes: parseCount(values["output-bytes"]),
+    operationsConcurrency: parseCount(values["operations-concurrency"]),
+    operationsWindowDays: parseCount(values["operations-window-days"]),
+    limit: parseCount(values.limit),
   };
 }

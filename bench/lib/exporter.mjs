@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { CLI } from "./paths.mjs";
+import { CLI, ROOT } from "./paths.mjs";
 
 const TIME = "/usr/bin/time";
 const HAS_TIME = existsSync(TIME);
@@ -69,6 +69,25 @@ export async function runExport({ sim, db, out, extraArgs = [], cpuProfDir }) {
     wallSeconds: result.wallSeconds,
     cpuSeconds: result.cpuSeconds,
     maxRssMb: result.maxRssMb,
+  };
+}
+
+/**
+ * The fetch ceiling as a process, timed like the export (Node's start and module loading counted on
+ * both sides): `node bench/lib/fetchAll.mjs`.
+ */
+export async function fetchCeilingProcess(sim, limit) {
+  const run = await runNode([path.join(ROOT, "bench", "lib", "fetchAll.mjs"), sim.url, String(limit)], {
+    env: { BENCH_TOKEN: sim.token },
+  });
+  if (run.code !== 0) throw new Error(`fetch ceiling exited ${run.code}:\n${run.stderr.slice(-4000)}`);
+  const figures = JSON.parse(run.stdout);
+  return {
+    seconds: run.wallSeconds,
+    innerSeconds: figures.seconds,
+    requests: figures.requests,
+    bodyBytes: figures.bodyBytes,
+    cpuSeconds: run.cpuSeconds,
   };
 }
 

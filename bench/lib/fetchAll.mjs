@@ -1,11 +1,13 @@
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
+import { pathToFileURL } from "node:url";
 import { Agent } from "undici";
 
+/** The export's default page size (src/config); the bench passes another with --limit. */
 export const LIMIT = 1000;
 
-function pageUrl(base, token) {
-  const query = new URLSearchParams({ limit: String(LIMIT), sort_by: "created_at_ascending" });
+function pageUrl(base, token, limit = LIMIT) {
+  const query = new URLSearchParams({ limit: String(limit), sort_by: "created_at_ascending" });
   if (token !== null) query.set("page_token", token);
   return `${base}/user/api-calls?${query}`;
 }
@@ -37,10 +39,10 @@ function nextPageOf(text) {
 
 const TOKEN_FIRST = '{"next_page":';
 
-async function getPage(dispatcher, base, apiToken, pageToken) {
+async function getPage(dispatcher, base, apiToken, pageToken, limit = LIMIT) {
   const response = await dispatcher.request({
     origin: new URL(base).origin,
-    path: pageUrl(base, pageToken).slice(new URL(base).origin.length),
+    path: pageUrl(base, pageToken, limit).slice(new URL(base).origin.length),
     method: "GET",
     headers: { authorization: `Bearer ${apiToken}`, accept: "application/json" },
   });
@@ -50,10 +52,10 @@ async function getPage(dispatcher, base, apiToken, pageToken) {
 }
 
 /**
- * The fetch ceiling: a bare keep-alive loop over every page (limit 1000, ascending, following
- * next_page until it is null), bodies read and discarded. Nothing else a fetcher could skip.
+ * The fetch ceiling: a bare keep-alive loop over every page (ascending, following next_page until
+ * it is null), bodies read and discarded. Nothing else a fetcher could skip.
  */
-export async function fetchCeiling({ url, token }) {
+export async function fetchCeiling({ url, token }, limit = LIMIT) {
   const dispatcher = new Agent({ keepAliveTimeout: 30_000 });
   const started = performance.now();
   let pageToken = null;
@@ -61,7 +63,7 @@ export async function fetchCeiling({ url, token }) {
   let bytes = 0;
   try {
     for (;;) {
-      const text = await getPage(dispatcher, url, token, pageToken);
+      const text = await getPage(dispatcher, url, token, pageToken, limit);
       requests += 1;
       bytes += text.length;
       pageToken = nextPageOf(text);
@@ -102,4 +104,14 @@ export async function writeNdjson({ url, token }, file) {
     await dispatcher.close();
   }
   return { records, bytes, requests };
+}
+
+/**
+ * As a process (`node bench/lib/fetchAll.mjs URL [LIMIT]`, the token in BENCH_TOKEN): the ceiling
+ * timed like the export, Node's start and module loading included. Prints one JSON line.
+ */
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const [url, limit] = process.argv.slice(2);
+  const figures = await fetchCeiling({ url, token: process.env.BENCH_TOKEN }, Number(limit ?? LIMIT));
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
 }

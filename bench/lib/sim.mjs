@@ -6,7 +6,7 @@ import { CLI } from "./paths.mjs";
  * The simulator in its own process (so that it never competes with the measured code for the
  * event loop), driven through its /_sim/* control endpoints (src/sim/control.ts).
  */
-export async function startSim({ calls, latencyMs, seed = 1, days = 90 }) {
+export async function startSim({ calls, latencyMs, seed = 1, days = 90, outputBytes = 0, now }) {
   const child = spawn(
     process.execPath,
     [
@@ -24,6 +24,8 @@ export async function startSim({ calls, latencyMs, seed = 1, days = 90 }) {
       "1",
       "--latency-ms",
       String(latencyMs),
+      ...(outputBytes > 0 ? ["--output-bytes", String(outputBytes)] : []),
+      ...(now === undefined ? [] : ["--now", now]),
     ],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
@@ -64,6 +66,8 @@ export async function startSim({ calls, latencyMs, seed = 1, days = 90 }) {
     pid: child.pid,
     /** List requests served so far (control requests are not counted by the simulator). */
     listRequests: async () => (await control("GET", "/_sim/stats")).byPath["/user/api-calls"] ?? 0,
+    /** Requests served so far by route (list, one call, one operation). */
+    requestsByRoute: async () => (await control("GET", "/_sim/stats")).byPath,
     advanceClock: (ms) => control("POST", "/_sim/clock", { advance_ms: ms }),
     now: async () => (await control("GET", "/_sim/clock")).now,
     stop: () =>

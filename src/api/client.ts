@@ -144,19 +144,22 @@ export class ZooClient {
    */
   async getAsyncOperationRaw(
     id: string,
+    options: { onRetry?: (error: ZooUsageError) => void } = {},
   ): Promise<{ body: unknown; requestId: string | undefined; outputSizes: Map<string, MeasuredOutput> }> {
     let filter: OutputSkippingFilter | undefined;
-    const { body, requestId } = await this.fetchOperation(id, () => {
+    const bodyFilter = () => {
       // One per attempt: the last one made read the body that was returned.
       filter = new OutputSkippingFilter();
       return filter;
-    });
+    };
+    const { body, requestId } = await this.fetchOperation(id, bodyFilter, options.onRetry);
     return { body, requestId, outputSizes: filter?.outputs ?? new Map() };
   }
 
   private async fetchOperation(
     id: string,
     bodyFilter: (() => BodyFilter) | undefined,
+    onRetry?: (error: ZooUsageError) => void,
   ): Promise<{ body: unknown; requestId: string | undefined }> {
     if (!isUuid(id)) {
       throw new ZooUsageError({
@@ -173,6 +176,7 @@ export class ZooClient {
         notFoundHint:
           "No such operation for this token: the id is wrong, or the operation belongs to another user (the API does not reveal which).",
         ...(bodyFilter === undefined ? {} : { bodyFilter }),
+        ...(onRetry === undefined ? {} : { onRetry }),
       },
     );
     return { body: response.body, requestId: response.requestId };

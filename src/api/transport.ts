@@ -82,6 +82,11 @@ export interface RequestContext {
    * (OutputSkippingFilter drops an operation's output files as they stream in).
    */
   bodyFilter?: () => BodyFilter;
+  /**
+   * Told of each failed attempt about to be retried (429, 5xx, a reset, a timeout, a cut body), as
+   * it happens: a caller pacing its requests backs off without waiting for the retry to end.
+   */
+  onRetry?: (error: ZooUsageError) => void;
 }
 
 /** Counts for progress displays and run summaries. */
@@ -115,7 +120,9 @@ export class Transport {
       options.dispatcher ??
       new Agent({
         keepAliveTimeout: 30_000,
-        connections: 16,
+        // As many as --operations-concurrency may ask for: a lower cap would queue requests
+        // inside undici, out of sight of the exporter's own pacing.
+        connections: 64,
         connect: { timeout: options.requestTimeoutMs },
       });
     this.retryLog = new RetryLog(options.effects.logger);
@@ -166,6 +173,7 @@ export class Transport {
       );
       budget.record(delay);
       this.stats.retries += 1;
+      context.onRetry?.(outcome.error);
       this.stats.waitedMs = budget.totalWaitedMs;
       await this.pause(delay, url, stop);
     }

@@ -22,7 +22,18 @@ export interface RunSummary {
   phase_seconds: { prepare: number; scan: number; operations: number; parquet: number };
   warnings: string[];
   /** Async operations fetched this run (absent with --no-operations or when the scan failed). */
-  operations?: { fetched: number; changed: number; notFound: number; rejected: number };
+  operations?: {
+    fetched: number;
+    changed: number;
+    notFound: number;
+    rejected: number;
+    /**
+     * Requests in flight allowed at the start, the most reached and at the end: the pace grows
+     * while the API answers as fast, and halves when it refuses (429, 5xx), up to
+     * --operations-concurrency.
+     */
+    concurrency: { start: number; peak: number; final: number };
+  };
   /**
    * Stored calls pending billing from before the lookback window, re-read one by one (absent when
    * the run read everything, the scan failed, or --max-pending-rereads is 0).

@@ -25,6 +25,9 @@ export interface RawApiCallsPage {
   requestId: string | undefined;
 }
 
+/** Operation bodies declared smaller than this are parsed whole (getAsyncOperationRaw). */
+const WHOLE_BODY_BYTES = 64 * 1024;
+
 /** The page envelope only (ApiCallWithPriceResultsPage: `items` required, `next_page` nullable). */
 const PageEnvelopeSchema = z.looseObject({
   items: z.array(z.unknown()),
@@ -141,24 +144,34 @@ export class ZooClient {
    * The operation body unvalidated, with each output file's content left out as it streams in
    * (its value reads as "") and measured instead: the export stores names and sizes only, so its
    * memory does not grow with the files. It validates the body itself, to reject one bad body, not fail.
+   * A body declared smaller than WHOLE_BODY_BYTES is read and parsed whole instead (outputSizes is
+   * then undefined: the sizes are those of the parsed values): scanning it byte by byte costs more
+   * than parsing its few small outputs.
    */
   async getAsyncOperationRaw(
     id: string,
     options: { onRetry?: (error: ZooUsageError) => void } = {},
-  ): Promise<{ body: unknown; requestId: string | undefined; outputSizes: Map<string, MeasuredOutput> }> {
+  ): Promise<{
+    body: unknown;
+    requestId: string | undefined;
+    outputSizes: Map<string, MeasuredOutput> | undefined;
+  }> {
     let filter: OutputSkippingFilter | undefined;
-    const bodyFilter = () => {
+    const bodyFilter = (declaredBytes: number | undefined) => {
       // One per attempt: the last one made read the body that was returned.
-      filter = new OutputSkippingFilter();
+      filter =
+        declaredBytes !== undefined && declaredBytes < WHOLE_BODY_BYTES
+          ? undefined
+          : new OutputSkippingFilter();
       return filter;
     };
     const { body, requestId } = await this.fetchOperation(id, bodyFilter, options.onRetry);
-    return { body, requestId, outputSizes: filter?.outputs ?? new Map() };
+    return { body, requestId, outputSizes: filter?.outputs };
   }
 
   private async fetchOperation(
     id: string,
-    bodyFilter: (() => BodyFilter) | undefined,
+    bodyFilter: ((declaredBytes: number | undefined) => BodyFilter | undefined) | undefined,
     onRetry?: (error: ZooUsageError) => void,
   ): Promise<{ body: unknown; requestId: string | undefined }> {
     if (!isUuid(id)) {

@@ -14,8 +14,10 @@ export class AdaptiveConcurrency {
   private highest: number;
   private window: number[] = [];
   private bestMedianMs = Number.POSITIVE_INFINITY;
-  /** Completions since the last halving: a halving waits for a window of them. */
+  /** Completions since the last halving: the next halving waits for a window of them. */
   private sinceDecrease: number;
+  /** The window after a halving: the limit it set. */
+  private decreaseWindow = 0;
   private readonly cap: number;
   private readonly floor: number;
   private readonly flatFactor: number;
@@ -26,7 +28,7 @@ export class AdaptiveConcurrency {
     this.flatFactor = options.flatFactor ?? 1.5;
     this.current = clamp(Math.floor(options.start), this.floor, this.cap);
     this.highest = this.current;
-    this.sinceDecrease = this.current;
+    this.sinceDecrease = 0;
   }
 
   /** Requests that may be in flight now. */
@@ -55,8 +57,9 @@ export class AdaptiveConcurrency {
 
   /** The server refused or failed a request (429, 5xx, reset, timeout): back off. */
   onRefused(): void {
-    if (this.sinceDecrease < this.current) return;
+    if (this.sinceDecrease < this.decreaseWindow) return;
     this.current = Math.max(this.floor, Math.floor(this.current / 2));
+    this.decreaseWindow = this.current;
     this.sinceDecrease = 0;
     this.window = [];
   }

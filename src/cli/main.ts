@@ -77,7 +77,11 @@ function addExportOptions(command: Command): Command {
     )
     .option("--batch-records <n>", "records per transaction", positiveInteger)
     .option("--no-operations", "do not fetch the async operations the calls started")
-    .option("--operations-concurrency <n>", "async operations fetched at once (default 8)", positiveInteger)
+    .option(
+      "--operations-concurrency <n>",
+      "most async operations fetched at once; the pace adapts below it (default 32)",
+      positiveInteger,
+    )
     .option(
       "--max-pending-rereads <n>",
       "calls pending billing from before the lookback window re-read per run (default 1000, 0: none)",

@@ -1,5 +1,7 @@
+import type { ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import { runCli, whileRunning } from "../helpers/cli.js";
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 
 /**
@@ -59,4 +61,41 @@ describe("operations phase pace", () => {
     expect(stored).toBe(summary.operations?.fetched);
     expect(stored).toBeGreaterThan(100);
   }, 60_000);
+
+  test("SIGINT mid-phase: stops within 2 s, every operation answered is committed, the next run finishes", async () => {
+    sim = await startSimulator({ seed: 5, calls: 1500, days: 3, users: 1 });
+    const env = { ZOO_API_TOKEN: sim.users[0]?.token ?? "", ZOO_HOST: sim.url };
+    const workspace = await tempWorkspace();
+    const args = ["export", "--db", workspace.db, "--out", workspace.out, "--json"];
+    try {
+      // 200 requests are answered (two list pages, then operations); every later one is held.
+      const gate = sim.holdRequests(200);
+      let child: ChildProcess | undefined;
+      const run = runCli(args, { env, timeoutMs: 60_000, onSpawn: (spawned) => (child = spawned) });
+      let signalledAt = 0;
+      let held = 0;
+      try {
+        await whileRunning(gate.reached, run, "an operation request was held");
+        signalledAt = Date.now();
+        child?.kill("SIGINT");
+        const first = await run;
+        const stoppedWithinMs = Date.now() - signalledAt;
+        held = gate.held;
+        expect(first.code, first.stderr).toBe(130);
+        expect(stoppedWithinMs).toBeLessThan(3000);
+      } finally {
+        gate.release();
+      }
+      const answered = (sim.stats.byPath["/async/operations/{id}"] ?? 0) - held;
+      expect(answered).toBeGreaterThan(100);
+      const [stored] = await queryDb(workspace.db, "SELECT count(*)::INTEGER AS n FROM async_operations");
+      expect(Number(stored?.n)).toBe(answered);
+      const resumed = await runCli(args, { env, timeoutMs: 60_000 });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const [after] = await queryDb(workspace.db, "SELECT count(*)::INTEGER AS n FROM async_operations");
+      expect(Number(after?.n)).toBeGreaterThan(answered);
+    } finally {
+      await workspace.cleanup();
+    }
+  }, 90_000);
 });

@@ -3,7 +3,9 @@
  * multiplicative decrease, as TCP's congestion window):
  * - after each window of successes (as many as the current limit: about one round trip of them),
  *   the limit grows by one if the window's median latency is within `flatFactor` of the best window
- *   median seen: more requests in flight only help while the server answers them as fast;
+ *   median seen: more requests in flight only help while the server answers them as fast; it
+ *   shrinks by one if the median passes `riseFactor` of the best: requests are queueing (at the
+ *   server, or in this process when it is the bottleneck), and more in flight only adds to the wait;
  * - a refusal (429, 5xx, a reset or a timeout) halves it, at most once per window, since one
  *   overload is usually refused several times over by the requests already in flight;
  * - it stays within [floor, cap].
@@ -21,11 +23,19 @@ export class AdaptiveConcurrency {
   private readonly cap: number;
   private readonly floor: number;
   private readonly flatFactor: number;
+  private readonly riseFactor: number;
 
-  constructor(options: { start: number; cap: number; floor?: number; flatFactor?: number }) {
+  constructor(options: {
+    start: number;
+    cap: number;
+    floor?: number;
+    flatFactor?: number;
+    riseFactor?: number;
+  }) {
     this.floor = Math.max(1, Math.floor(options.floor ?? 1));
     this.cap = Math.max(this.floor, Math.floor(options.cap));
     this.flatFactor = options.flatFactor ?? 1.5;
+    this.riseFactor = Math.max(this.flatFactor, options.riseFactor ?? 2.5);
     this.current = clamp(Math.floor(options.start), this.floor, this.cap);
     this.highest = this.current;
     this.sinceDecrease = 0;
@@ -49,9 +59,11 @@ export class AdaptiveConcurrency {
     const median = medianOf(this.window);
     this.window = [];
     if (median < this.bestMedianMs) this.bestMedianMs = median;
-    if (median <= this.bestMedianMs * this.flatFactor && this.current < this.cap) {
-      this.current += 1;
+    if (median <= this.bestMedianMs * this.flatFactor) {
+      if (this.current < this.cap) this.current += 1;
       if (this.current > this.highest) this.highest = this.current;
+    } else if (median > this.bestMedianMs * this.riseFactor && this.current > this.floor) {
+      this.current -= 1;
     }
   }
 

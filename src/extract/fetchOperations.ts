@@ -35,6 +35,12 @@ export interface OperationFetchResult {
   concurrency: { start: number; peak: number; final: number };
 }
 
+/**
+ * Operations per commit, at least. A commit has a fixed cost (a transaction, temp tables, the spool
+ * file) that larger ones spread; an interrupted or crashed run fetches at most this many again.
+ */
+const COMMIT_ROWS = 5000;
+
 /** Where the adaptive concurrency starts: low enough to be polite, high enough to get going. */
 const START_CONCURRENCY = 4;
 
@@ -60,7 +66,7 @@ interface Fetched {
  */
 export async function fetchOperations(
   deps: OperationFetchDeps,
-  options: { runId: string; concurrency: number; chunkSize?: number },
+  options: { runId: string; concurrency: number; chunkSize?: number; commitRows?: number },
 ): Promise<OperationFetchResult> {
   const controller = new AdaptiveConcurrency({
     start: Math.min(START_CONCURRENCY, options.concurrency),
@@ -117,7 +123,7 @@ export async function fetchOperations(
       commit,
       controller,
       signal: deps.signal,
-      commitSize: chunkSize,
+      commitSize: options.commitRows ?? COMMIT_ROWS,
     });
   } finally {
     result.concurrency.peak = controller.peak;

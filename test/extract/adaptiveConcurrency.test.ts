@@ -28,17 +28,28 @@ describe("adaptive concurrency", () => {
     expect(controller.limit).toBe(5);
   });
 
-  test("holds when the window's median latency rises past 1.5x the best seen", () => {
+  test("holds when the window's median latency rises past 1.5x the best seen, shrinks past 2.5x", () => {
     const controller = new AdaptiveConcurrency({ start: 4, cap: 32 });
     window(controller, 10);
     expect(controller.limit).toBe(5);
     window(controller, 16);
     expect(controller.limit).toBe(5);
-    window(controller, 40);
+    window(controller, 25);
     expect(controller.limit).toBe(5);
+    window(controller, 26);
+    expect(controller.limit).toBe(4);
+    window(controller, 40);
+    expect(controller.limit).toBe(3);
     // Back within 1.5x of the best: grows again.
     window(controller, 14);
-    expect(controller.limit).toBe(6);
+    expect(controller.limit).toBe(4);
+  });
+
+  test("shrinking on latency stops at the floor", () => {
+    const controller = new AdaptiveConcurrency({ start: 3, cap: 8, floor: 2 });
+    window(controller, 1);
+    for (let i = 0; i < 10; i++) window(controller, 100);
+    expect(controller.limit).toBe(2);
   });
 
   test("the median, not one slow request, decides", () => {

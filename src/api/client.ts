@@ -25,6 +25,9 @@ export interface RawApiCallsPage {
   requestId: string | undefined;
 }
 
+/** Operation bodies declared smaller than this are parsed whole (getAsyncOperationRaw). */
+const WHOLE_BODY_BYTES = 64 * 1024;
+
 /** The page envelope only (ApiCallWithPriceResultsPage: `items` required, `next_page` nullable). */
 const PageEnvelopeSchema = z.looseObject({
   items: z.array(z.unknown()),
@@ -141,22 +144,35 @@ export class ZooClient {
    * The operation body unvalidated, with each output file's content left out as it streams in
    * (its value reads as "") and measured instead: the export stores names and sizes only, so its
    * memory does not grow with the files. It validates the body itself, to reject one bad body, not fail.
+   * A body declared smaller than WHOLE_BODY_BYTES is read and parsed whole instead (outputSizes is
+   * then undefined: the sizes are those of the parsed values): scanning it byte by byte costs more
+   * than parsing its few small outputs.
    */
   async getAsyncOperationRaw(
     id: string,
-  ): Promise<{ body: unknown; requestId: string | undefined; outputSizes: Map<string, MeasuredOutput> }> {
+    options: { onRetry?: (error: ZooUsageError) => void } = {},
+  ): Promise<{
+    body: unknown;
+    requestId: string | undefined;
+    outputSizes: Map<string, MeasuredOutput> | undefined;
+  }> {
     let filter: OutputSkippingFilter | undefined;
-    const { body, requestId } = await this.fetchOperation(id, () => {
+    const bodyFilter = (declaredBytes: number | undefined) => {
       // One per attempt: the last one made read the body that was returned.
-      filter = new OutputSkippingFilter();
+      filter =
+        declaredBytes !== undefined && declaredBytes < WHOLE_BODY_BYTES
+          ? undefined
+          : new OutputSkippingFilter();
       return filter;
-    });
-    return { body, requestId, outputSizes: filter?.outputs ?? new Map() };
+    };
+    const { body, requestId } = await this.fetchOperation(id, bodyFilter, options.onRetry);
+    return { body, requestId, outputSizes: filter?.outputs };
   }
 
   private async fetchOperation(
     id: string,
-    bodyFilter: (() => BodyFilter) | undefined,
+    bodyFilter: ((declaredBytes: number | undefined) => BodyFilter | undefined) | undefined,
+    onRetry?: (error: ZooUsageError) => void,
   ): Promise<{ body: unknown; requestId: string | undefined }> {
     if (!isUuid(id)) {
       throw new ZooUsageError({
@@ -173,6 +189,7 @@ export class ZooClient {
         notFoundHint:
           "No such operation for this token: the id is wrong, or the operation belongs to another user (the API does not reveal which).",
         ...(bodyFilter === undefined ? {} : { bodyFilter }),
+        ...(onRetry === undefined ? {} : { onRetry }),
       },
     );
     return { body: response.body, requestId: response.requestId };

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { setImmediate } from "node:timers/promises";
 import { Agent, type Dispatcher } from "undici";
 import { ZooUsageError } from "../errors.js";
@@ -26,6 +27,9 @@ import {
   type RetryPolicy,
 } from "./retryPolicy.js";
 import { ApiErrorBodySchema, isUuid } from "./schemas/index.js";
+
+/** Connections kept to the API at most: as many as --operations-concurrency allows. */
+const MAX_CONNECTIONS = 64;
 
 /** Clock, sleep and randomness are injected so that retry timing is testable without waiting. */
 export interface TransportEffects {
@@ -79,9 +83,15 @@ export interface RequestContext {
   signal?: AbortSignal | undefined;
   /**
    * Makes a fresh filter for each attempt's body: only the bytes it keeps are held and parsed
-   * (OutputSkippingFilter drops an operation's output files as they stream in).
+   * (OutputSkippingFilter drops an operation's output files as they stream in). Given the body's
+   * declared length, if any; undefined means the body is read whole.
    */
-  bodyFilter?: () => BodyFilter;
+  bodyFilter?: (declaredBytes: number | undefined) => BodyFilter | undefined;
+  /**
+   * Told of each failed attempt about to be retried (429, 5xx, a reset, a timeout, a cut body), as
+   * it happens: a caller pacing its requests backs off without waiting for the retry to end.
+   */
+  onRetry?: (error: ZooUsageError) => void;
 }
 
 /** Counts for progress displays and run summaries. */
@@ -115,7 +125,9 @@ export class Transport {
       options.dispatcher ??
       new Agent({
         keepAliveTimeout: 30_000,
-        connections: 16,
+        // As many as --operations-concurrency may ask for: a lower cap would queue requests
+        // inside undici, out of sight of the exporter's own pacing.
+        connections: MAX_CONNECTIONS,
         connect: { timeout: options.requestTimeoutMs },
       });
     this.retryLog = new RetryLog(options.effects.logger);
@@ -123,6 +135,9 @@ export class Transport {
       options.signal === undefined
         ? this.closing.signal
         : AbortSignal.any([options.signal, this.closing.signal]);
+    // Every request in flight listens on it (RequestDeadline): up to one per connection, more than
+    // Node's default of 10 before it warns of a leak.
+    setMaxListeners(MAX_CONNECTIONS * 2, this.stop);
   }
 
   /** The call ids received since the last take, which empties the list. */
@@ -166,6 +181,7 @@ export class Transport {
       );
       budget.record(delay);
       this.stats.retries += 1;
+      context.onRetry?.(outcome.error);
       this.stats.waitedMs = budget.totalWaitedMs;
       await this.pause(delay, url, stop);
     }
@@ -250,7 +266,7 @@ export class Transport {
     try {
       const read = await readBodyCapped(response, maxResponseBytes, {
         onHead: success ? context.onHead : undefined,
-        filter: context.bodyFilter?.(),
+        filter: context.bodyFilter?.(declaredLength(response.headers["content-length"])),
       });
       if (!read.ok) {
         deadline.abort("too_large");
@@ -327,4 +343,10 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** A response's content-length as a number of bytes, when it has a valid one. */
+function declaredLength(value: string | string[] | undefined): number | undefined {
+  const bytes = Number(headerValue(value));
+  return Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : undefined;
 }

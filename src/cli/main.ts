@@ -96,7 +96,11 @@ function addExportOptions(command: Command): Command {
       "--operations-window <duration>",
       `fetch the operations of calls created this long before the run's clock, not the newest call (default ${DEFAULT_OPERATIONS_WINDOW})`,
     )
-    .option("--operations-concurrency <n>", "async operations fetched at once (default 8)", positiveInteger)
+    .option(
+      "--operations-concurrency <n>",
+      "most async operations fetched at once; the pace adapts below it (default 32)",
+      positiveInteger,
+    )
     .option(
       "--max-pending-rereads <n>",
       "calls pending billing from before the lookback window re-read per run (default 1000, 0: none)",

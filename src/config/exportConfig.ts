@@ -8,6 +8,11 @@ import { DEFAULT_PRIVACY, FIELD_POLICIES } from "../transform/privacy.js";
 
 export const DEFAULT_DB = "./zoo-usage/zoo_usage.duckdb";
 export const DEFAULT_OUT = "./zoo-usage/parquet";
+/**
+ * The default cap on operation requests in flight. Against an API that answers in tens of
+ * milliseconds the phase's time falls about in proportion up to it; the pace halves on refusals.
+ */
+export const DEFAULT_OPERATIONS_CONCURRENCY = 32;
 
 /** The flags of `zoo-usage export`, as commander hands them over (all optional). */
 export interface ExportFlags {
@@ -52,7 +57,10 @@ const ExportConfigSchema = z.object({
    * not yet final); null with `--operations all`, which fetches the whole history's.
    */
   operationsWindowMs: z.number().int().positive().nullable(),
-  /** Parallel GET /async/operations/{id}: enough to hide latency, few enough to stay polite. */
+  /**
+   * The most GET /async/operations/{id} in flight: the pace starts lower and adapts up to it,
+   * halving when the API refuses (AdaptiveConcurrency).
+   */
   operationsConcurrency: z.number().int().min(1).max(64),
   /**
    * Calls pending billing from before the lookback window re-read one by one per run (one request
@@ -90,7 +98,7 @@ export function loadExportConfig(input: {
     batchRecords: flags.batchRecords ?? 50_000,
     operations: flags.operations !== false,
     operationsWindowMs: operationsWindowOf(flags),
-    operationsConcurrency: flags.operationsConcurrency ?? 8,
+    operationsConcurrency: flags.operationsConcurrency ?? DEFAULT_OPERATIONS_CONCURRENCY,
     maxPendingRereads: flags.maxPendingRereads ?? 1000,
     secretKey: env.ZOO_USAGE_SECRET_KEY || undefined,
     keyFile: `${dbPath.replace(/\.duckdb$/, "")}.key`,

@@ -13,6 +13,8 @@ import {
   rejectedOperation,
   transformOperation,
 } from "../transform/operationRow.js";
+import { AdaptiveConcurrency } from "./adaptiveConcurrency.js";
+import { pipelinedFetch } from "./pipelinedFetch.js";
 
 export interface OperationFetchDeps {
   client: ZooClient;
@@ -33,7 +35,18 @@ export interface OperationFetchResult {
   window_start: string | null;
   /** Calls created before the window whose operation was never fetched (`--operations all` would). */
   skipped_outside_window: number;
+  /** Requests in flight allowed at the start, at most and at the end (AdaptiveConcurrency). */
+  concurrency: { start: number; peak: number; final: number };
 }
+
+/**
+ * Operations per commit, at least. A commit has a fixed cost (a transaction, temp tables, the spool
+ * file) that larger ones spread; an interrupted or crashed run fetches at most this many again.
+ */
+const COMMIT_ROWS = 5000;
+
+/** Where the adaptive concurrency starts: low enough to be polite, high enough to get going. */
+const START_CONCURRENCY = 4;
 
 const EPOCH = { createdAt: "1970-01-01T00:00:00.000000Z", id: "00000000-0000-0000-0000-000000000000" };
 
@@ -46,19 +59,36 @@ export interface OperationFetchOptions {
    */
   windowStart: string | null;
   chunkSize?: number;
+  /** Rows per commit; an interrupted run fetches at most these again. */
+  commitRows?: number;
+}
+
+interface Candidate {
+  id: string;
+  createdAt: string;
+}
+
+/** One operation's outcome: its row, and a reject when it was refused. */
+interface Fetched {
+  row: OperationRow;
+  reject: RejectRow | undefined;
 }
 
 /**
  * Fetches GET /async/operations/{id} for the exported calls that started one and whose operation is
- * not yet stored in a final state (never stored ones only for calls inside the window),
- * `concurrency` requests at a time, committing every chunk. A 404 is recorded as not found (and
- * never asked again); a body that fails validation goes to `rejects`. If the API keeps failing,
- * what was fetched is committed before the error propagates.
+ * not yet stored in a final state (never stored ones only for calls inside the window), with up to `concurrency` requests in flight (adapted to how the
+ * API answers), committing as it goes. A 404 is recorded as not found (and never asked again); a
+ * body that fails validation goes to `rejects`. If the API keeps failing, what was fetched is
+ * committed before the error propagates.
  */
 export async function fetchOperations(
   deps: OperationFetchDeps,
   options: OperationFetchOptions,
 ): Promise<OperationFetchResult> {
+  const controller = new AdaptiveConcurrency({
+    start: Math.min(START_CONCURRENCY, options.concurrency),
+    cap: options.concurrency,
+  });
   const result: OperationFetchResult = {
     fetched: 0,
     changed: 0,
@@ -66,80 +96,60 @@ export async function fetchOperations(
     rejected: 0,
     window_start: options.windowStart,
     skipped_outside_window: 0,
+    concurrency: { start: controller.limit, peak: controller.limit, final: controller.limit },
   };
   const templates = {
     templates: `[${OPERATION_STARTING_TEMPLATES.map((template) => quotedString(template)).join(", ")}]`,
   };
   const candidatesSql = fillSql(sqlFile("candidate_operations.sql"), templates);
   const windowStart = options.windowStart ?? EPOCH.createdAt;
+  const chunkSize = options.chunkSize ?? 1000;
   let after = EPOCH;
-  while (!deps.signal.aborted) {
+  const nextChunk = async (): Promise<Candidate[]> => {
     const reader = await deps.warehouse.connection.runAndReadAll(candidatesSql, {
       window_start: windowStart,
       after_created: after.createdAt,
       after_id: after.id,
-      limit: options.chunkSize ?? 1000,
+      limit: chunkSize,
     });
     const candidates = reader
       .getRows()
       .map(([id, createdAt]) => ({ id: String(id), createdAt: String(createdAt) }));
     const last = candidates.at(-1);
-    if (last === undefined) break;
-    const rows: OperationRow[] = [];
-    const rejects: RejectRow[] = [];
-    let failure: unknown;
-    await forEachConcurrently(candidates, options.concurrency, deps.signal, async ({ id }) => {
-      if (failure !== undefined) return;
-      try {
-        const { body, outputSizes } = await deps.client.getAsyncOperationRaw(id);
-        const fetchedAt = deps.now().toISOString();
-        const transformed = transformOperation(id, body, fetchedAt, outputSizes);
-        result.fetched += 1;
-        if (transformed.ok) {
-          rows.push(transformed.row);
-        } else {
-          result.rejected += 1;
-          rows.push(rejectedOperation(id, fetchedAt));
-          rejects.push({
-            run_id: options.runId,
-            rejected_at: fetchedAt,
-            record_id: id,
-            reason: `async operation: ${transformed.reason}`,
-            raw_json: safeJson(body),
-          });
-        }
-      } catch (error) {
-        if (error instanceof ZooUsageError && error.code === "api.not_found") {
-          result.fetched += 1;
-          result.notFound += 1;
-          rows.push(notFoundOperation(id, deps.now().toISOString()));
-        } else if (error instanceof ZooUsageError && error.code === "api.response_too_large") {
-          // The same body is as large next time: recorded as rejected, so later runs move on.
-          const fetchedAt = deps.now().toISOString();
-          result.fetched += 1;
-          result.rejected += 1;
-          rows.push(rejectedOperation(id, fetchedAt));
-          rejects.push({
-            run_id: options.runId,
-            rejected_at: fetchedAt,
-            record_id: id,
-            reason: `async operation: ${error.message}`,
-            raw_json: "null",
-          });
-        } else {
-          failure = error;
-        }
-      }
-    });
-    const committed = await deps.loader.commit(rows, rejects);
+    if (last !== undefined) after = { createdAt: last.createdAt, id: last.id };
+    return candidates;
+  };
+  const commit = async (batch: Fetched[]) => {
+    const rejects = batch.flatMap(({ reject }) => (reject === undefined ? [] : [reject]));
+    const committed = await deps.loader.commit(
+      batch.map(({ row }) => row),
+      rejects,
+    );
     result.changed += committed.changed;
     result.rejected += committed.refusedByDuckDb;
     deps.progress.add({
-      operations: rows.length,
+      operations: batch.length,
       rejected: rejects.length + committed.refusedByDuckDb,
     });
-    if (failure !== undefined) throw failure;
-    after = { createdAt: last.createdAt, id: last.id };
+  };
+  try {
+    await pipelinedFetch<Candidate, Fetched>({
+      nextChunk,
+      fetch: async ({ id }, refused) => {
+        const fetched = await fetchOne(deps, options.runId, id, refused);
+        result.fetched += 1;
+        if (fetched.row.fetch_status === "not_found") result.notFound += 1;
+        if (fetched.reject !== undefined) result.rejected += 1;
+        return fetched;
+      },
+      commit,
+      controller,
+      signal: deps.signal,
+      commitSize: options.commitRows ?? COMMIT_ROWS,
+    });
+  } finally {
+    result.concurrency.peak = controller.peak;
+    result.concurrency.final = controller.limit;
   }
   if (options.windowStart !== null) {
     const skipped = await deps.warehouse.connection.runAndReadAll(
@@ -149,6 +159,50 @@ export async function fetchOperations(
     result.skipped_outside_window = Number(skipped.getRows()[0]?.[0] ?? 0);
   }
   return result;
+}
+
+/** One operation: its row (found, not found or rejected), or the error that should stop the run. */
+async function fetchOne(
+  deps: OperationFetchDeps,
+  runId: string,
+  id: string,
+  refused: () => void,
+): Promise<Fetched> {
+  try {
+    const { body, outputSizes } = await deps.client.getAsyncOperationRaw(id, { onRetry: refused });
+    const fetchedAt = deps.now().toISOString();
+    const transformed = transformOperation(id, body, fetchedAt, outputSizes);
+    if (transformed.ok) return { row: transformed.row, reject: undefined };
+    return {
+      row: rejectedOperation(id, fetchedAt),
+      reject: {
+        run_id: runId,
+        rejected_at: fetchedAt,
+        record_id: id,
+        reason: `async operation: ${transformed.reason}`,
+        raw_json: safeJson(body),
+      },
+    };
+  } catch (error) {
+    if (error instanceof ZooUsageError && error.code === "api.not_found") {
+      return { row: notFoundOperation(id, deps.now().toISOString()), reject: undefined };
+    }
+    if (error instanceof ZooUsageError && error.code === "api.response_too_large") {
+      // The same body is as large next time: recorded as rejected, so later runs move on.
+      const fetchedAt = deps.now().toISOString();
+      return {
+        row: rejectedOperation(id, fetchedAt),
+        reject: {
+          run_id: runId,
+          rejected_at: fetchedAt,
+          record_id: id,
+          reason: `async operation: ${error.message}`,
+          raw_json: "null",
+        },
+      };
+    }
+    throw error;
+  }
 }
 
 /** Runs `work` over the items with at most `concurrency` in flight; stops taking new ones when aborted. */

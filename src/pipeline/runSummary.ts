@@ -33,6 +33,12 @@ export interface RunSummary {
     rejected: number;
     window_start: string | null;
     skipped_outside_window: number;
+    /**
+     * Requests in flight allowed at the start, the most reached and at the end: the pace grows
+     * while the API answers as fast, and halves when it refuses (429, 5xx), up to
+     * --operations-concurrency.
+     */
+    concurrency: { start: number; peak: number; final: number };
   };
   /**
    * Stored calls pending billing from before the lookback window, re-read one by one (absent when

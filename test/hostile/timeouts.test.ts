@@ -112,7 +112,7 @@ test.each([
   expect(result.stderr).toMatch(new RegExp(`${signal}: stopping`));
 });
 
-test("the retry budget is wall time: eight concurrent fetches waiting together spend it once", async () => {
+test("the retry budget is wall time: concurrent fetches waiting together spend it once", async () => {
   const calls = Array.from({ length: 8 }, (_, i) => validCall(i + 1));
   const api = await hostile((request, res) => {
     if (request.path === "/user/api-calls") {
@@ -147,10 +147,10 @@ test("the retry budget is wall time: eight concurrent fetches waiting together s
   expect(summary.status).toBe("partial");
   // The message cites the wall time waited, at most the budget.
   expect(summary.message).toMatch(/retry budget: it has waited 2(\.\d)? s of 2\.5 s/);
-  // Counted as a sum, 8 waits of 1 s would spend a 2.5 s budget in the first round (~10 requests);
-  // counted in wall time, each fetch gets two retries (3 rounds of 8).
+  // The pace starts at 4 in flight. Counted as a sum, 4 waits of 1 s would spend a 2.5 s budget in
+  // the first round (~6 requests); counted in wall time, each fetch gets two retries (3 rounds of 4).
   const operationRequests = api.requests.filter((r) => r.path.startsWith("/async/operations/")).length;
-  expect(operationRequests).toBeGreaterThanOrEqual(20);
+  expect(operationRequests).toBeGreaterThanOrEqual(10);
   // Retry warnings: a few in full, then one summary line with the counts.
   const retryLines = result.stderr.split("\n").filter((line) => /; retry \d+\/\d+ in/.test(line));
   expect(retryLines.length).toBeLessThanOrEqual(5);

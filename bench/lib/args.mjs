@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 
 export const USAGE = `usage: node bench/run.mjs [--quick] [--sizes 200k,1m] [--latencies 0,50] [--out FILE]
                          [--work DIR] [--keep] [--cpu-prof DIR] [--no-operations] [--no-naive]
-                         [--fixed-history] [--output-bytes 2m] [--operations-concurrency 8]
+                         [--fixed-history] [--output-bytes 2m] [--operations-concurrency 32]
                          [--operations-window-days 35] [--limit 1000]
   --quick            sizes 10k,20k (a smoke run of about ten minutes)
   --sizes            history sizes in calls (k and m suffixes), default 200k,1m
@@ -17,7 +17,7 @@ export const USAGE = `usage: node bench/run.mjs [--quick] [--sizes 200k,1m] [--l
                      daily volume at every size, so a nightly run reads the same number of calls)
   --output-bytes N   size of the first output file of every completed conversion and text-to-CAD
                      job the simulator serves (k and m suffixes; 0: its small stand-ins), default 2m
-  --operations-concurrency N  concurrency of the operations ceiling, default 8 (the export's default)
+  --operations-concurrency N  most operations in flight, for the export and its ceiling alike, default 32 (the export's default)
   --operations-window-days N  the export's default operations window, for its ceiling, default 35
   --limit N          page size of the list requests (export and ceilings), default 1000`;
 
@@ -50,7 +50,7 @@ export function parseBenchArgs(argv) {
       "no-naive": { type: "boolean", default: false },
       "fixed-history": { type: "boolean", default: false },
       "output-bytes": { type: "string", default: "2m" },
-      "operations-concurrency": { type: "string", default: "8" },
+      "operations-concurrency": { type: "string", default: "32" },
       "operations-window-days": { type: "string", default: "35" },
       limit: { type: "string", default: "1000" },
       help: { type: "boolean", default: false },

@@ -47,7 +47,14 @@ export async function benchCell({ calls, latencyMs, options, work, datasets, log
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   const tag = `${label(calls)} calls, ${latencyMs} ms`;
-  const limitArgs = ["--limit", String(options.limit)];
+  // The export and the operations ceiling run at the same concurrency (the export's pace adapts
+  // below it), so their ratio compares like with like.
+  const limitArgs = [
+    "--limit",
+    String(options.limit),
+    "--operations-concurrency",
+    String(options.operationsConcurrency),
+  ];
   log(`${tag}: starting the simulator`);
   const days = options.sameDailyVolume ? Math.max(1, Math.round((90 * calls) / 200_000)) : 90;
   // The simulator's clock starts at the machine's, so that the export's operations window (measured

@@ -173,36 +173,31 @@ async function fetchOne(
     const fetchedAt = deps.now().toISOString();
     const transformed = transformOperation(id, body, fetchedAt, outputSizes);
     if (transformed.ok) return { row: transformed.row, reject: undefined };
-    return {
-      row: rejectedOperation(id, fetchedAt),
-      reject: {
-        run_id: runId,
-        rejected_at: fetchedAt,
-        record_id: id,
-        reason: `async operation: ${transformed.reason}`,
-        raw_json: safeJson(body),
-      },
-    };
+    return rejected(runId, id, fetchedAt, transformed.reason, safeJson(body));
   } catch (error) {
     if (error instanceof ZooUsageError && error.code === "api.not_found") {
       return { row: notFoundOperation(id, deps.now().toISOString()), reject: undefined };
     }
     if (error instanceof ZooUsageError && error.code === "api.response_too_large") {
       // The same body is as large next time: recorded as rejected, so later runs move on.
-      const fetchedAt = deps.now().toISOString();
-      return {
-        row: rejectedOperation(id, fetchedAt),
-        reject: {
-          run_id: runId,
-          rejected_at: fetchedAt,
-          record_id: id,
-          reason: `async operation: ${error.message}`,
-          raw_json: "null",
-        },
-      };
+      return rejected(runId, id, deps.now().toISOString(), error.message, "null");
     }
     throw error;
   }
+}
+
+/** An operation recorded as rejected (never asked again), and its reject with the reason. */
+function rejected(runId: string, id: string, fetchedAt: string, reason: string, rawJson: string): Fetched {
+  return {
+    row: rejectedOperation(id, fetchedAt),
+    reject: {
+      run_id: runId,
+      rejected_at: fetchedAt,
+      record_id: id,
+      reason: `async operation: ${reason}`,
+      raw_json: rawJson,
+    },
+  };
 }
 
 /** Runs `work` over the items with at most `concurrency` in flight; stops taking new ones when aborted. */

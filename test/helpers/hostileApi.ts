@@ -102,6 +102,28 @@ export function validCall(minute: number, overrides: Record<string, unknown> = {
   };
 }
 
+/** A spec-valid FileVolume operation body for the call `validCall(minute)`, with overrides. */
+export function validOperation(
+  minute: number,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const call = validCall(minute);
+  return {
+    id: call.id,
+    type: "file_volume",
+    status: "completed",
+    user_id: HOSTILE_USER_ID,
+    created_at: call.created_at,
+    updated_at: call.created_at,
+    started_at: call.created_at,
+    completed_at: call.created_at,
+    src_format: "obj",
+    output_unit: "m3",
+    volume: 1.5,
+    ...overrides,
+  };
+}
+
 /**
  * Serves GET /user/api-calls from a list of pages: the first request (no page_token) gets pages[0],
  * `page_token=p<i>` gets pages[i]. A page's `next` is the token it hands out (default: the next page's,

@@ -5,11 +5,11 @@ import { MAX_RECORD_BYTES, READ_JSON_MAX_OBJECT_BYTES } from "../../src/transfor
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 import {
   errorBody,
-  HOSTILE_USER_ID,
   type HostileHandler,
   sendJson,
   startHostileApi,
   validCall,
+  validOperation,
 } from "../helpers/hostileApi.js";
 
 /**
@@ -151,29 +151,10 @@ test("raw page bytes DuckDB reads otherwise than JavaScript (bad UTF-8, a duplic
   }
 });
 
-/** A spec-valid FileVolume body for the call created `minute` minutes into the hostile day. */
-function volumeBody(minute: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  const call = validCall(minute);
-  return {
-    id: call.id,
-    type: "file_volume",
-    status: "completed",
-    user_id: HOSTILE_USER_ID,
-    created_at: call.created_at,
-    updated_at: call.created_at,
-    started_at: call.created_at,
-    completed_at: call.created_at,
-    src_format: "obj",
-    output_unit: "m3",
-    volume: 1.5,
-    ...overrides,
-  };
-}
-
 test("poison operation bodies are rejects with the reason; the rest load; Parquet is written; runs go on", async () => {
   const calls = Array.from({ length: 10 }, (_, minute) => validCall(minute));
   const operations: Record<string, unknown> = {};
-  for (let minute = 0; minute < 10; minute++) operations[String(calls[minute]?.id)] = volumeBody(minute);
+  for (let minute = 0; minute < 10; minute++) operations[String(calls[minute]?.id)] = validOperation(minute);
   const poison: [number, Record<string, unknown>, RegExp][] = [
     [1, { type: "file_teleport", user_id: "not-a-uuid" }, /expected a UUID[\s\S]*→ at user_id/],
     [3, { created_at: "2026-02-30T00:00:00Z" }, /→ at created_at/],
@@ -182,7 +163,7 @@ test("poison operation bodies are rejects with the reason; the rest load; Parque
     [7, { type: "file_teleport", notes: DEEP }, /nested deeper than 1000 levels/],
   ];
   for (const [minute, overrides] of poison)
-    operations[String(calls[minute]?.id)] = volumeBody(minute, overrides);
+    operations[String(calls[minute]?.id)] = validOperation(minute, overrides);
   const api = await startHostileApi(handler([calls], operations));
   const { db, out, cleanup } = await tempWorkspace();
   try {

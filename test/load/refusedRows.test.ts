@@ -9,31 +9,12 @@ import { type TransformContext, transformApiCall } from "../../src/transform/api
 import { EndpointTemplater } from "../../src/transform/endpointTemplate.js";
 import { transformOperation } from "../../src/transform/operationRow.js";
 import { tempWorkspace } from "../helpers/exportHarness.js";
-import { HOSTILE_USER_ID, validCall } from "../helpers/hostileApi.js";
+import { validCall, validOperation } from "../helpers/hostileApi.js";
 
 /**
  * The loaders' safety net behind the validator (src/load/refusedRows.ts), fed rows that skip the
  * validator, as a future gap in it would let through, on a real DuckDB file.
  */
-
-/** A spec-valid FileVolume body for the call created `minute` minutes into the hostile day. */
-function volumeBody(minute: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  const call = validCall(minute);
-  return {
-    id: call.id,
-    type: "file_volume",
-    status: "completed",
-    user_id: HOSTILE_USER_ID,
-    created_at: call.created_at,
-    updated_at: call.created_at,
-    started_at: call.created_at,
-    completed_at: call.created_at,
-    src_format: "obj",
-    output_unit: "m3",
-    volume: 1.5,
-    ...overrides,
-  };
-}
 
 const context: TransformContext = {
   templater: new EndpointTemplater(),
@@ -88,7 +69,7 @@ test("the loader's safety net: rows DuckDB refuses become rejects with its reaso
     const rows = [0, 1, 2, 3].map((minute) => {
       const transformed = transformOperation(
         String(validCall(minute).id),
-        volumeBody(minute),
+        validOperation(minute),
         "2026-10-02T00:00:00Z",
       );
       if (!transformed.ok) throw new Error(transformed.reason);

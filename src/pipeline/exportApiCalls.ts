@@ -14,7 +14,7 @@ import type { TransformContext } from "../transform/apiCallRow.js";
 import { EndpointTemplater } from "../transform/endpointTemplate.js";
 import { CLOCK_TOLERANCE_MS, FutureCalls } from "./futureCalls.js";
 import { rereadPending } from "./rereadPending.js";
-import type { RunStatus, RunSummary } from "./runSummary.js";
+import { newRunSummary, type RunStatus, type RunSummary } from "./runSummary.js";
 import { ApiCallScanner, type ExportDeps, type ExportOptions } from "./scanApiCalls.js";
 import { RunWarnings } from "./warnings.js";
 
@@ -47,22 +47,7 @@ const RESUMABLE_API_ERRORS = new Set([
 export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): Promise<RunSummary> {
   const { warehouse, logger, progress, secrets } = deps;
   const startedAt = deps.now();
-  const summary: RunSummary = {
-    run_id: options.runId,
-    status: "completed",
-    scan_mode: "full",
-    requests: 0,
-    pages: 0,
-    records_seen: 0,
-    records_new: 0,
-    records_updated: 0,
-    records_rejected: 0,
-    partitions_written: 0,
-    retries: 0,
-    seconds: 0,
-    phase_seconds: { prepare: 0, scan: 0, operations: 0, parquet: 0 },
-    warnings: [],
-  };
+  const summary = newRunSummary(options.runId);
   // Seconds since the previous call: each phase is measured from where the one before it ended.
   let phaseStart = startedAt.getTime();
   const lap = () => {

@@ -65,3 +65,23 @@ export interface PendingRereads {
   /** Pending calls before the window left for later runs by the per-run cap. */
   left: number;
 }
+
+/** The summary of a run before it has done anything: completed, with every count at zero. */
+export function newRunSummary(runId: string): RunSummary {
+  return {
+    run_id: runId,
+    status: "completed",
+    scan_mode: "full",
+    requests: 0,
+    pages: 0,
+    records_seen: 0,
+    records_new: 0,
+    records_updated: 0,
+    records_rejected: 0,
+    partitions_written: 0,
+    retries: 0,
+    seconds: 0,
+    phase_seconds: { prepare: 0, scan: 0, operations: 0, parquet: 0 },
+    warnings: [],
+  };
+}

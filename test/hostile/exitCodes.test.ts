@@ -3,7 +3,7 @@ import { createServer, type Socket } from "node:net";
 import { describe, expect, test } from "vitest";
 import { describeRun } from "../../src/commands/export.js";
 import { loadExportConfig } from "../../src/config/exportConfig.js";
-import type { RunSummary } from "../../src/pipeline/runSummary.js";
+import { newRunSummary, type RunSummary } from "../../src/pipeline/runSummary.js";
 import { runCli } from "../helpers/cli.js";
 import {
   errorBody,
@@ -243,19 +243,9 @@ describe("escape sequences from API data never reach the terminal raw", () => {
 
   test("in the export summary's warnings", () => {
     const summary: RunSummary = {
-      run_id: "r",
-      status: "completed",
-      scan_mode: "full",
+      ...newRunSummary("r"),
       requests: 1,
       pages: 1,
-      records_seen: 0,
-      records_new: 0,
-      records_updated: 0,
-      records_rejected: 0,
-      partitions_written: 0,
-      retries: 0,
-      seconds: 0,
-      phase_seconds: { prepare: 0, scan: 0, operations: 0, parquet: 0 },
       warnings: [`call listed late: ${hostileText}`],
     };
     const text = describeRun(summary, loadExportConfig({ flags: {}, env: {} }));

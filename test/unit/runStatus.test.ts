@@ -2,7 +2,7 @@ import { expect, test } from "vitest";
 import { exitCodeOf } from "../../src/commands/export.js";
 import { ExitCode, ZooUsageError } from "../../src/errors.js";
 import { statusOf } from "../../src/pipeline/exportApiCalls.js";
-import type { RunStatus, RunSummary } from "../../src/pipeline/runSummary.js";
+import { newRunSummary, type RunStatus, type RunSummary } from "../../src/pipeline/runSummary.js";
 
 /**
  * How a run's end maps to its status (stored in the runs table, printed) and to the exit code. A
@@ -48,22 +48,7 @@ const CASES: [what: string, failure: unknown, interrupted: boolean, rejected: nu
   ["interrupted and a fatal failure", fatalError, true, 0, "interrupted", ExitCode.interrupted],
 ];
 
-const summaryWith = (status: RunStatus): RunSummary => ({
-  run_id: "run-1",
-  status,
-  scan_mode: "full",
-  requests: 0,
-  pages: 0,
-  records_seen: 0,
-  records_new: 0,
-  records_updated: 0,
-  records_rejected: 0,
-  partitions_written: 0,
-  retries: 0,
-  seconds: 0,
-  phase_seconds: { prepare: 0, scan: 0, operations: 0, parquet: 0 },
-  warnings: [],
-});
+const summaryWith = (status: RunStatus): RunSummary => ({ ...newRunSummary("run-1"), status });
 
 const ROWS = CASES.map(([what, failure, interrupted, rejected, status, exitCode]) => ({
   what,

@@ -3,7 +3,7 @@
  * export with default flags, the bare GET loop over the ids that export asked about, at the same
  * concurrency). Prints each pair and the median ratio ceiling seconds / phase seconds.
  * usage: node bench/operationsVsCeiling.mjs [--calls 20000] [--latency-ms 0] [--runs 3]
- *        [--concurrency 8] [--cpu-prof DIR] [-- extra export flags]
+ *        [--concurrency 8] [--output-bytes 0] [--cpu-prof DIR] [-- extra export flags]
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -20,11 +20,16 @@ const { values, positionals } = parseArgs({
     "latency-ms": { type: "string", default: "0" },
     runs: { type: "string", default: "3" },
     concurrency: { type: "string", default: "8" },
+    "output-bytes": { type: "string", default: "0" },
     "cpu-prof": { type: "string" },
   },
 });
 const concurrency = Number(values.concurrency);
-const sim = await startSim({ calls: Number(values.calls), latencyMs: Number(values["latency-ms"]) });
+const sim = await startSim({
+  calls: Number(values.calls),
+  latencyMs: Number(values["latency-ms"]),
+  outputBytes: Number(values["output-bytes"]),
+});
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ratios = [];
 try {

@@ -6,6 +6,8 @@
  *   median seen: more requests in flight only help while the server answers them as fast; it
  *   shrinks by one if the median passes `riseFactor` of the best: requests are queueing (at the
  *   server, or in this process when it is the bottleneck), and more in flight only adds to the wait;
+ *   latency alone never takes it below where it started, which is already polite: when this
+ *   process is the bottleneck, fewer in flight only stops its work overlapping the server's;
  * - a refusal (429, 5xx, a reset or a timeout) halves it, at most once per window, since one
  *   overload is usually refused several times over by the requests already in flight;
  * - it stays within [floor, cap].
@@ -22,6 +24,8 @@ export class AdaptiveConcurrency {
   private decreaseWindow = 0;
   private readonly cap: number;
   private readonly floor: number;
+  /** The lowest limit a rise in latency shrinks it to (the start); refusals go down to `floor`. */
+  private readonly latencyFloor: number;
   private readonly flatFactor: number;
   private readonly riseFactor: number;
 
@@ -38,6 +42,7 @@ export class AdaptiveConcurrency {
     this.riseFactor = Math.max(this.flatFactor, options.riseFactor ?? 2.5);
     this.current = clamp(Math.floor(options.start), this.floor, this.cap);
     this.highest = this.current;
+    this.latencyFloor = this.current;
     this.sinceDecrease = 0;
   }
 
@@ -62,7 +67,7 @@ export class AdaptiveConcurrency {
     if (median <= this.bestMedianMs * this.flatFactor) {
       if (this.current < this.cap) this.current += 1;
       if (this.current > this.highest) this.highest = this.current;
-    } else if (median > this.bestMedianMs * this.riseFactor && this.current > this.floor) {
+    } else if (median > this.bestMedianMs * this.riseFactor && this.current > this.latencyFloor) {
       this.current -= 1;
     }
   }

@@ -92,22 +92,67 @@ function randomBytes(rng: Mulberry32, length: number): Buffer {
 }
 
 /**
- * The operation with its first output file grown to `bytes` (decoded) by repeating its own content:
- * real conversions and text-to-CAD jobs return whole CAD files, megabytes each, and an exporter
- * must read those without holding them. Deterministic and cheap (Buffer.alloc repeats a pattern);
- * the multi-file iteration's outputs are plain text, the others base64.
+ * The operation's JSON with its first output file grown to `bytes` (decoded): real conversions and
+ * text-to-CAD jobs return whole CAD files, megabytes each, and an exporter must read those without
+ * holding them. The file is its own stand-in content followed by filler (zero bytes, written "A" in
+ * base64; spaces in the multi-file iteration's plain text outputs). The filler is one shared buffer
+ * sliced per reply, so that serving a big output costs a copy, not an encoding: the simulator must
+ * not be what limits a benchmark of the client.
  */
-export function withOutputBytes<T extends { type: string; outputs?: unknown }>(
-  operation: T,
+export function operationJsonWithOutputBytes(
+  operation: { type: string; outputs?: unknown },
   bytes: number,
-): T {
+): string | Buffer {
   const outputs = operation.outputs;
-  if (outputs === null || typeof outputs !== "object") return operation;
+  if (outputs === null || typeof outputs !== "object") return JSON.stringify(operation);
   const [first] = Object.entries(outputs as Record<string, unknown>);
-  if (first === undefined || typeof first[1] !== "string") return operation;
-  const plainText = operation.type === "text_to_cad_multi_file_iteration";
-  const pattern = plainText ? Buffer.from(first[1], "utf8") : Buffer.from(first[1], "base64");
-  const grown = pattern.length === 0 ? Buffer.alloc(bytes, 0x20) : Buffer.alloc(bytes, pattern);
-  const value = plainText ? grown.toString("latin1") : grown.toString("base64");
-  return { ...operation, outputs: { ...(outputs as Record<string, string>), [first[0]]: value } };
+  if (first === undefined || typeof first[1] !== "string") return JSON.stringify(operation);
+  const [name, content] = first as [string, string];
+  const value = grownValue(content, bytes, operation.type === "text_to_cad_multi_file_iteration");
+  if (value === undefined) return JSON.stringify(operation);
+  const json = JSON.stringify({
+    ...operation,
+    outputs: { ...(outputs as Record<string, string>), [name]: GROWN },
+  });
+  const at = json.indexOf(GROWN_JSON);
+  return Buffer.concat([
+    Buffer.from(json.slice(0, at + 1)),
+    ...value,
+    Buffer.from(json.slice(at + GROWN_JSON.length - 1)),
+  ]);
+}
+
+/** A placeholder no stand-in contains; its JSON form is found and replaced by the grown value. */
+const GROWN = "\u0000grown\u0000";
+const GROWN_JSON = JSON.stringify(GROWN);
+
+/**
+ * The grown value's JSON string content (without quotes) as buffers, or undefined when the stand-in
+ * is already as big. Base64: the content padded with zero bytes to whole 3-byte groups, then "AAAA"
+ * per 3 zero bytes and a padded last group, so that it decodes to exactly `bytes`.
+ */
+function grownValue(content: string, bytes: number, plainText: boolean): Buffer[] | undefined {
+  if (plainText) {
+    const own = Buffer.byteLength(content);
+    if (own >= bytes) return undefined;
+    return [Buffer.from(JSON.stringify(content).slice(1, -1)), filler(0x20, bytes - own)];
+  }
+  const decoded = Buffer.from(content, "base64");
+  const padded = Buffer.concat([decoded, Buffer.alloc((3 - (decoded.length % 3)) % 3)]);
+  if (padded.length > bytes) return undefined;
+  const rest = bytes - padded.length;
+  const tail = ["", "AA==", "AAA="][rest % 3] as string;
+  return [Buffer.from(padded.toString("base64")), filler(0x41, Math.floor(rest / 3) * 4), Buffer.from(tail)];
+}
+
+const fillers = new Map<number, Buffer>();
+
+/** `length` bytes of `byte`, a view of one buffer per byte value that grows to the largest asked. */
+function filler(byte: number, length: number): Buffer {
+  let buffer = fillers.get(byte);
+  if (buffer === undefined || buffer.length < length) {
+    buffer = Buffer.alloc(length, byte);
+    fillers.set(byte, buffer);
+  }
+  return buffer.subarray(0, length);
 }

@@ -1,6 +1,6 @@
 import { ByteWriter } from "./byteWriter.js";
 import type { Dataset, SortKey, SortMode } from "./dataset.js";
-import { withOutputBytes } from "./fakeFiles.js";
+import { operationJsonWithOutputBytes } from "./fakeFiles.js";
 import { decodePageToken, encodePageToken } from "./pageToken.js";
 import { UUID_PATTERN } from "./random.js";
 import { mergePage, type RecordedCalls } from "./recordedCalls.js";
@@ -154,8 +154,11 @@ export function getAsyncOperation(
   if (operation === undefined || operation.user_id !== ctx.dataset.userId(user)) {
     return errorReply(requestId, 404, `not found: no async operation with id ${id.toLowerCase()}`);
   }
-  const served = ctx.outputBytes === undefined ? operation : withOutputBytes(operation, ctx.outputBytes);
-  return { status: 200, body: JSON.stringify(served) };
+  const body =
+    ctx.outputBytes === undefined
+      ? JSON.stringify(operation)
+      : operationJsonWithOutputBytes(operation, ctx.outputBytes);
+  return { status: 200, body };
 }
 
 /** A path parameter `id` that must be a UUID, percent-decoded; a 400 in Dropshot's words otherwise. */

@@ -38,17 +38,21 @@ describe("adaptive concurrency", () => {
     expect(controller.limit).toBe(5);
     window(controller, 26);
     expect(controller.limit).toBe(4);
+    // Latency alone never takes it below its start.
     window(controller, 40);
-    expect(controller.limit).toBe(3);
+    expect(controller.limit).toBe(4);
     // Back within 1.5x of the best: grows again.
     window(controller, 14);
-    expect(controller.limit).toBe(4);
+    expect(controller.limit).toBe(5);
   });
 
-  test("shrinking on latency stops at the floor", () => {
+  test("shrinking on latency stops at the start; only a refusal goes below it, to the floor", () => {
     const controller = new AdaptiveConcurrency({ start: 3, cap: 8, floor: 2 });
     window(controller, 1);
+    expect(controller.limit).toBe(4);
     for (let i = 0; i < 10; i++) window(controller, 100);
+    expect(controller.limit).toBe(3);
+    controller.onRefused();
     expect(controller.limit).toBe(2);
   });
 

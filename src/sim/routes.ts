@@ -24,7 +24,7 @@ const MAX_LIMIT = 10_000;
 const U32_MAX = 4_294_967_295;
 const SORT_MODES: readonly string[] = ["created_at_ascending", "created_at_descending"];
 
-/** Repeated query parameters: the last value wins, as Dropshot's query parser does. */
+/** Repeated query parameters: the last value wins, as on the API. */
 function lastValue(query: URLSearchParams, name: string): string | undefined {
   return query.getAll(name).at(-1);
 }

@@ -70,7 +70,8 @@ export class ZooClient {
       {
         limit: params.limit === undefined ? undefined : String(params.limit),
         page_token: params.pageToken ?? undefined,
-        // The spec contradicts itself about the default order: always say which one (zoo-api.md).
+        // The spec contradicts itself about the default order (user_list_api_calls says newest
+        // first, CreatedAtSortMode says ascending only): always say which one.
         sort_by: params.sortBy ?? "created_at_ascending",
       },
       onNextPageSeen === undefined

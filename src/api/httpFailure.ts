@@ -1,6 +1,6 @@
 import { type ErrorCode, ZooUsageError } from "../errors.js";
 
-/** Dropshot's prefix for a page token it cannot read (zoo-api.md, Pagination). */
+/** Dropshot's prefix for a page token it cannot read (its 400 "unable to parse query string"). */
 const BAD_PAGE_TOKEN_MARKER = "failed to parse pagination token";
 
 export interface HttpFailure {

@@ -1,6 +1,6 @@
 /**
  * When and how long to wait before retrying an idempotent GET. Every call the exporter makes is a
- * GET, so 429, 5xx, resets, timeouts and broken bodies are all safe to retry (zoo-api.md, Errors).
+ * GET, so 429, 5xx, resets, timeouts and broken bodies are all safe to retry (RFC 9110: GET is idempotent).
  */
 export interface RetryPolicy {
   /** Attempts per request, the first one included. */

@@ -279,7 +279,8 @@ export class Transport {
     if (success && context.onBody !== undefined) {
       context.onBody(bytes);
       // undici writes a request to the socket on a later turn of the event loop: without this turn,
-      // one sent by onBody would wait for the decoding and parse below (~4 ms a 1000-item page).
+      // one sent by onBody would wait for the decoding and parse below, which take milliseconds on a
+      // full page.
       await setImmediate();
     }
     const text = bytes.toString("utf8");

@@ -21,10 +21,10 @@ export interface Warehouse {
 
 /**
  * DuckDB's memory limit for an export, per DuckDB thread: each thread of a Parquet write or an
- * insert holds its own buffers (with 2 threads, 128 MB in all failed on a 322k-row month). Past it
- * DuckDB spills to its temp folder, or fails with an "Out of Memory Error" where it cannot (an
- * insert's buffers: 64 MB failed on batches of 43k-50k records, with either row-group size below);
- * the loader and the Parquet writer then raise it and retry (outOfMemory.ts), up to the ceiling.
+ * insert holds its own buffers, so a limit shared by all threads runs out on a month's partition.
+ * Past it DuckDB spills to its temp folder, or fails with an "Out of Memory Error" where it cannot
+ * (an insert's buffers, which a full batch needs in one piece); the loader and the Parquet writer
+ * then raise it and retry (outOfMemory.ts), up to the ceiling.
  */
 const MEMORY_LIMIT_MB_PER_THREAD = 128;
 const MEMORY_LIMIT_CEILING_MB = 4096;
@@ -32,11 +32,11 @@ const MEMORY_LIMIT_CEILING_MB = 4096;
 /**
  * Rows per row group of the rows an export writes (DuckDB's default: 122,880). A transaction's rows
  * go straight into the file a full row group at a time; short of one, they go through the WAL, and
- * each checkpoint rewrites the table's last, growing row group. Export batches hold 10k-50k rows:
- * at 1M calls, COMMIT took 6.7 s with the default and 3.2-4.1 s at 16,384, and DuckDB's threads
- * 1.3-3.4 s less CPU in three paired runs (the whole process: within the run-to-run noise); the
- * peak RSS was 20-50 MB lower (bench, issue 5). DuckDB takes it only as an ATTACH option; other
- * tools opening the file use their own.
+ * each checkpoint rewrites the table's last, growing row group. Export batches hold 10k-50k rows,
+ * so with the default nearly every batch goes through the WAL and is rewritten at checkpoints; at
+ * this size most of a batch goes straight into the file, which shortens COMMIT and lowers the peak
+ * memory (the benchmark's README keeps the figures). DuckDB takes it only as an ATTACH option;
+ * other tools opening the file use their own.
  */
 export const TABLE_ROW_GROUP_ROWS = 16_384;
 
@@ -115,22 +115,21 @@ async function prepare(connection: DuckDBConnection, resolved: string, readOnly:
   }
   await removeStaleSpillFiles(`${resolved}.tmp`);
   // DuckDB's defaults suit an interactive session, not a batch job beside a busy JS thread:
-  // threads = all cores takes the core that parses and validates (on 2 cores, 1M rows cost 33 s of
-  // CPU with 2 threads, 17 s with 1). Memory: the default limit is 80% of RAM, and DuckDB's
-  // allocator keeps up to 128 MB a thread of freed memory before it returns any; with the limit at
-  // 128 MB a thread and freed memory returned from 16 MB, the peak RSS of a 1M-call export fell
-  // from ~670 to ~430 MB at the same CPU (bench, issue 5). A checkpoint every 16 MB of WAL instead
-  // of 64 cost 2.3 s more CPU at 1M calls; the loader checkpoints the batches that stay in memory
-  // instead (apiCallLoader.ts).
+  // threads = all cores takes the core that parses and validates, and DuckDB's threads then spend
+  // CPU contending for it. Memory: the default limit is 80% of RAM, and DuckDB's allocator keeps up
+  // to 128 MB a thread of freed memory before it returns any; a limit per thread and freed memory
+  // returned from 16 MB keep the export's peak well below that at the same CPU. A smaller
+  // checkpoint threshold costs CPU at every checkpoint; the loader checkpoints the batches that
+  // stay in memory instead (apiCallLoader.ts).
   await connection.run(`SET threads = ${duckdbThreads()}`);
   // Where DuckDB spills: beside the file, as when it is opened directly (not the working directory).
   await connection.run(`SET temp_directory = ${quotedString(`${resolved}.tmp`)}`);
   await connection.run(`SET memory_limit = '${initialMemoryLimitMb()}MB'`);
   await connection.run("SET checkpoint_threshold = '64MB'");
   // No row-group merging at checkpoints ("vacuum"). Each batch leaves its last, partial row group
-  // behind; merging them at a checkpoint rewrites their neighbours too: the checkpoint at the end
-  // of a 1M-call export took ~3 s and rewrote ~50 MB of the file, against 0.03-0.3 s without.
-  // api_calls never deletes rows, so unmerged row groups cost only a few more, smaller ones.
+  // behind; merging them at a checkpoint rewrites their neighbours too, so a large export's final
+  // checkpoint rewrites much of the file. api_calls never deletes rows, so unmerged row groups cost
+  // only a few more, smaller ones.
   await connection.run("SET max_vacuum_tasks = 0");
   await connection.run("SET allocator_flush_threshold = '16MB'");
   await connection.run("SET allocator_bulk_deallocation_flush_threshold = '16MB'");
@@ -151,9 +150,8 @@ async function removeStaleSpillFiles(dir: string): Promise<void> {
 }
 
 /**
- * Tables and views in one transaction: one commit instead of one per statement (10-12 ms less at
- * each start, medians of 6 on a new and on an existing file), and a crash in the middle leaves no
- * half-made schema.
+ * Tables and views in one transaction: one commit instead of one per statement at each start,
+ * and a crash in the middle leaves no half-made schema.
  */
 async function createSchema(connection: DuckDBConnection): Promise<void> {
   await connection.run("BEGIN TRANSACTION");

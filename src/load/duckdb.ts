@@ -3,9 +3,9 @@ import type * as DuckDB from "@duckdb/node-api";
 
 /**
  * @duckdb/node-api, loaded with require. The package is CommonJS: imported from ESM, Node first
- * scans every file its index re-exports for export names (cjs-module-lexer), which took 0.22 s of
- * each run's start against ~0.1 s loaded this way. Every module of the exporter takes DuckDB from
- * here; types come from the package as usual.
+ * scans every file its index re-exports for export names (cjs-module-lexer), which costs each
+ * run's start about twice what require does. Every module of the exporter takes DuckDB from here;
+ * types come from the package as usual.
  */
 const duckdb: typeof DuckDB = createRequire(import.meta.url)("@duckdb/node-api");
 

@@ -16,15 +16,15 @@ import { fillSql, sqlFile } from "./sqlFiles.js";
 import { asStorageError } from "./storageError.js";
 
 /**
- * Rows per Parquet row group. DuckDB's writer holds a row group in memory before it compresses it:
- * its default of 122,880 rows took ~125 MB; 32,768 take ~65 MB, for files 0.7% larger; 16,384 ~50 MB
- * (a 333k-row month: +51 MB of RSS instead of +68 MB, file 0.6% smaller).
+ * Rows per Parquet row group. DuckDB's writer holds a row group in memory before it compresses it,
+ * so its default of 122,880 rows makes a month's partition write the export's memory peak; this
+ * size takes well under half of that, for files about the same size.
  */
 const ROW_GROUP_ROWS = 16_384;
 
 /**
- * zstd level 2 instead of DuckDB's 3: a 344k-row month wrote in 0.87 s instead of 1.06 s (means of
- * 5-8 runs each) into a file 0.7% smaller. Level 1 was faster again but 10% larger.
+ * zstd level 2 instead of DuckDB's 3: faster to write, and no larger on this data; level 1 is faster
+ * still but makes noticeably larger files.
  */
 const ZSTD_LEVEL = 2;
 
@@ -145,9 +145,9 @@ export async function markMissingPartitions(
   const timeColumn = quotedIdentifier(options.timeColumn);
   const table = quotedIdentifier(options.table);
   const format = PARTITION_FORMAT[options.partitioning];
-  // The first and last partitions cost a min and a max (~2 ms at 1M calls). Listing the distinct
-  // partitions formats the time of every row (0.4-0.6 s at 1M calls, at each nightly run), so it is
-  // done only when a partition between the first and the last has no file.
+  // The first and last partitions cost a min and a max. Listing the distinct partitions formats
+  // the time of every row, which grows with the history at each nightly run, so it is done only
+  // when a partition between the first and the last has no file.
   const bounds = await connection.runAndReadAll(
     `SELECT strftime(timezone('UTC', min(${timeColumn})), $format), strftime(timezone('UTC', max(${timeColumn})), $format) FROM ${table}`,
     { format },

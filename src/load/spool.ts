@@ -5,8 +5,9 @@ import { finished } from "node:stream/promises";
 import { asStorageError } from "./storageError.js";
 
 /**
- * NDJSON spool files: the fastest measured way into DuckDB (read_json with explicit column types,
- * duckdb-notes.md). Files live in the run's private spool folder and are removed after each load.
+ * NDJSON spool files: DuckDB's read_json with explicit column types loads them faster than
+ * row-by-row appends or bound INSERTs. Files live in the run's private spool folder and are removed
+ * after each load.
  */
 export class Spool {
   private sequence = 0;
@@ -80,7 +81,7 @@ abstract class StreamedSpoolFile {
 
 /**
  * One batch's transformed rows as NDJSON, appended page by page to the batch's own spool file as
- * they are transformed, instead of being held as strings until the commit (~40 MB per 50k rows,
+ * they are transformed, instead of being held as strings until the commit (tens of MB per batch,
  * twice with one batch in flight, plus the joined copy written at commit time).
  */
 export class RowSpool extends StreamedSpoolFile {

@@ -20,7 +20,7 @@ export class SecretBox {
 
   hash(value: string): string {
     // A user has a handful of tokens and one email, repeated on every call: an HMAC per record
-    // costs ~6 us, a lookup almost nothing. Bounded, so odd data cannot grow it without limit.
+    // costs several times a lookup. Bounded, so odd data cannot grow it without limit.
     let digest = this.hashes.get(value);
     if (digest === undefined) {
       digest = createHmac("sha256", this.hashKey).update(value).digest("hex");

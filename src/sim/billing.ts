@@ -13,7 +13,7 @@ export type PriceMode = "realistic" | "adversarial";
 export const PRICE_MODES: readonly PriceMode[] = ["realistic", "adversarial"];
 
 /**
- * Pricing eras (zoo-api.md, "Pricing"): $0.50 per started minute until 2025-09-30, per second from
+ * Pricing eras (Zoo's pricing pages): $0.50 per started minute until 2025-09-30, per second from
  * then on; calls under 10 s are free until 2025-10-14. Both dates are read as the start of that UTC
  * day, and the era of a call is the one its created_at falls in.
  */
@@ -62,7 +62,7 @@ export function priceOf(facts: PriceFacts): Price {
     return { micros, minutes, seconds };
   }
   const perMinute = facts.createdUs < PER_SECOND_FROM_US;
-  // `seconds` appeared in late 2025 (zoo-api.md, field history): per-minute records lack it.
+  // `seconds` appeared in the spec in late 2025, with per-second billing: per-minute records lack it.
   const quantities = { minutes, seconds: perMinute ? null : seconds };
   if (facts.priceMissing) return { micros: null, ...quantities };
   if (!facts.billable || facts.failed) return { micros: 0, ...quantities };
@@ -80,8 +80,8 @@ const NULL_PRICE_SHARE = 0.03;
  * Billing facts of one call, all as absolute microseconds. The spec describes started_at and
  * completed_at as the times the call "started/completed billing"; billing completes 1 to 30 minutes
  * after the call (never before the call itself has ended), or later for a share of calls (see
- * settledAtUs), and only then are price, completed_at, minutes and seconds filled in (zoo-api.md:
- * "updated_at moves when billing completes").
+ * settledAtUs), and only then are price, completed_at, minutes and seconds filled in, and
+ * updated_at moves (inferred from those field descriptions: the spec says no more).
  */
 export interface Billing {
   startedUs: number;

@@ -10,9 +10,9 @@ const NEEDS_ESCAPE = /[^\x20-\x21\x23-\x5b\x5d-\x7e]/; // anything but printable
 const ZERO = 48;
 
 /**
- * Builds a response body directly as bytes. Serving a page by assembling strings spent most of its
- * time flattening V8 cons-strings and collecting garbage; writing ASCII straight into one buffer
- * avoids both. Everything written here is ASCII unless it goes through jsonString's escape path.
+ * Builds a response body directly as bytes. A page assembled from strings spends most of its time
+ * flattening V8 cons-strings and collecting garbage; writing ASCII straight into one buffer avoids
+ * both. Everything written here is ASCII unless it goes through jsonString's escape path.
  */
 export class ByteWriter {
   #buffer: Buffer;

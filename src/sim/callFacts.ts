@@ -27,7 +27,7 @@ export interface EndpointKind {
 /**
  * The mix of endpoints. Paths are the spec's `paths` templates, except the text-to-cad POSTs, which
  * are legacy routes no longer in the current spec: old records keep them, and an exporter that maps
- * endpoints to templates has to fall back for them (zoo-api.md, "the endpoint is the concrete path").
+ * endpoints to templates has to fall back for them (a record's `endpoint` is the concrete path).
  */
 export const ENDPOINT_KINDS: readonly EndpointKind[] = [
   {
@@ -279,7 +279,7 @@ export function operationFails(seed: number, i: number): boolean {
 }
 
 /**
- * A failed call, which Zoo does not charge (zoo-api.md, "Pricing"): answered with an error status,
+ * A failed call, which Zoo does not charge (Zoo's pricing pages): answered with an error status,
  * or the async operation it started failed. A null status is unknown, not failed.
  */
 export function callFailed(seed: number, i: number, kind: EndpointKind): boolean {

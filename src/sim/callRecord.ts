@@ -69,7 +69,7 @@ export function rawCall(ctx: CallContext, i: number, nowUs: number): RawCall {
       ? !billing.durationMissing
       : nowUs >= billing.completedUs && hash32(seed, i, SALT.durationMissing) & 1
   ) {
-    // Nanoseconds, so duration == completed_at - started_at exactly (zoo-api.md: unit undocumented).
+    // Nanoseconds, so duration == completed_at - started_at exactly (the spec gives no unit).
     durationNs = billing.runUs * 1000;
   }
   const priceMicros = billed ? billing.price.micros : null;

@@ -4,8 +4,8 @@ import type { FaultOptions } from "./types.js";
 export type FaultKind = "429" | "500" | "502" | "503" | "reset" | "truncated";
 
 /**
- * Decides, per API request, whether to misbehave. zoo-api.md: "No rate-limit contract is published.
- * Expect 429 (with or without Retry-After, in seconds or an HTTP date), 5xx, resets and timeouts".
+ * Decides, per API request, whether to misbehave. Zoo publishes no rate-limit contract, so a client
+ * meets 429 (with or without Retry-After, in seconds or an HTTP date), 5xx, resets and timeouts.
  * Draws come from a PRNG of their own (faultSeed), so a run's faults are reproducible, and they never
  * touch the data generator.
  */

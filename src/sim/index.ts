@@ -1,7 +1,8 @@
 /**
  * A local Zoo API simulator: GET /user/api-calls, GET /user/api-calls/{id} and
- * GET /async/operations/{id} behaving as docs/zoo-api.md describes api.zoo.dev, on seeded, lazily
- * generated data. Used by the tests, the demo and the benchmark; nothing in the pipeline imports it.
+ * GET /async/operations/{id} behaving as api.zoo.dev does (the README's "The simulator"), on
+ * seeded, lazily generated data. Used by the tests, the demo and the benchmark; nothing in the
+ * pipeline imports it.
  */
 export type { SimClock } from "./clock.js";
 export {

@@ -3,7 +3,7 @@ import { UUID_PATTERN } from "./random.js";
 import { parseMicros } from "./time.js";
 
 /**
- * Dropshot page tokens (zoo-api.md, "Pagination is Dropshot keyset pagination"): URL-safe base64
+ * Dropshot page tokens (the API pages with Dropshot's keyset pagination): URL-safe base64
  * with `=` padding of `{"v":"v1","page_start":{...}}`, where page_start holds the sort mode and the
  * (created_at, id) of the last item served. Stateless: any token ever issued keeps working.
  */

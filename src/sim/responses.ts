@@ -11,8 +11,8 @@ export interface Reply {
 /**
  * An error reply as Dropshot writes it: its HttpErrorResponseBody (`request_id`, `error_code`,
  * `message`, in that order) pretty-printed with two-space indents, as serde_json's pretty printer
- * does. `error_code` is omitted (not null) when there is none (zoo-api.md, Errors); `request_id`
- * repeats the x-request-id header.
+ * does. `error_code` is omitted (not null) when there is none (spec: Error.error_code is optional,
+ * not nullable); `request_id` repeats the x-request-id header.
  */
 export function errorReply(
   requestId: string,

@@ -18,13 +18,13 @@ export interface RouteContext {
   outputBytes?: number | undefined;
 }
 
-/** zoo-api.md: limit absent = 100; values above 10000 are silently clamped to 10000. */
+/** As the API answers: limit absent = 100; values above 10000 are silently clamped to 10000. */
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 10_000;
 const U32_MAX = 4_294_967_295;
 const SORT_MODES: readonly string[] = ["created_at_ascending", "created_at_descending"];
 
-/** zoo-api.md: "Repeated query parameters: the last value wins." */
+/** Repeated query parameters: the last value wins, as on the API. */
 function lastValue(query: URLSearchParams, name: string): string | undefined {
   return query.getAll(name).at(-1);
 }
@@ -102,7 +102,7 @@ export function listApiCalls(
   const keyOf = (i: number) => ({ createdUs: ctx.dataset.createdAt(i), id: ctx.dataset.idOf(i) });
   const entries = mergePage(indices, keyOf, recorded, order, limit);
   // Dropshot sets next_page on every non-empty page, even a short last one; only an empty page ends
-  // the scan (zoo-api.md).
+  // the scan.
   const last = entries.at(-1);
   const lastKey = last === undefined ? undefined : "recorded" in last ? last.recorded : keyOf(last.index);
   const next =

@@ -1,6 +1,6 @@
 /**
  * Request counters of a running simulator: the benchmark and the tests read them to check how many
- * requests a scan cost (zoo-api.md: N items at limit L cost ceil(N/L) + 1 requests). Control
+ * requests a scan cost (Dropshot's paging: N items at limit L cost ceil(N/L) + 1 requests). Control
  * endpoints (/_sim/*) are not counted.
  */
 export class SimStats {

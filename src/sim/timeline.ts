@@ -15,9 +15,9 @@ const MAX_TIE_GROUP = 4;
  * The call stream: call i is created at start + (i + jitter(i)) * interval, for i = 0, 1, 2, ...
  * without end, so advancing the clock simply reveals more of it. A share of calls (`tieShare`) is
  * created in the same microsecond as the call before it, as rows written together are on the real
- * API (zoo-api.md: "created_at can tie"). created_at is non-decreasing in i, so index order is the
- * API's created_at order and no index over time is needed; only within a tie group does the id
- * decide the order (see Dataset.pageIndices).
+ * API (real histories hold calls that tie on created_at). created_at is non-decreasing in i, so
+ * index order is the API's created_at order and no index over time is needed; only within a tie
+ * group does the id decide the order (see Dataset.pageIndices).
  */
 export class Timeline {
   readonly startUs: number;
@@ -91,8 +91,8 @@ export class Timeline {
   /**
    * When call i first appears in GET /user/api-calls. Late-listed calls model rows that reach the
    * listing after newer ones (a delayed write): a keyset scan that already passed their created_at
-   * never sees them, which is why an exporter must re-read a recent window (zoo-api.md: stored tokens
-   * only return what sorts after them).
+   * never sees them, which is why an exporter must re-read a recent window (a stored token only
+   * returns what sorts after it).
    */
   visibleFrom(i: number): number {
     const created = this.createdAt(i);

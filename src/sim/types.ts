@@ -24,7 +24,7 @@ export interface ApiCallRecord {
   updated_at: string;
   started_at: string | null;
   completed_at: string | null;
-  /** Run time in nanoseconds (the spec leaves the unit undocumented; zoo-api.md). */
+  /** Run time in nanoseconds (the spec leaves the unit undocumented). */
   duration: number | null;
   email: string;
   endpoint: string;

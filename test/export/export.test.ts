@@ -5,7 +5,7 @@ import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { listAllCalls, sumsByDay, type TruthCall, toMicros } from "../helpers/apiTruth.js";
 import { type CountingProxy, startCountingProxy } from "../helpers/countingProxy.js";
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
-import { microsOf, parquetColumnTypes, readDataset } from "../helpers/parquetDataset.js";
+import { microsOf, parquetCodecs, parquetColumnTypes, readDataset } from "../helpers/parquetDataset.js";
 
 const DAY_MS = 86_400_000;
 const LIMIT = 500;
@@ -103,11 +103,13 @@ describe("export against the simulator", () => {
     const dir = path.join(out, "api_calls");
     const partitions = await readdir(dir);
     expect(partitions.every((name) => /^created_month=\d{4}-\d{2}$/.test(name))).toBe(true);
-    const types = await parquetColumnTypes(path.join(dir, partitions[0] ?? "", "data.parquet"));
+    const file = path.join(dir, partitions[0] ?? "", "data.parquet");
+    const types = await parquetColumnTypes(file);
     expect(types.price_usd).toContain('"scale":6');
     expect(types.price_usd).toContain('"precision":18');
     expect(types.created_at).toContain('"isAdjustedToUTC":true');
     expect(Object.keys(types)).toContain("created_at");
+    expect(await parquetCodecs(file)).toEqual(["ZSTD"]);
   });
 
   test("running again with nothing new changes nothing and reads only the lookback window", async () => {

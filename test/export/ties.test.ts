@@ -4,7 +4,7 @@ import { listAllCalls, type TruthCall, toMicros } from "../helpers/apiTruth.js";
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 
 /**
- * created_at ties on the real API, also across a page boundary (zoo-api.md). With a third of the
+ * created_at ties on the real API, also across a page boundary. With a third of the
  * calls tied to their neighbour, an export must still equal the API's listing call by call: a cursor
  * that resumed by created_at alone would skip the rest of a tie group, one that re-read it would
  * double it.

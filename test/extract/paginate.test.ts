@@ -64,7 +64,7 @@ test("the next request leaves from the tail of a page's body, before that page i
   const { events, ids, anomaly, serverRequests } = await scan();
   expect(new Set(ids).size).toBe(1200);
   expect(anomaly).toBeUndefined();
-  // 12 full pages and the empty last one (zoo-api.md: ceil(N/L) + 1 requests).
+  // 12 full pages and the empty last one (Dropshot's paging: ceil(N/L) + 1 requests).
   expect(serverRequests).toBe(13);
   const parsed = events.filter((event) => event.startsWith("parsed"));
   expect(parsed).toHaveLength(13);

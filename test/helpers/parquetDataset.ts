@@ -48,6 +48,16 @@ export async function parquetColumnTypes(file: string): Promise<Record<string, s
   return types;
 }
 
+/** The compression codecs a Parquet file's column chunks use, each named once ("ZSTD", ...). */
+export async function parquetCodecs(file: string): Promise<string[]> {
+  const bytes = await readFile(file);
+  const metadata = parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  const codecs = metadata.row_groups.flatMap((group) =>
+    group.columns.map((column) => String(column.meta_data?.codec)),
+  );
+  return [...new Set(codecs)];
+}
+
 export function microsOf(price: unknown): bigint | null {
   if (price === null || price === undefined) return null;
   return BigInt(Math.round(Number(price) * 1e6));

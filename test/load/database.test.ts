@@ -8,11 +8,11 @@ const INSERT_CALLS = (rows: number, run: string) => `
   INSERT INTO api_calls (id, user_id, method, created_at, updated_at, user_agent, first_seen_run_id, last_changed_run_id)
   SELECT uuid(), uuid(), 'GET', now(), now(), 'agent', '${run}', '${run}' FROM range(${rows})`;
 
-test("an export writes row groups of 16,384 rows, into a database made before as well", async () => {
+test("an export writes row groups of 16,384 rows, also into a database made with DuckDB's default", async () => {
   const { dir, cleanup } = await tempWorkspace();
   const file = path.join(dir, "db.duckdb");
   try {
-    // A database as DuckDB makes it when opened directly (as before this setting): 122,880-row groups.
+    // A database as DuckDB makes it when opened directly (another tool, an older export): 122,880-row groups.
     const direct = await DuckDBInstance.create(file);
     const connection = await direct.connect();
     await connection.run("CREATE TABLE api_calls_before AS SELECT range AS i FROM range(130000)");
@@ -46,7 +46,7 @@ test("an export writes row groups of 16,384 rows, into a database made before as
   }
 });
 
-test("a checkpoint keeps each batch's row groups as written: merging them rewrote the file at every close", async () => {
+test("a checkpoint keeps each batch's row groups as written: merging would rewrite the file at every close", async () => {
   const { dir, cleanup } = await tempWorkspace();
   const file = path.join(dir, "db.duckdb");
   try {

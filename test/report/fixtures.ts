@@ -53,9 +53,9 @@ export async function copyDb(db: string, name: string): Promise<string> {
 }
 
 /**
- * The operation views with the columns issue 7 gives them (another change creates the real ones):
- * figures derived from api_calls so that they are not empty. CREATE OR REPLACE, so the fixture
- * holds whether or not this version of the export already created them.
+ * Stand-ins for the operation views the report reads, with the columns the report expects: figures
+ * derived from api_calls, so that they are not empty and the tests can derive them too. CREATE OR
+ * REPLACE, over the views the export created.
  */
 export const OPERATION_VIEW_FIXTURES = [
   `CREATE OR REPLACE VIEW cost_per_operation_type AS

@@ -94,7 +94,7 @@ describe("every response", () => {
       expect(response.headers.get("x-request-id")).toMatch(UUID);
       expect(response.headers.get("x-api-call-id")).toBeNull();
       expect(response.body.request_id).toBe(response.headers.get("x-request-id"));
-      // zoo-api.md: error_code is omitted, not null, when there is none.
+      // error_code is omitted, not null, when there is none (spec: optional, not nullable).
       expect(Object.keys(response.body).sort()).toEqual(["message", "request_id"]);
     }
   });

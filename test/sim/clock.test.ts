@@ -4,7 +4,7 @@ import { compareKey, listPage, micros, must, scan } from "./helpers.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-/** Fields that only change when billing completes (zoo-api.md: "updated_at moves when billing completes"). */
+/** Fields that only change when billing completes (and updated_at moves with them). */
 const BILLING_FIELDS = [
   "price",
   "started_at",

@@ -49,8 +49,8 @@ export async function listPage(sim: RunningSimulator, token: string, query: stri
 }
 
 /**
- * Scans to the end the way zoo-api.md says a client must: follow next_page until a page with no items
- * and next_page null. Returns every item and the number of requests spent.
+ * Scans to the end the way a client of Dropshot's paging must: follow next_page until a page with no
+ * items and next_page null. Returns every item and the number of requests spent.
  */
 export async function scan(
   sim: RunningSimulator,

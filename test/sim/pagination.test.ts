@@ -30,7 +30,7 @@ describe("GET /user/api-calls scans (Dropshot keyset pagination)", () => {
       expect(items.map((i) => i.id)).toEqual(expectedIds);
       for (let k = 1; k < items.length; k++)
         expect(compareKey(must(items[k - 1]), must(items[k]))).toBeLessThan(0);
-      // zoo-api.md: N items at limit L cost ceil(N/L) + 1 requests (the last page is empty).
+      // Dropshot's paging: N items at limit L cost ceil(N/L) + 1 requests (the last page is empty).
       expect(requests).toBe(Math.ceil(expectedIds.length / limit) + 1);
     },
   );

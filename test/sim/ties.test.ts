@@ -8,7 +8,7 @@ import {
 import { listPage, must, scan } from "./helpers.js";
 
 /**
- * created_at can tie on the real API (zoo-api.md). With `tieShare`, calls share a created_at with
+ * created_at can tie on the real API. With `tieShare`, calls share a created_at with
  * the call before them, and the listing orders ties by id, as a (created_at, id) keyset must.
  */
 const OPTIONS = { seed: 11, calls: 3000, users: 2, tieShare: 0.3 };

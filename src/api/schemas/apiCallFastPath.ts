@@ -6,8 +6,8 @@ import { isRfc3339DateTime, isUuid, isWellFormedText } from "./primitives.js";
 const METHOD_SET: ReadonlySet<unknown> = new Set(METHODS);
 
 /**
- * What ApiCallWithPriceSchema.safeParse returns for an ordinary record, without zod's machinery: about
- * 1 us a record instead of 3-4 (1M records per full scan; bench, issue 5). Anything else (a missing or
+ * What ApiCallWithPriceSchema.safeParse returns for an ordinary record, without zod's machinery, which
+ * costs several times as much on every record of a full scan. Anything else (a missing or
  * mistyped field, a price sent as text) returns undefined and the caller asks zod, so every rejection
  * and every unusual record is still zod's to judge and to explain. Mirrors the schema field by field;
  * test/api/apiCallFastPath.test.ts checks that whatever it accepts, zod accepts with an equal result,

@@ -161,7 +161,7 @@ export const TextToCadMultiFileIterationSchema = z.looseObject({
 });
 export type TextToCadMultiFileIteration = z.infer<typeof TextToCadMultiFileIterationSchema>;
 
-/** The `type`s this code knows, in the spec's order. Zoo keeps adding more (4 in 2022, 9 now). */
+/** The `type`s this code knows, in the spec's order. Zoo keeps adding more (the spec had 4 in 2022). */
 export const ASYNC_OPERATION_TYPES = [
   "file_conversion",
   "file_center_of_mass",
@@ -220,7 +220,8 @@ export function isUnknownAsyncOperation(op: AsyncOperation): op is UnknownAsyncO
 /**
  * Parses any GET /async/operations/{id} body. A known `type` must match its variant (issues keep their
  * paths, e.g. `output_format_options.storage`); an unknown `type` string becomes an UnknownAsyncOperation
- * instead of an error, as docs/zoo-api.md asks. A body without a string `type` is rejected.
+ * instead of an error: Zoo adds types, and a new one must not fail the export. A body without a string
+ * `type` is rejected.
  */
 export const AsyncOperationSchema = z
   .looseObject({ type: z.string() })

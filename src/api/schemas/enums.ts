@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 // Mirrors of the spec's string enums (components.schemas.<Name>, each a `oneOf` of single-value `enum`s).
-// The value order is the spec's. Each enum exports the values (for the simulator), the schema and the type;
+// The value order is the spec's. Each enum exports the values (for checks and tests), the schema and the type;
 // test/api/schemaDrift.test.ts fails when a list stops matching the spec.
 
 /** The Request Method (VERB). `EXTENSION` is the spec's catch-all for any other verb, so the list is closed. */

@@ -1,4 +1,4 @@
-// The one barrel below src/index.ts: everything that parses a Zoo API body.
+// Everything that parses a Zoo API body, behind one import.
 export * from "./apiCall.js";
 export * from "./asyncOperation.js";
 export * from "./enums.js";

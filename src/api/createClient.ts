@@ -1,11 +1,20 @@
 import { setTimeout as delay } from "node:timers/promises";
-import { type Config, requireToken } from "../config/config.js";
 import type { Logger } from "../log/logger.js";
 import { ZooClient } from "./client.js";
-import { RetryBudget } from "./retryPolicy.js";
+import { RetryBudget, type RetryPolicy } from "./retryPolicy.js";
 import { assertSecureTransport } from "./secureTransport.js";
 import { Transport } from "./transport.js";
 import { exporterUserAgent } from "./userAgent.js";
+
+/** What the client needs to reach the API; the caller (the config) says where each comes from. */
+export interface ClientSettings {
+  baseUrl: URL;
+  /** The bearer token: a secret, never logged or shown. */
+  token: string;
+  retry: RetryPolicy;
+  requestTimeoutMs: number;
+  maxResponseBytes: number;
+}
 
 export interface ClientEffects {
   logger: Logger;
@@ -24,18 +33,17 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   );
 }
 
-/** Builds the client from a Config: checks the token is present and may be sent to this host. */
-export function createClient(config: Config, effects: ClientEffects): ZooClient {
-  const token = requireToken(config);
-  assertSecureTransport(config.baseUrl);
+/** Builds the client: refuses a base URL the token may not be sent to. */
+export function createClient(settings: ClientSettings, effects: ClientEffects): ZooClient {
+  assertSecureTransport(settings.baseUrl);
   const now = effects.now ?? Date.now;
   const transport = new Transport({
-    baseUrl: config.baseUrl,
-    token,
-    policy: config.retry,
-    budget: new RetryBudget(config.retry, now),
-    requestTimeoutMs: config.requestTimeoutMs,
-    maxResponseBytes: config.maxResponseBytes,
+    baseUrl: settings.baseUrl,
+    token: settings.token,
+    policy: settings.retry,
+    budget: new RetryBudget(settings.retry, now),
+    requestTimeoutMs: settings.requestTimeoutMs,
+    maxResponseBytes: settings.maxResponseBytes,
     userAgent: exporterUserAgent(),
     effects: {
       logger: effects.logger,

@@ -1,19 +1,19 @@
+import { type DemoFlags, demoApiConfig, demoCommandConfig } from "../config/commandConfig.js";
 import { ExitCode, type ExitCodeValue } from "../errors.js";
 import { startSimulator } from "../sim/index.js";
-import { exportAction } from "./exportAction.js";
+import { type ExportOutput, exportAndSummarise } from "./exportAction.js";
+import type { CliIo } from "./io.js";
 
 /**
  * `npm start`: the export on the built-in demo. A seeded simulator runs in-process (about 50k calls
  * over 90 days, no account, no network) and the export writes ./zoo-usage/ as a real run would.
  * Running it again shows an incremental run with nothing new.
  */
-export async function demoAction(options: {
-  flags: { debug?: boolean; json?: boolean; db?: string; out?: string; calls?: number };
-  stdout: (text: string) => void;
-}): Promise<ExitCodeValue> {
+export async function demoAction(flags: DemoFlags & ExportOutput, io: CliIo): Promise<ExitCodeValue> {
+  const config = demoCommandConfig({ flags, env: io.env });
   const simulator = await startSimulator({
     seed: 1,
-    calls: options.flags.calls ?? 50_000,
+    calls: config.calls,
     days: 90,
     // One user, so the export holds the whole demo history.
     users: 1,
@@ -25,13 +25,10 @@ export async function demoAction(options: {
   try {
     const user = simulator.users[0];
     if (user === undefined) return ExitCode.internal;
-    options.stdout(`demo: simulated Zoo API at ${simulator.url}, exporting the calls of user ${user.id}`);
-    return await exportAction({
-      flags: { ...options.flags, baseUrl: simulator.url },
-      // The simulator's own credential, handed over in-process; the real environment is not read.
-      env: { ZOO_API_TOKEN: user.token },
-      stdout: options.stdout,
-    });
+    io.stdout(`demo: simulated Zoo API at ${simulator.url}, exporting the calls of user ${user.id}`);
+    // The simulator's own credential, handed over in-process.
+    const api = demoApiConfig({ url: simulator.url, token: user.token, debug: config.debug });
+    return await exportAndSummarise({ api, export: config.export }, flags, io.stdout);
   } finally {
     await simulator.close();
   }

@@ -1,14 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { createClient } from "../api/createClient.js";
 import { describeRun, runExport } from "../commands/export.js";
-import { type CommonFlags, loadConfig } from "../config/config.js";
-import { type ExportConfig, type ExportFlags, loadExportConfig } from "../config/exportConfig.js";
-import type { ExitCodeValue } from "../errors.js";
+import { type ApiFlags, clientSettings } from "../config/apiConfig.js";
+import { type ExportCommandConfig, exportCommandConfig } from "../config/commandConfig.js";
+import type { ExportConfig, ExportFlags } from "../config/exportConfig.js";
+import { printableConfig } from "../config/printableConfig.js";
+import { ExitCode, type ExitCodeValue } from "../errors.js";
 import { describeCostSummary, readCostSummary } from "../load/costSummary.js";
 import { openWarehouse } from "../load/database.js";
 import { createLogger, type Logger } from "../log/logger.js";
 import { createProgress } from "../pipeline/progress.js";
 import { jsonForTerminal, printableLines } from "../report/escapeHtml.js";
+import { type CliIo, printJson } from "./io.js";
 
 /** A sortable, unique run id: UTC start time plus randomness. */
 export function newRunId(now: Date): string {
@@ -35,39 +38,47 @@ export function interruptSignal(logger: Logger): AbortSignal {
   return controller.signal;
 }
 
-export interface ExportActionOptions {
-  flags: CommonFlags & ExportFlags & { json?: boolean; printConfig?: boolean; summary?: boolean };
-  env: Record<string, string | undefined>;
-  stdout: (text: string) => void;
+/** How a run's outcome is printed: --json, --no-summary. */
+export interface ExportOutput {
+  json?: boolean | undefined;
+  summary?: boolean | undefined;
 }
 
-/** Runs `zoo-usage export` (also used by the demo with the simulator's URL and token). */
-export async function exportAction(options: ExportActionOptions): Promise<ExitCodeValue> {
-  const { flags, env, stdout } = options;
-  const config = loadConfig({ flags, env });
-  const exportConfig = loadExportConfig({ flags, env });
+/** `zoo-usage export`: the flags and environment to a config, then one run. */
+export async function exportAction(
+  flags: ApiFlags & ExportFlags & ExportOutput & { printConfig?: boolean },
+  io: CliIo,
+): Promise<ExitCodeValue> {
+  const config = exportCommandConfig({ flags, env: io.env });
   if (flags.printConfig) {
-    stdout(
-      JSON.stringify(
-        { api: { ...config, token: config.token ? "[redacted]" : null }, export: redacted(exportConfig) },
-        null,
-        2,
-      ),
-    );
-    return 0;
+    printJson(io, printableConfig(config));
+    return ExitCode.ok;
   }
-  const logger = createLogger({ level: flags.debug ? "debug" : "info" });
+  return exportAndSummarise(config, flags, io.stdout);
+}
+
+/**
+ * One export run with its client, progress and interrupt signal, then the run's summary and the
+ * spend summary (also the demo's run, against the simulator).
+ */
+export async function exportAndSummarise(
+  config: ExportCommandConfig,
+  output: ExportOutput,
+  stdout: (text: string) => void,
+): Promise<ExitCodeValue> {
+  const settings = clientSettings(config.api);
+  const logger = createLogger({ level: config.api.debug ? "debug" : "info" });
   const signal = interruptSignal(logger);
-  const client = createClient(config, { logger, signal });
+  const client = createClient(settings, { logger, signal });
   const now = () => new Date();
   const progress = createProgress({
-    isTty: process.stderr.isTTY === true && !flags.json,
+    isTty: process.stderr.isTTY === true && !output.json,
     write: (text) => process.stderr.write(text),
     log: (line) => logger.info(line),
     now: Date.now,
   });
   try {
-    const { summary, exitCode } = await runExport(client, exportConfig, {
+    const { summary, exitCode } = await runExport(client, config.export, {
       logger,
       progress,
       now,
@@ -76,15 +87,15 @@ export async function exportAction(options: ExportActionOptions): Promise<ExitCo
     });
     // maxRSS is in KiB (Node's resourceUsage).
     summary.peak_rss_mb = Math.round(process.resourceUsage().maxRSS / 1024);
-    if (flags.json) {
+    if (output.json) {
       stdout(jsonForTerminal(summary));
     } else {
-      stdout(describeRun(summary, exportConfig));
+      stdout(describeRun(summary, config.export));
       // A run that read nothing and did not complete has no spend to show: a 0 USD line would read
       // like data. What earlier runs stored is still one `zoo-usage report` away.
       const readSomething = summary.pages > 0 || (summary.operations?.fetched ?? 0) > 0;
-      if (flags.summary !== false && (readSomething || summary.status === "completed")) {
-        stdout(printableLines(describeCostSummary(await costSummaryOf(exportConfig))));
+      if (output.summary !== false && (readSomething || summary.status === "completed")) {
+        stdout(printableLines(describeCostSummary(await costSummaryOf(config.export))));
       }
     }
     return exitCode;
@@ -100,8 +111,4 @@ async function costSummaryOf(config: ExportConfig) {
   } finally {
     warehouse.close();
   }
-}
-
-function redacted(config: ExportConfig): Record<string, unknown> {
-  return { ...config, secretKey: config.secretKey === undefined ? undefined : "[redacted]" };
 }

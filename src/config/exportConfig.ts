@@ -2,11 +2,12 @@ import path from "node:path";
 import { z } from "zod";
 import { ZooUsageError } from "../errors.js";
 import { PARTITIONINGS } from "../load/partitioning.js";
-import { assertWarehouseName } from "../load/warehouseFile.js";
 import { DEFAULT_DURATION_UNIT, DURATION_UNITS } from "../transform/durationUnit.js";
 import { DEFAULT_PRIVACY, FIELD_POLICIES } from "../transform/privacy.js";
+import { databasePath } from "./databaseSetting.js";
+import { type Env, envValue, flagOrEnv } from "./environment.js";
+import { invalidOptions } from "./invalidOptions.js";
 
-export const DEFAULT_DB = "./zoo-usage/zoo_usage.duckdb";
 export const DEFAULT_OUT = "./zoo-usage/parquet";
 /**
  * The default cap on operation requests in flight. Against an API that answers in tens of
@@ -73,17 +74,32 @@ const ExportConfigSchema = z.object({
 });
 export type ExportConfig = z.infer<typeof ExportConfigSchema>;
 
-/** Pure: flags > environment > defaults, validated, with errors naming the flag. */
-export function loadExportConfig(input: {
-  flags: ExportFlags;
-  env: Record<string, string | undefined>;
-}): ExportConfig {
+/** The flag behind each field, for error messages (the paths name their own source). */
+const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
+  limit: "--limit",
+  lookbackMs: "--lookback",
+  fullRefresh: "--full-refresh",
+  partitioning: "--partition",
+  durationUnit: "--duration-unit",
+  "privacy.token": "--token-column",
+  "privacy.email": "--email-column",
+  "privacy.ipAddress": "--ip-address-column",
+  maxPriceUsd: "--max-price",
+  batchRecords: "--batch-records",
+  operations: "--operations",
+  operationsWindowMs: "--operations-window",
+  operationsConcurrency: "--operations-concurrency",
+  maxPendingRereads: "--max-pending-rereads",
+};
+
+/** Pure: flags > environment > defaults, validated, with errors naming the flag or variable. */
+export function loadExportConfig(input: { flags: ExportFlags; env: Env }): ExportConfig {
   const { flags, env } = input;
-  const dbPath = flags.db ?? env.ZOO_USAGE_DB ?? DEFAULT_DB;
-  assertWarehouseName(dbPath);
+  const dbPath = databasePath(flags.db, env);
+  const out = flagOrEnv({ name: "--out", value: flags.out }, "ZOO_USAGE_OUT", env, DEFAULT_OUT);
   const parsed = ExportConfigSchema.safeParse({
     dbPath,
-    outDir: flags.out ?? env.ZOO_USAGE_OUT ?? DEFAULT_OUT,
+    outDir: out.value,
     limit: flags.limit ?? 1000,
     lookbackMs: parseDuration(flags.lookback ?? "3d", "--lookback"),
     fullRefresh: flags.fullRefresh ?? false,
@@ -100,21 +116,14 @@ export function loadExportConfig(input: {
     operationsWindowMs: operationsWindowOf(flags),
     operationsConcurrency: flags.operationsConcurrency ?? DEFAULT_OPERATIONS_CONCURRENCY,
     maxPendingRereads: flags.maxPendingRereads ?? 1000,
-    secretKey: env.ZOO_USAGE_SECRET_KEY || undefined,
+    secretKey: envValue(env, "ZOO_USAGE_SECRET_KEY"),
     keyFile: `${dbPath.replace(/\.duckdb$/, "")}.key`,
   });
   if (!parsed.success) {
-    throw new ZooUsageError({
-      code: "config.invalid",
-      message: `Invalid export options: ${z.prettifyError(parsed.error)}`,
-      hint: "See zoo-usage export --help.",
-    });
+    const names = { ...FLAG_OF_FIELD, outDir: out.from };
+    throw invalidOptions("export options", parsed.error, names, "See zoo-usage export --help.");
   }
-  return {
-    ...parsed.data,
-    dbPath: path.resolve(parsed.data.dbPath),
-    outDir: path.resolve(parsed.data.outDir),
-  };
+  return { ...parsed.data, outDir: path.resolve(parsed.data.outDir) };
 }
 
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };

@@ -28,17 +28,19 @@ const SPECIAL_NAME = /^(:memory:|[a-z][a-z0-9+.-]+:)/i;
 
 /**
  * Refuses a --db that names no file: empty, ":memory:", or a URL. Pure, for the configuration,
- * which makes the path absolute (and so hides what was asked for).
+ * which makes the path absolute (and so hides what was asked for); `source` names where the path
+ * came from in the message.
  */
-export function assertWarehouseName(dbPath: string): void {
+export function assertWarehouseName(dbPath: string, source = "--db"): void {
   if (dbPath.trim() === "") {
-    throw notAWarehouse(dbPath, "is empty", "Give --db the path of a DuckDB file (new or existing).");
+    throw notAWarehouse(dbPath, "is empty", "Give --db the path of a DuckDB file (new or existing).", source);
   }
   if (SPECIAL_NAME.test(dbPath)) {
     throw notAWarehouse(
       dbPath,
       "is a DuckDB special name or URL, not a file path",
       "The warehouse must be a local file: each run resumes from what the last one stored in it. Give --db a file path (to use a name with a colon, start it with ./).",
+      source,
     );
   }
 }
@@ -103,10 +105,11 @@ function looksDelimited(text: string): boolean {
   });
 }
 
-function notAWarehouse(dbPath: string, problem: string, hint: string): ZooUsageError {
+/** `source` is what the path came from, as the user wrote it: --db or ZOO_USAGE_DB. */
+function notAWarehouse(dbPath: string, problem: string, hint: string, source = "--db"): ZooUsageError {
   return new ZooUsageError({
     code: "warehouse.not_duckdb",
-    message: `--db ${JSON.stringify(dbPath)} ${problem}`,
+    message: `${source} ${JSON.stringify(dbPath)} ${problem}`,
     hint,
   });
 }

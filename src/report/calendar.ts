@@ -3,16 +3,6 @@
  * `timezone('UTC', created_at)` into dates), so the arithmetic here never touches a local zone.
  */
 const DAY_MS = 86_400_000;
-const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** True for a real calendar date written YYYY-MM-DD (2026-02-30 is not one). */
-export function isIsoDay(text: string): boolean {
-  const match = ISO_DAY.exec(text);
-  if (match === null) return false;
-  const [, year, month, day] = match.map(Number) as [number, number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
 
 export function addDays(day: string, days: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);

@@ -1,12 +1,12 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
+import type { ReportConfig } from "../config/reportConfig.js";
 import { ZooUsageError } from "../errors.js";
 import { openWarehouse, type Warehouse } from "../load/database.js";
 import type { Logger } from "../log/logger.js";
 import type { ReportFigures } from "./figures.js";
 import { renderHtml } from "./html.js";
 import { readReportFigures } from "./readFigures.js";
-import type { ReportConfig } from "./reportConfig.js";
 import { queryRows } from "./rowValues.js";
 import { renderTerminal } from "./terminal.js";
 import { writeFileAtomic } from "./writeAtomic.js";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import type { ZooClient } from "../../src/api/client.js";
 import { createClient } from "../../src/api/createClient.js";
-import { loadConfig } from "../../src/config/config.js";
+import { clientSettings, loadApiConfig } from "../../src/config/apiConfig.js";
 import { ZooUsageError } from "../../src/errors.js";
 import { createLogger } from "../../src/log/logger.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
@@ -15,7 +15,7 @@ function clientFor(
   const logs: string[] = [];
   // A clock that a sleep moves on, as a real wait would: the retry budget is counted in wall time.
   let clock = Date.now();
-  const config = loadConfig({
+  const config = loadApiConfig({
     flags: {
       baseUrl: sim.url,
       maxAttempts: options.maxAttempts ?? 6,
@@ -23,7 +23,7 @@ function clientFor(
     },
     env: { ZOO_API_TOKEN: options.token ?? sim.users[0]?.token },
   });
-  const client = createClient(config, {
+  const client = createClient(clientSettings(config), {
     logger: createLogger({ level: "debug", write: (line) => logs.push(line) }),
     now: () => clock,
     sleep: async (ms) => {

@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "vitest";
 import { createClient } from "../../src/api/createClient.js";
 import { RetryLog } from "../../src/api/retryLog.js";
-import { loadConfig } from "../../src/config/config.js";
+import { clientSettings, loadApiConfig } from "../../src/config/apiConfig.js";
 import { ZooUsageError } from "../../src/errors.js";
 import { createLogger, silentLogger } from "../../src/log/logger.js";
 import { errorBody, type HostileApi, sendJson, startHostileApi } from "../helpers/hostileApi.js";
@@ -19,9 +19,9 @@ async function hostile(handler: Parameters<typeof startHostileApi>[0]): Promise<
 }
 
 function clientFor(api: HostileApi, signal?: AbortSignal) {
-  const config = loadConfig({ flags: { baseUrl: api.url }, env: { ZOO_API_TOKEN: "t-0123456789" } });
+  const config = loadApiConfig({ flags: { baseUrl: api.url }, env: { ZOO_API_TOKEN: "t-0123456789" } });
   // The production sleep: a Retry-After: 60 wait really is a minute unless it is aborted.
-  return createClient(config, { logger: silentLogger, signal });
+  return createClient(clientSettings(config), { logger: silentLogger, signal });
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<ZooUsageError> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { ZooClient } from "../../src/api/client.js";
 import { createClient } from "../../src/api/createClient.js";
-import { loadConfig } from "../../src/config/config.js";
+import { clientSettings, loadApiConfig } from "../../src/config/apiConfig.js";
 import { type FetchPage, type PaginateOptions, paginate } from "../../src/extract/paginate.js";
 import { PaginationAnomaly } from "../../src/extract/paginationAnomaly.js";
 import { createLogger } from "../../src/log/logger.js";
@@ -12,8 +12,8 @@ let client: ZooClient;
 
 beforeAll(async () => {
   sim = await startSimulator({ seed: 5, calls: 1200, days: 6, users: 1 });
-  const config = loadConfig({ flags: { baseUrl: sim.url }, env: { ZOO_API_TOKEN: sim.users[0]?.token } });
-  client = createClient(config, {
+  const config = loadApiConfig({ flags: { baseUrl: sim.url }, env: { ZOO_API_TOKEN: sim.users[0]?.token } });
+  client = createClient(clientSettings(config), {
     logger: createLogger({ level: "error", write: () => undefined }),
     sleep: async () => undefined,
     random: () => 0.5,

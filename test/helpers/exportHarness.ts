@@ -4,7 +4,7 @@ import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { createClient } from "../../src/api/createClient.js";
 import { runExport } from "../../src/commands/export.js";
-import { loadConfig } from "../../src/config/config.js";
+import { clientSettings, loadApiConfig } from "../../src/config/apiConfig.js";
 import { type ExportFlags, loadExportConfig } from "../../src/config/exportConfig.js";
 import { openWarehouse, type Warehouse } from "../../src/load/database.js";
 import { type Logger, silentLogger } from "../../src/log/logger.js";
@@ -56,7 +56,7 @@ export async function exportOnce(options: {
   /** The run's clock (default: the real one), e.g. the simulator's, for windows measured from it. */
   now?: () => Date;
 }): Promise<{ summary: RunSummary; exitCode: number }> {
-  const config = loadConfig({
+  const config = loadApiConfig({
     flags: {
       baseUrl: options.baseUrl,
       maxAttempts: options.maxAttempts ?? 4,
@@ -65,7 +65,7 @@ export async function exportOnce(options: {
     env: { ZOO_API_TOKEN: options.token },
   });
   const client = createClient(
-    { ...config, retry: { ...config.retry, baseDelayMs: 1, maxDelayMs: 20 } },
+    { ...clientSettings(config), retry: { ...config.retry, baseDelayMs: 1, maxDelayMs: 20 } },
     {
       logger: options.logger ?? silentLogger,
     },

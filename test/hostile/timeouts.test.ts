@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import type { ServerResponse } from "node:http";
 import { expect, test } from "vitest";
 import { createClient } from "../../src/api/createClient.js";
-import { loadConfig } from "../../src/config/config.js";
+import { clientSettings, loadApiConfig } from "../../src/config/apiConfig.js";
 import { ZooUsageError } from "../../src/errors.js";
 import { createLogger } from "../../src/log/logger.js";
 import { runCli } from "../helpers/cli.js";
@@ -49,11 +49,11 @@ test("--request-timeout bounds the whole body: a trickled body is abandoned and 
   const closedAfter: number[] = [];
   const api = await hostile((_, res) => trickle(res, { closed: (sent) => closedAfter.push(sent) }));
   const logs: string[] = [];
-  const config = loadConfig({
+  const config = loadApiConfig({
     flags: { baseUrl: api.url, requestTimeout: 0.5, maxAttempts: 2 },
     env: { ZOO_API_TOKEN: "t-0123456789" },
   });
-  const client = createClient(config, {
+  const client = createClient(clientSettings(config), {
     logger: createLogger({ level: "debug", write: (line) => logs.push(line) }),
     sleep: async () => undefined,
   });

@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, test } from "vitest";
 import { createClient } from "../../src/api/createClient.js";
-import { loadConfig } from "../../src/config/config.js";
+import { clientSettings, loadApiConfig } from "../../src/config/apiConfig.js";
 import { silentLogger } from "../../src/log/logger.js";
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 import {
@@ -22,8 +22,8 @@ afterEach(async () => {
 });
 
 function clientFor(url: string) {
-  const config = loadConfig({ flags: { baseUrl: url, maxAttempts: 2 }, env: { ZOO_API_TOKEN: "t" } });
-  return createClient(config, { logger: silentLogger });
+  const config = loadApiConfig({ flags: { baseUrl: url, maxAttempts: 2 }, env: { ZOO_API_TOKEN: "t" } });
+  return createClient(clientSettings(config), { logger: silentLogger });
 }
 
 describe("the fast path on both key orders", () => {

@@ -1,9 +1,10 @@
+import path from "node:path";
 import { describe, expect, test } from "vitest";
+import { isIsoDay, loadReportConfig } from "../../src/config/reportConfig.js";
 import { ZooUsageError } from "../../src/errors.js";
-import { addDays, dayRange, isIsoDay, trailingWindow } from "../../src/report/calendar.js";
+import { addDays, dayRange, trailingWindow } from "../../src/report/calendar.js";
 import { niceTicks } from "../../src/report/chartAxis.js";
 import { escapeHtml, printable } from "../../src/report/escapeHtml.js";
-import { loadReportConfig } from "../../src/report/reportConfig.js";
 import { toJson } from "../../src/report/runReport.js";
 import { sparkline } from "../../src/report/sparkline.js";
 import { barChart, columnChart } from "../../src/report/svgCharts.js";
@@ -46,7 +47,7 @@ describe("calendar days (UTC)", () => {
 describe("report options", () => {
   test("defaults follow export: --db, then $ZOO_USAGE_DB, then ./zoo-usage/zoo_usage.duckdb", () => {
     expect(loadReportConfig({ flags: {}, env: {} })).toEqual({
-      dbPath: "./zoo-usage/zoo_usage.duckdb",
+      dbPath: path.resolve("./zoo-usage/zoo_usage.duckdb"),
       from: null,
       to: null,
       json: false,
@@ -55,7 +56,7 @@ describe("report options", () => {
     });
     expect(loadReportConfig({ flags: {}, env: { ZOO_USAGE_DB: "/x.duckdb" } }).dbPath).toBe("/x.duckdb");
     expect(loadReportConfig({ flags: { db: "a.duckdb" }, env: { ZOO_USAGE_DB: "/x.duckdb" } }).dbPath).toBe(
-      "a.duckdb",
+      path.resolve("a.duckdb"),
     );
   });
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { createClient } from "../../src/api/createClient.js";
 import { ApiCallWithPriceSchema } from "../../src/api/schemas/index.js";
-import { loadConfig } from "../../src/config/config.js";
+import { clientSettings, loadApiConfig } from "../../src/config/apiConfig.js";
 import { silentLogger } from "../../src/log/logger.js";
 import {
   type ApiCallRecord,
@@ -162,11 +162,11 @@ describe("the exporter's client reads one call", () => {
   test("getApiCall returns the record the spec's schema accepts; 404 and a malformed id are errors", async () => {
     sim = await startSimulator({ seed: 12, calls: 2000, users: 2, lateBilling: LATE });
     const [first, second] = [must(sim.users[0]), must(sim.users[1])];
-    const config = loadConfig({
+    const config = loadApiConfig({
       flags: { baseUrl: sim.url, maxAttempts: 1 },
       env: { ZOO_API_TOKEN: first.token },
     });
-    const client = createClient(config, { logger: silentLogger });
+    const client = createClient(clientSettings(config), { logger: silentLogger });
     try {
       const listed = (await listPage(sim, first.token, "limit=50")).items;
       for (const call of listed) {

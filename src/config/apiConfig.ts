@@ -1,7 +1,9 @@
 import { z } from "zod";
-import { redactSecret } from "../api/redact.js";
+import type { ClientSettings } from "../api/createClient.js";
 import { DEFAULT_RETRY_POLICY } from "../api/retryPolicy.js";
 import { ZooUsageError } from "../errors.js";
+import { type Env, envValue, flagOrEnv } from "./environment.js";
+import { invalidOptions } from "./invalidOptions.js";
 
 export const DEFAULT_BASE_URL = "https://api.zoo.dev";
 
@@ -20,7 +22,7 @@ const positiveInt = z.number().int().positive();
  */
 export const DEFAULT_MAX_RESPONSE_MB = 256;
 
-export const ConfigSchema = z.object({
+const ApiConfigSchema = z.object({
   baseUrl: z.instanceof(URL),
   /** Secret: only ever read from the environment, never from a flag. */
   token: z.string().min(1).optional(),
@@ -35,10 +37,11 @@ export const ConfigSchema = z.object({
   maxResponseBytes: positiveInt,
   debug: z.boolean(),
 });
-export type Config = z.infer<typeof ConfigSchema>;
+/** How to reach the API: the part of a command's config that the HTTP client is built from. */
+export type ApiConfig = z.infer<typeof ApiConfigSchema>;
 
 /** Flags shared by every command that talks to the API; all optional, they override env and defaults. */
-export interface CommonFlags {
+export interface ApiFlags {
   baseUrl?: string | undefined;
   maxAttempts?: number | undefined;
   maxRetryWait?: number | undefined;
@@ -47,16 +50,23 @@ export interface CommonFlags {
   debug?: boolean | undefined;
 }
 
+/** The flag behind each field, for error messages (the base URL names its own source). */
+const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
+  "retry.maxAttempts": "--max-attempts",
+  "retry.maxTotalWaitMs": "--max-retry-wait",
+  requestTimeoutMs: "--request-timeout",
+  maxResponseBytes: "--max-response-mb",
+};
+
 /** Pure: precedence is flags > environment > defaults. Throws a config error naming the bad input. */
-export function loadConfig(input: { flags: CommonFlags; env: Record<string, string | undefined> }): Config {
+export function loadApiConfig(input: { flags: ApiFlags; env: Env }): ApiConfig {
   const { flags, env } = input;
-  const baseUrlSource = flags.baseUrl !== undefined ? "--base-url" : env.ZOO_HOST ? "ZOO_HOST" : "default";
-  const baseUrl = parseBaseUrl(flags.baseUrl ?? (env.ZOO_HOST || DEFAULT_BASE_URL), baseUrlSource);
-  const tokenSource = TOKEN_ENV_VARS.find((name) => (env[name] ?? "").trim() !== "");
-  const token = tokenSource ? env[tokenSource]?.trim() : undefined;
+  const baseUrl = flagOrEnv({ name: "--base-url", value: flags.baseUrl }, "ZOO_HOST", env, DEFAULT_BASE_URL);
+  const tokenSource = TOKEN_ENV_VARS.find((name) => envValue(env, name) !== undefined);
+  const token = tokenSource === undefined ? undefined : envValue(env, tokenSource)?.trim();
   if (tokenSource !== undefined && token !== undefined) assertHeaderSafeToken(token, tokenSource);
   const candidate = {
-    baseUrl,
+    baseUrl: parseBaseUrl(baseUrl.value, baseUrl.from),
     token,
     tokenSource,
     retry: {
@@ -68,13 +78,14 @@ export function loadConfig(input: { flags: CommonFlags; env: Record<string, stri
     maxResponseBytes: Math.round((flags.maxResponseMb ?? DEFAULT_MAX_RESPONSE_MB) * 1024 * 1024),
     debug: flags.debug ?? false,
   };
-  const parsed = ConfigSchema.safeParse(candidate);
+  const parsed = ApiConfigSchema.safeParse(candidate);
   if (!parsed.success) {
-    throw new ZooUsageError({
-      code: "config.invalid",
-      message: `Invalid configuration: ${z.prettifyError(parsed.error)}`,
-      hint: "Check the command-line flags (see --help).",
-    });
+    throw invalidOptions(
+      "configuration",
+      parsed.error,
+      FLAG_OF_FIELD,
+      "Check the command-line flags (see --help).",
+    );
   }
   return parsed.data;
 }
@@ -142,8 +153,11 @@ export function redactUrlText(raw: string): string {
     .replace(/[?#].*$/s, "?[redacted]");
 }
 
-/** The token, or a clear error naming the variables to set. */
-export function requireToken(config: Config): string {
+/**
+ * What the HTTP client is built from: the API config with its token, or a clear error naming the
+ * variables to set when there is none.
+ */
+export function clientSettings(config: ApiConfig): ClientSettings {
   if (config.token === undefined) {
     throw new ZooUsageError({
       code: "config.missing_token",
@@ -151,14 +165,11 @@ export function requireToken(config: Config): string {
       hint: "Export ZOO_API_TOKEN=<your token> (tokens are never accepted on the command line, where other users could read them).",
     });
   }
-  return config.token;
-}
-
-/** What `--print-config` shows: everything, with the token redacted. */
-export function describeConfig(config: Config): Record<string, unknown> {
   return {
-    ...config,
-    baseUrl: config.baseUrl.toString(),
-    token: config.token === undefined ? null : redactSecret(config.token),
+    baseUrl: config.baseUrl,
+    token: config.token,
+    retry: config.retry,
+    requestTimeoutMs: config.requestTimeoutMs,
+    maxResponseBytes: config.maxResponseBytes,
   };
 }

@@ -1,6 +1,6 @@
-import { DEFAULT_DB } from "../config/exportConfig.js";
 import { ZooUsageError } from "../errors.js";
-import { isIsoDay } from "./calendar.js";
+import { databasePath } from "./databaseSetting.js";
+import type { Env } from "./environment.js";
 
 export const DEFAULT_TOP = 10;
 
@@ -27,10 +27,7 @@ export interface ReportConfig {
 }
 
 /** Pure: flags > environment > defaults, validated, with errors naming the flag. */
-export function loadReportConfig(input: {
-  flags: ReportFlags;
-  env: Record<string, string | undefined>;
-}): ReportConfig {
+export function loadReportConfig(input: { flags: ReportFlags; env: Env }): ReportConfig {
   const { flags, env } = input;
   const from = parseDay("--from", flags.from);
   const to = parseDay("--to", flags.to);
@@ -45,8 +42,8 @@ export function loadReportConfig(input: {
     throw invalid("--html needs a file name", "For example --html report.html.");
   }
   return {
-    // The same database as `export` by default.
-    dbPath: flags.db ?? (env.ZOO_USAGE_DB || DEFAULT_DB),
+    // The same database as `export`, by the same rule.
+    dbPath: databasePath(flags.db, env),
     from,
     to,
     json: flags.json ?? false,
@@ -68,4 +65,15 @@ function parseDay(flag: string, value: string | undefined): string | null {
 
 function invalid(message: string, hint: string): ZooUsageError {
   return new ZooUsageError({ code: "config.invalid", message: `Invalid report options: ${message}`, hint });
+}
+
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real calendar date written YYYY-MM-DD (2026-02-30 is not one). */
+export function isIsoDay(text: string): boolean {
+  const match = ISO_DAY.exec(text);
+  if (match === null) return false;
+  const [, year, month, day] = match.map(Number) as [number, number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }

@@ -1,12 +1,12 @@
 import { describe, expect, test } from "vitest";
 import { assertSecureTransport, isLoopback } from "../../src/api/secureTransport.js";
 import {
+  clientSettings,
   DEFAULT_BASE_URL,
-  describeConfig,
-  loadConfig,
+  loadApiConfig,
   redactUrlText,
-  requireToken,
-} from "../../src/config/config.js";
+} from "../../src/config/apiConfig.js";
+import { printableConfig } from "../../src/config/printableConfig.js";
 import { ZooUsageError } from "../../src/errors.js";
 
 function codeOf(fn: () => unknown): string | undefined {
@@ -18,15 +18,15 @@ function codeOf(fn: () => unknown): string | undefined {
   return undefined;
 }
 
-describe("loadConfig", () => {
+describe("loadApiConfig", () => {
   test("defaults to api.zoo.dev", () => {
-    expect(loadConfig({ flags: {}, env: {} }).baseUrl.toString()).toBe(`${DEFAULT_BASE_URL}/`);
+    expect(loadApiConfig({ flags: {}, env: {} }).baseUrl.toString()).toBe(`${DEFAULT_BASE_URL}/`);
   });
 
   test("--base-url beats ZOO_HOST, which beats the default", () => {
     const env = { ZOO_HOST: "https://env.example.com" };
-    expect(loadConfig({ flags: {}, env }).baseUrl.host).toBe("env.example.com");
-    expect(loadConfig({ flags: { baseUrl: "https://flag.example.com" }, env }).baseUrl.host).toBe(
+    expect(loadApiConfig({ flags: {}, env }).baseUrl.host).toBe("env.example.com");
+    expect(loadApiConfig({ flags: { baseUrl: "https://flag.example.com" }, env }).baseUrl.host).toBe(
       "flag.example.com",
     );
   });
@@ -37,15 +37,15 @@ describe("loadConfig", () => {
     [{ KITTYCAD_TOKEN: "c" }, "c", "KITTYCAD_TOKEN"],
     [{ ZOO_API_TOKEN: "  ", KITTYCAD_TOKEN: "c" }, "c", "KITTYCAD_TOKEN"],
   ])("token from %j", (env, token, source) => {
-    const config = loadConfig({ flags: {}, env });
+    const config = loadApiConfig({ flags: {}, env });
     expect(config.token).toBe(token);
     expect(config.tokenSource).toBe(source);
   });
 
   test("a missing token is a config error naming the variables", () => {
-    const config = loadConfig({ flags: {}, env: {} });
-    expect(codeOf(() => requireToken(config))).toBe("config.missing_token");
-    expect(() => requireToken(config)).toThrow(/ZOO_API_TOKEN, KITTYCAD_API_TOKEN, KITTYCAD_TOKEN/);
+    const config = loadApiConfig({ flags: {}, env: {} });
+    expect(codeOf(() => clientSettings(config))).toBe("config.missing_token");
+    expect(() => clientSettings(config)).toThrow(/ZOO_API_TOKEN, KITTYCAD_API_TOKEN, KITTYCAD_TOKEN/);
   });
 
   test.each([
@@ -54,8 +54,8 @@ describe("loadConfig", () => {
     ["https://user:pw@api.zoo.dev", /credentials/],
     ["https://api.zoo.dev/?x=1", /query/],
   ])("rejects base URL %j", (baseUrl, message) => {
-    expect(codeOf(() => loadConfig({ flags: { baseUrl }, env: {} }))).toBe("config.invalid");
-    expect(() => loadConfig({ flags: { baseUrl }, env: {} })).toThrow(message);
+    expect(codeOf(() => loadApiConfig({ flags: { baseUrl }, env: {} }))).toBe("config.invalid");
+    expect(() => loadApiConfig({ flags: { baseUrl }, env: {} })).toThrow(message);
   });
 
   test.each([
@@ -65,7 +65,7 @@ describe("loadConfig", () => {
     ["a non-latin1 character", "abc€def-secret", /a non-ASCII character/],
     ["a latin1 accent", "abcédef-secret", /a non-ASCII character/],
   ])("a token with %s is a config error naming the variable, not the value", (_, token, kind) => {
-    const load = () => loadConfig({ flags: {}, env: { KITTYCAD_TOKEN: token } });
+    const load = () => loadApiConfig({ flags: {}, env: { KITTYCAD_TOKEN: token } });
     expect(codeOf(load)).toBe("config.invalid");
     expect(load).toThrow(kind);
     expect(load).toThrow(/KITTYCAD_TOKEN holds .* at position 4, which an HTTP header cannot carry/);
@@ -86,32 +86,33 @@ describe("loadConfig", () => {
     ["not a url", "not a url"],
   ])("an unparsable base URL %j is shown as %j", (raw, shown) => {
     expect(redactUrlText(raw)).toBe(shown);
-    if (raw !== shown) expect(() => loadConfig({ flags: {}, env: { ZOO_HOST: raw } })).toThrow(/ZOO_HOST/);
+    if (raw !== shown) expect(() => loadApiConfig({ flags: {}, env: { ZOO_HOST: raw } })).toThrow(/ZOO_HOST/);
   });
 
   test("a base URL's path prefix is kept", () => {
-    expect(loadConfig({ flags: { baseUrl: "https://proxy.example/zoo/" }, env: {} }).baseUrl.pathname).toBe(
-      "/zoo/",
-    );
+    expect(
+      loadApiConfig({ flags: { baseUrl: "https://proxy.example/zoo/" }, env: {} }).baseUrl.pathname,
+    ).toBe("/zoo/");
   });
 
   test("--max-response-mb sets the body cap (256 MiB by default)", () => {
-    expect(loadConfig({ flags: {}, env: {} }).maxResponseBytes).toBe(256 * 1024 * 1024);
-    expect(loadConfig({ flags: { maxResponseMb: 1.5 }, env: {} }).maxResponseBytes).toBe(1_572_864);
-    expect(codeOf(() => loadConfig({ flags: { maxResponseMb: 0 }, env: {} }))).toBe("config.invalid");
+    expect(loadApiConfig({ flags: {}, env: {} }).maxResponseBytes).toBe(256 * 1024 * 1024);
+    expect(loadApiConfig({ flags: { maxResponseMb: 1.5 }, env: {} }).maxResponseBytes).toBe(1_572_864);
+    expect(codeOf(() => loadApiConfig({ flags: { maxResponseMb: 0 }, env: {} }))).toBe("config.invalid");
   });
 
   test("retry flags override the defaults", () => {
-    const config = loadConfig({ flags: { maxAttempts: 3, maxRetryWait: 1.5 }, env: {} });
+    const config = loadApiConfig({ flags: { maxAttempts: 3, maxRetryWait: 1.5 }, env: {} });
     expect(config.retry.maxAttempts).toBe(3);
     expect(config.retry.maxTotalWaitMs).toBe(1500);
   });
 
-  test("describeConfig never shows the token", () => {
-    const token = "zoo-secret-token-1234567890";
-    const shown = JSON.stringify(describeConfig(loadConfig({ flags: {}, env: { ZOO_API_TOKEN: token } })));
-    expect(shown).not.toContain(token);
-    expect(shown).toContain("redacted");
+  test("the printable config never shows the token, nor a part of it", () => {
+    const token = "Qx7k-secret-token-1234567890";
+    const api = loadApiConfig({ flags: {}, env: { ZOO_API_TOKEN: token } });
+    const shown = JSON.stringify(printableConfig({ api }));
+    expect(shown).not.toContain(token.slice(0, 4));
+    expect(shown).toContain('"token":"[redacted]"');
   });
 });
 

@@ -1,0 +1,43 @@
+import { createClient } from "../api/createClient.js";
+import { clientSettings } from "../config/apiConfig.js";
+import { type OperationGetFlags, operationGetCommandConfig } from "../config/commandConfig.js";
+import { printableConfig } from "../config/printableConfig.js";
+import { ExitCode, type ExitCodeValue } from "../errors.js";
+import { createLogger } from "../log/logger.js";
+import { type CliIo, printJson } from "./io.js";
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * `zoo-usage operation get <id>`: asks the API for one async operation, or with --from-db reads
+ * what the warehouse holds for it. The command modules load when it runs (dynamic import), so
+ * that a nightly export does not pay for the operation viewer at every start.
+ */
+export async function operationGetAction(
+  id: string,
+  flags: OperationGetFlags & { printConfig?: boolean },
+  io: CliIo,
+): Promise<ExitCodeValue> {
+  const config = operationGetCommandConfig({ id, flags, env: io.env });
+  if (flags.printConfig) {
+    printJson(io, printableConfig(config));
+    return ExitCode.ok;
+  }
+  if ("warehouse" in config) {
+    const { runOperationFromDb } = await import("../commands/operationFromDb.js");
+    return runOperationFromDb({ ...config.operation, dbPath: config.warehouse.dbPath }, io.stdout);
+  }
+  const logger = createLogger({ level: config.api.debug ? "debug" : "info" });
+  const client = createClient(clientSettings(config.api), { logger });
+  try {
+    const { runOperationGet } = await import("../commands/operationGet.js");
+    return await runOperationGet(client, config.operation, {
+      logger,
+      stdout: io.stdout,
+      now: Date.now,
+      sleep,
+    });
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,148 @@
+import { Command, Option } from "commander";
+import { DEFAULT_DB } from "../config/databaseSetting.js";
+import { DEFAULT_TOP } from "../config/reportConfig.js";
+import type { ExitCodeValue } from "../errors.js";
+import { exportAction } from "./exportAction.js";
+import { addApiOptions, addExportOptions } from "./flags.js";
+import type { CliIo } from "./io.js";
+import {
+  isoDate,
+  nonNegativeInteger,
+  nonNegativeNumber,
+  positiveInteger,
+  probability,
+} from "./parseNumber.js";
+import { packageVersion } from "./version.js";
+
+/** Receives the exit code an action ended with. */
+type Done = (exitCode: ExitCodeValue) => void;
+
+/**
+ * The commander program: every command with its flags, help and defaults, each handing its flags
+ * to its action. Commands other than export load their action when they run (dynamic import), so
+ * that a nightly export does not pay for the simulator, the report and the operation viewer.
+ */
+export function buildProgram(io: CliIo, done: Done): Command {
+  const program = new Command()
+    .name("zoo-usage")
+    .description("Export Zoo API (api.zoo.dev) usage and billing data to DuckDB and Parquet.")
+    .version(packageVersion(), "-V, --version", "print the version")
+    .showHelpAfterError()
+    .exitOverride();
+  addOperationCommand(program, io, done);
+  addSimCommand(program, io, done);
+  addApiOptions(addExportOptions(program.command("export")))
+    .description(
+      "export your API calls into DuckDB and Parquet: incremental, crash-safe, exact to the micro-dollar",
+    )
+    .action(async (flags) => done(await exportAction(flags, io)));
+  addReportCommand(program, io, done);
+  addExportOptions(program.command("demo"))
+    .description(
+      "run the export against the built-in simulator (no account, no network): what `npm start` does",
+    )
+    .option("--calls <n>", "calls in the simulated history", positiveInteger, 50_000)
+    .option("--debug", "log every request and show stack traces")
+    .action(async (flags) => {
+      const { demoAction } = await import("./demoAction.js");
+      done(await demoAction(flags, io));
+    });
+  return program;
+}
+
+function addOperationCommand(program: Command, io: CliIo, done: Done): void {
+  const operation = program
+    .command("operation")
+    .description("inspect async operations (long-running CAD jobs)");
+  addApiOptions(
+    operation
+      .command("get <id>")
+      .description("show an async operation: type, status, times, formats, results, error")
+      .option("--json", "print the operation object as JSON")
+      .option("--wait", "poll until the operation is completed or failed")
+      .option("--timeout <seconds>", "give up waiting after this long", nonNegativeNumber, 600)
+      .option("--save-outputs <dir>", "write the operation's output files into this directory")
+      .option("--from-db", "show what the warehouse holds for this id instead of asking the API")
+      .option(
+        "--db <path>",
+        `with --from-db: the DuckDB database (default: $ZOO_USAGE_DB, else ${DEFAULT_DB})`,
+      ),
+  ).action(async (id: string, flags) => {
+    const { operationGetAction } = await import("./operationGetAction.js");
+    done(await operationGetAction(id, flags, io));
+  });
+}
+
+function addReportCommand(program: Command, io: CliIo, done: Done): void {
+  program
+    .command("report")
+    .description(
+      "show spend from the database: per day, per endpoint, pending billing, rejects; --html for a page",
+    )
+    .option(
+      "--db <path>",
+      `DuckDB database file, opened read-only (default: $ZOO_USAGE_DB, else ${DEFAULT_DB})`,
+    )
+    .option("--from <day>", "first UTC day of the period, YYYY-MM-DD (default: the first call)")
+    .option("--to <day>", "last UTC day of the period, YYYY-MM-DD, included (default: the last call)")
+    .option("--top <n>", `rows in the top lists (default ${DEFAULT_TOP})`, positiveInteger)
+    .option("--json", "print the figures as JSON (money as exact decimal strings)")
+    .option("--html <file>", "also write a self-contained HTML report to this file")
+    .option("--debug", "show stack traces")
+    .action(async (flags) => {
+      const { reportAction } = await import("./reportAction.js");
+      done(await reportAction(flags, io));
+    });
+}
+
+function addSimCommand(program: Command, io: CliIo, done: Done): void {
+  program
+    .command("sim")
+    .description("run the local Zoo API simulator (for demos, tests and benchmarks; no account needed)")
+    .option("--host <host>", "address to listen on", "127.0.0.1")
+    .option("--port <port>", "port to listen on (0 = any free port)", nonNegativeInteger, 8080)
+    .option("--seed <n>", "seed of the generated data", nonNegativeInteger, 1)
+    .option("--calls <n>", "calls visible at the start", nonNegativeInteger, 100_000)
+    .option("--days <n>", "days of history the calls span", positiveInteger, 90)
+    .option("--users <n>", "number of users", positiveInteger, 3)
+    .option("--now <iso>", "simulated time at start", isoDate)
+    .option("--token <token>", "token of the first user (a simulator credential, not a Zoo one)")
+    .option("--price-as-string", "serve prices as decimal strings, as Zoo's docs show")
+    .option("--record-own-traffic", "list every served API request as a call of its user, as Zoo does")
+    .option(
+      "--output-bytes <n>",
+      "size of each operation's first output file, e.g. 20000000",
+      positiveInteger,
+    )
+    .addOption(
+      new Option(
+        "--price-mode <mode>",
+        "realistic: Zoo's pricing rules, whole cents; adversarial: odd sub-cent prices for testing",
+      )
+        .choices(["realistic", "adversarial"])
+        .default("realistic"),
+    )
+    .addOption(
+      new Option(
+        "--late-billing <share>",
+        "share of calls billed 3-40 days late or at month end (0.05)",
+      ).argParser(probability),
+    )
+    .addOption(
+      new Option("--latency-ms <ms>", "latency added to every response").argParser(nonNegativeInteger),
+    )
+    .addOption(new Option("--rate-429 <rate>", "share of requests answered 429").argParser(probability))
+    .addOption(
+      new Option("--retry-after <seconds>", "Retry-After sent with 429").argParser(nonNegativeInteger),
+    )
+    .addOption(
+      new Option("--rate-5xx <rate>", "share of requests answered 500/502/503").argParser(probability),
+    )
+    .addOption(new Option("--rate-reset <rate>", "share of connections reset").argParser(probability))
+    .addOption(new Option("--rate-truncated <rate>", "share of bodies cut short").argParser(probability))
+    .addOption(new Option("--fault-seed <n>", "seed of the fault draws").argParser(nonNegativeInteger))
+    .action(async (flags) => {
+      const { simAction } = await import("./simAction.js");
+      done(await simAction(flags, io));
+    });
+}

@@ -1,0 +1,64 @@
+import { ExitCode, type ExitCodeValue } from "../errors.js";
+import type { CliIo } from "./io.js";
+
+/** The flags of `zoo-usage sim`, as commander hands them over (defaults filled in). */
+export interface SimFlags {
+  host: string;
+  port: number;
+  seed: number;
+  calls: number;
+  days: number;
+  users: number;
+  now?: Date;
+  token?: string;
+  priceAsString?: boolean;
+  priceMode: "realistic" | "adversarial";
+  recordOwnTraffic?: boolean;
+  outputBytes?: number;
+  lateBilling?: number;
+  latencyMs?: number;
+  rate429?: number;
+  retryAfter?: number;
+  rate5xx?: number;
+  rateReset?: number;
+  rateTruncated?: number;
+  faultSeed?: number;
+}
+
+/** `zoo-usage sim`: serves the simulator until SIGINT or SIGTERM, then closes it. */
+export async function simAction(flags: SimFlags, io: CliIo): Promise<ExitCodeValue> {
+  const { runSimulator } = await import("../commands/simulate.js");
+  const close = await runSimulator(
+    {
+      host: flags.host,
+      port: flags.port,
+      seed: flags.seed,
+      calls: flags.calls,
+      days: flags.days,
+      users: flags.users,
+      now: flags.now,
+      firstUserToken: flags.token,
+      priceAsString: flags.priceAsString ?? false,
+      priceMode: flags.priceMode,
+      recordOwnTraffic: flags.recordOwnTraffic ?? false,
+      outputBytes: flags.outputBytes,
+      ...(flags.lateBilling === undefined ? {} : { lateBilling: { share: flags.lateBilling } }),
+      faults: {
+        latencyMs: flags.latencyMs,
+        rate429: flags.rate429,
+        retryAfterSeconds: flags.retryAfter,
+        rate5xx: flags.rate5xx,
+        rateReset: flags.rateReset,
+        rateTruncated: flags.rateTruncated,
+        faultSeed: flags.faultSeed,
+      },
+    },
+    io.stdout,
+  );
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  await close();
+  return ExitCode.ok;
+}

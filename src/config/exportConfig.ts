@@ -93,6 +93,13 @@ const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
 };
 
 /** Pure: flags > environment > defaults, validated, with errors naming the flag or variable. */
+
+/**
+ * Records per transaction by default. A batch is held as JSON text, parsed rows and DuckDB's
+ * insert buffers at once, so the batch size sets a good part of the peak memory; at network speed
+ * batches commit before they fill, so this bounds the fast case (a local API, a resumed backlog).
+ */
+const DEFAULT_BATCH_RECORDS = 25_000;
 export function loadExportConfig(input: { flags: ExportFlags; env: Env }): ExportConfig {
   const { flags, env } = input;
   const dbPath = databasePath(flags.db, env);
@@ -111,7 +118,7 @@ export function loadExportConfig(input: { flags: ExportFlags; env: Env }): Expor
       ipAddress: flags.ipAddressColumn ?? DEFAULT_PRIVACY.ipAddress,
     },
     maxPriceUsd: flags.maxPrice ?? 1_000_000,
-    batchRecords: flags.batchRecords ?? 50_000,
+    batchRecords: flags.batchRecords ?? DEFAULT_BATCH_RECORDS,
     operations: flags.operations !== false,
     operationsWindowMs: operationsWindowOf(flags),
     operationsConcurrency: flags.operationsConcurrency ?? DEFAULT_OPERATIONS_CONCURRENCY,

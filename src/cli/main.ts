@@ -6,8 +6,9 @@ import { reportError } from "./reportError.js";
 
 /**
  * The switchboard: builds the commander program, runs the command the arguments name, and maps
- * what it ended with to the process's exit code. The CLI is the only part that reads process.env,
- * process.argv and the real clock; this module hands the environment to every action.
+ * what it ended with to the process's exit code. The CLI is the only part that reads process.env
+ * and process.argv, and the actions hand the run's clock down (modules below fall back to the real
+ * clock only when called without one); this module hands the environment to every action.
  */
 async function main(argv: string[]): Promise<ExitCodeValue> {
   const io: CliIo = { env: process.env, stdout: (text) => process.stdout.write(`${text}\n`) };

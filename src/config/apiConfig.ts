@@ -8,7 +8,7 @@ import { invalidOptions } from "./invalidOptions.js";
 export const DEFAULT_BASE_URL = "https://api.zoo.dev";
 
 /**
- * Token variables in the order the official clients use them (zoo-api.md, Base URL, auth):
+ * Token variables in the order the official clients use them:
  * the Zoo CLI and Go client, then the Rust/Python and TypeScript legacy names.
  */
 export const TOKEN_ENV_VARS = ["ZOO_API_TOKEN", "KITTYCAD_API_TOKEN", "KITTYCAD_TOKEN"] as const;

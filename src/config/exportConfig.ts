@@ -39,7 +39,7 @@ export interface ExportFlags {
 const ExportConfigSchema = z.object({
   dbPath: z.string().min(1),
   outDir: z.string().min(1),
-  /** Dropshot clamps larger pages to 10000 (zoo-api.md), so more would only mislead the request maths. */
+  /** The API clamps larger pages to 10000, so more would only mislead the request maths. */
   limit: z.number().int().min(1).max(10_000),
   lookbackMs: z.number().int().nonnegative(),
   fullRefresh: z.boolean(),

@@ -34,10 +34,9 @@ export interface PaginateOptions {
  * on the current page (so transform and load hide behind the network). The next request leaves as
  * soon as its token is seen, before the page is parsed: in the head of a token-first body (the
  * order Dropshot writes) while the rest of it is still arriving, or in the tail of an items-first
- * one. That parse (~4 ms a 1000-item page) was a pause between requests, 4.5 s of a 1M-call scan at
- * 50 ms latency. The parsed page's next_page decides: a request sent ahead on another token is
+ * one: otherwise that parse would be a pause between requests on every page. The parsed page's next_page decides: a request sent ahead on another token is
  * dropped. At most one request is sent ahead, so at most two are on the wire. A scan ends on a page with
- * no `next_page` (Dropshot sends `items: []`, `next_page: null` last; zoo-api.md, Pagination).
+ * no `next_page` (Dropshot sends `items: []`, `next_page: null` last).
  * A cursor that does not advance throws a PaginationAnomaly after the page that showed it is
  * yielded (its items are as good as any): a token handed out twice (a loop), a run of empty pages
  * that still carry a token (Dropshot ends on the first empty page), or more than `maxPages` pages.
@@ -125,7 +124,7 @@ export async function* paginate(
         seenTokens.add(digestOf(next));
         inFlight = takeAhead(next) ?? request(next);
         // Let the event loop turn once so the request leaves on the socket now: the consumer's
-        // transform of this page runs synchronously and would otherwise hold it back (~20 ms a page).
+        // transform of this page runs synchronously and would otherwise hold it back.
         await setImmediate();
       }
       yield { page, requestToken };

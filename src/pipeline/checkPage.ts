@@ -4,7 +4,7 @@ import { type CheckResult, checkApiCall, type TransformContext } from "../transf
 /**
  * Records validated between two turns of the event loop. A commit runs as a series of DuckDB
  * statements, and each one starts only when this thread is free to issue it: validating a whole
- * page in one go (~10 ms at 0 ms latency) could hold each statement back that long.
+ * page in one go would hold each statement back until the page is done.
  */
 const RECORDS_PER_TURN = 200;
 

@@ -8,8 +8,7 @@ export interface CallKey {
 
 /**
  * Checks that a scan in ascending created_at moves forward from page to page. Dropshot's keyset
- * token lists the items that sort after the last item of the previous page (zoo-api.md,
- * Pagination), so a page starts no earlier than the newest call of the pages before it, and brings
+ * token lists the items that sort after the last item of the previous page, so a page starts no earlier than the newest call of the pages before it, and brings
  * a call the scan has not read. Ties in created_at are legal, in the server's order, and may
  * straddle a page boundary: the guard keeps the ids created at the newest instant so far (not every
  * id of the scan), which is all a tie needs. A call out of order inside a page, after a first call

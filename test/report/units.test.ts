@@ -1,8 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { ZooUsageError } from "../../src/errors.js";
+import { printable } from "../../src/log/printable.js";
 import { addDays, dayRange, isIsoDay, trailingWindow } from "../../src/report/calendar.js";
 import { niceTicks } from "../../src/report/chartAxis.js";
-import { escapeHtml, printable } from "../../src/report/escapeHtml.js";
+import { escapeHtml } from "../../src/report/escapeHtml.js";
 import { loadReportConfig } from "../../src/report/reportConfig.js";
 import { toJson } from "../../src/report/runReport.js";
 import { sparkline } from "../../src/report/sparkline.js";

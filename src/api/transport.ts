@@ -3,7 +3,7 @@ import { setImmediate } from "node:timers/promises";
 import { Agent, type Dispatcher } from "undici";
 import { ZooUsageError } from "../errors.js";
 import type { Logger } from "../log/logger.js";
-import { printable } from "../report/escapeHtml.js";
+import { printable } from "../log/printable.js";
 import {
   type AttemptFailure,
   exhaustedError,

@@ -9,8 +9,9 @@ import { ExitCode, type ExitCodeValue } from "../errors.js";
 import { describeCostSummary, readCostSummary } from "../load/costSummary.js";
 import { openWarehouse } from "../load/database.js";
 import { createLogger, type Logger } from "../log/logger.js";
+import { printableLines } from "../log/printable.js";
 import { createProgress } from "../pipeline/progress.js";
-import { jsonForTerminal, printableLines } from "../report/escapeHtml.js";
+import { jsonForTerminal } from "../report/escapeHtml.js";
 import { type CliIo, printJson } from "./io.js";
 
 /** A sortable, unique run id: UTC start time plus randomness. */

@@ -1,5 +1,5 @@
 import { ExitCode, type ExitCodeValue, ZooUsageError } from "../errors.js";
-import { printableLines } from "../report/escapeHtml.js";
+import { printableLines } from "../log/printable.js";
 
 /**
  * The one place that prints errors: message, hint, code; the stack only with --debug.

@@ -10,10 +10,10 @@ import { assertWritableDirectory } from "../load/preflight.js";
 import { asStorageError } from "../load/storageError.js";
 import { assertWarehousePath } from "../load/warehouseFile.js";
 import type { Logger } from "../log/logger.js";
+import { printable, printableLines } from "../log/printable.js";
 import { exportApiCalls } from "../pipeline/exportApiCalls.js";
 import type { Progress } from "../pipeline/progress.js";
 import type { RunSummary } from "../pipeline/runSummary.js";
-import { printable, printableLines } from "../report/escapeHtml.js";
 import { SecretBox } from "../secrets/secretBox.js";
 import { loadSecretKey } from "../secrets/secretKey.js";
 

@@ -1,7 +1,8 @@
 import { ExitCode, type ExitCodeValue, ZooUsageError } from "../errors.js";
 import { openWarehouse } from "../load/database.js";
+import { printableLines } from "../log/printable.js";
 import { formatBytes, formatDuration } from "../operations/operationView.js";
-import { jsonForTerminal, printableLines } from "../report/escapeHtml.js";
+import { jsonForTerminal } from "../report/escapeHtml.js";
 
 /** Columns shown in their own lines, or not at all, in the summary. */
 const SUMMARY_COLUMNS = new Set(["id", "operation_type", "status", "outputs", "queue_ms", "run_ms", "error"]);

@@ -1,10 +1,11 @@
 import type { ZooClient } from "../api/client.js";
 import { ExitCode, type ExitCodeValue, ZooUsageError } from "../errors.js";
 import type { Logger } from "../log/logger.js";
-import { describeOperation, operationFields, outputFiles } from "../operations/operationView.js";
+import { describeOperation, operationFields } from "../operations/operationView.js";
 import { refusedOutputsError, saveOutputs } from "../operations/saveOutputs.js";
 import { waitForOperation } from "../operations/waitForOperation.js";
 import { jsonForTerminal } from "../report/escapeHtml.js";
+import { outputFiles } from "../transform/outputFiles.js";
 
 export interface OperationGetOptions {
   id: string;

@@ -1,5 +1,21 @@
-import type { RunSummary } from "../pipeline/runSummary.js";
 import type { Warehouse } from "./database.js";
+
+/** What the runs table keeps of a finished run: the counts of its summary, and why it stopped. */
+export interface FinishedRun {
+  run_id: string;
+  status: string;
+  scan_mode: string;
+  requests: number;
+  pages: number;
+  records_seen: number;
+  records_new: number;
+  records_updated: number;
+  records_rejected: number;
+  partitions_written: number;
+  retries: number;
+  warnings: readonly string[];
+  message?: string;
+}
 
 /** The runs table: a row at start (status running) so that a crashed run is visible too. */
 export async function startRun(warehouse: Warehouse, runId: string, startedAt: Date): Promise<void> {
@@ -12,7 +28,7 @@ export async function startRun(warehouse: Warehouse, runId: string, startedAt: D
   );
 }
 
-export async function finishRun(warehouse: Warehouse, summary: RunSummary, finishedAt: Date): Promise<void> {
+export async function finishRun(warehouse: Warehouse, summary: FinishedRun, finishedAt: Date): Promise<void> {
   await warehouse.connection.run(
     "UPDATE runs SET finished_at = $at::TIMESTAMPTZ, status = $status, scan_mode = $mode, requests = $requests, pages = $pages, records_seen = $seen, records_new = $new, records_updated = $updated, records_rejected = $rejected, partitions_written = $partitions, retries = $retries, message = $message WHERE run_id = $id",
     {
@@ -37,7 +53,7 @@ export async function finishRun(warehouse: Warehouse, summary: RunSummary, finis
  * What stopped the run, then its warnings: both, since a run stopped early can have warned before.
  * Small whatever the API did: summary.warnings is capped (RunWarnings).
  */
-function runMessage(summary: RunSummary): string | null {
+function runMessage(summary: FinishedRun): string | null {
   const parts = [...(summary.message === undefined ? [] : [summary.message]), ...summary.warnings];
   return parts.length === 0 ? null : parts.join("; ");
 }

@@ -1,4 +1,4 @@
-import { printableLines } from "../report/escapeHtml.js";
+import { printableLines } from "./printable.js";
 
 /**
  * Plain line logger to stderr (stdout is reserved for results and `--json` output). Injected

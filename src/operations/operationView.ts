@@ -1,5 +1,6 @@
 import { type AsyncOperation, isUnknownAsyncOperation } from "../api/schemas/index.js";
-import { printableLines } from "../report/escapeHtml.js";
+import { printableLines } from "../log/printable.js";
+import { outputFiles } from "../transform/outputFiles.js";
 
 /** The terminal statuses of ApiCallStatus: nothing changes after these. */
 export const TERMINAL_STATUSES = new Set(["completed", "failed"]);
@@ -21,29 +22,6 @@ const COMMON_FIELDS = new Set([
 /** A known variant or an unknown type's raw JSON, seen as one plain object. */
 export function operationFields(operation: AsyncOperation): Record<string, unknown> {
   return isUnknownAsyncOperation(operation) ? operation.raw : operation;
-}
-
-export interface OutputFile {
-  name: string;
-  /** Size of the file once decoded, in bytes. */
-  bytes: number;
-  content: Buffer;
-}
-
-/**
- * The files in `outputs`: base64 for every variant but the multi-file iteration, whose outputs are
- * plain text (spec: its `outputs` values have no `format: byte`).
- */
-export function outputFiles(fields: Record<string, unknown>): OutputFile[] {
-  const outputs = fields.outputs;
-  if (outputs === null || typeof outputs !== "object") return [];
-  const plainText = fields.type === "text_to_cad_multi_file_iteration";
-  return Object.entries(outputs as Record<string, unknown>)
-    .filter((entry): entry is [string, string] => typeof entry[1] === "string")
-    .map(([name, value]) => {
-      const content = plainText ? Buffer.from(value, "utf8") : Buffer.from(value, "base64");
-      return { name, bytes: content.length, content };
-    });
 }
 
 /** Milliseconds between two RFC 3339 times, or undefined when either is missing. */

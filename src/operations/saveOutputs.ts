@@ -4,7 +4,7 @@ import path from "node:path";
 import { ZooUsageError } from "../errors.js";
 import { removeOrphanedTemporaries } from "../load/orphanedTemporaries.js";
 import { asStorageError } from "../load/storageError.js";
-import type { OutputFile } from "./operationView.js";
+import type { OutputFile } from "../transform/outputFiles.js";
 
 /** A file being written: `.<name>.<pid>.<random>.partial`, beside its final name. */
 const TEMPORARY = /^\..+\.(\d+)\.[0-9a-f]+\.partial$/;

@@ -1,7 +1,6 @@
 import { mkdir, rm } from "node:fs/promises";
 import { ZooUsageError } from "../errors.js";
 import { clampHighWater, readExportState } from "../extract/exportState.js";
-import { fetchOperations } from "../extract/fetchOperations.js";
 import { chooseStartPoint, type ScanMode } from "../extract/startPoint.js";
 import { ApiCallLoader } from "../load/apiCallLoader.js";
 import { durationUnitWarning } from "../load/durationEvidence.js";
@@ -12,6 +11,7 @@ import { finishRun, startRun } from "../load/runHistory.js";
 import { reconcileSettings } from "../load/storedSettings.js";
 import type { TransformContext } from "../transform/apiCallRow.js";
 import { EndpointTemplater } from "../transform/endpointTemplate.js";
+import { fetchOperations } from "./fetchOperations.js";
 import { CLOCK_TOLERANCE_MS, FutureCalls } from "./futureCalls.js";
 import { rereadPending } from "./rereadPending.js";
 import { newRunSummary, type RunStatus, type RunSummary } from "./runSummary.js";

@@ -1,8 +1,12 @@
-import { LIST, listValue, VARCHAR } from "@duckdb/node-api";
-import { ZooUsageError } from "../errors.js";
-import { forEachConcurrently } from "../extract/fetchOperations.js";
-import { type ApiCallLoader, noteRecord, serializeReject, serializeRow } from "../load/apiCallLoader.js";
-import { sqlFile } from "../load/sqlFiles.js";
+import { type CallAnswer, fetchCallsById } from "../extract/fetchCallsById.js";
+import {
+  type ApiCallLoader,
+  type Batch,
+  noteRecord,
+  serializeReject,
+  serializeRow,
+} from "../load/apiCallLoader.js";
+import { recordPendingRereads, selectPendingRereads } from "../load/pendingRereads.js";
 import { checkApiCall, rawForRejects, type TransformContext, toRow } from "../transform/apiCallRow.js";
 import type { PendingRereads, RunSummary } from "./runSummary.js";
 import type { ExportDeps } from "./scanApiCalls.js";
@@ -59,30 +63,22 @@ export async function rereadPending(
   };
   // In the summary from the start, so a run the API stops midway still says what it re-read.
   run.summary.pending_rereads = result;
-  const { connection } = deps.warehouse;
   const staleBefore = new Date(Date.parse(options.highWater) - LIKELY_UNBILLED_DAYS * DAY_MS).toISOString();
-  const reader = await connection.runAndReadAll(sqlFile("select_pending_rereads.sql"), {
-    window_start: options.windowStart,
-    scanned_from: options.scannedFrom,
-    stale_before: staleBefore,
+  const candidates = await selectPendingRereads(deps.warehouse, {
+    windowStart: options.windowStart,
+    scannedFrom: options.scannedFrom,
+    staleBefore,
     limit: options.max,
   });
-  const rows = reader.getRowObjectsJS() as Array<{
-    id: string;
-    backlog: number;
-    stale: number;
-    oldest_created_at: string;
-  }>;
-  const first = rows[0];
-  if (first === undefined) return;
+  const { ids } = candidates;
+  if (ids.length === 0) return;
   deps.progress.update({ phase: "re-reading calls pending billing" });
-  result.left = first.backlog - rows.length;
-  if (first.stale > 0) {
+  result.left = candidates.backlog - ids.length;
+  if (candidates.stale > 0) {
     warn(
-      `${first.stale} call(s) created before ${staleBefore} (more than ${LIKELY_UNBILLED_DAYS} days before the newest call) are still pending billing, the oldest from ${first.oldest_created_at}: likely never billed. They are re-read one by one until they settle (see the pending_billing view).`,
+      `${candidates.stale} call(s) created before ${staleBefore} (more than ${LIKELY_UNBILLED_DAYS} days before the newest call) are still pending billing, the oldest from ${candidates.oldestCreatedAt}: likely never billed. They are re-read one by one until they settle (see the pending_billing view).`,
     );
   }
-  const ids = rows.map((row) => row.id);
   let failure: unknown;
   for (let start = 0; start < ids.length && failure === undefined && !deps.signal.aborted; start += CHUNK) {
     const chunk = ids.slice(start, start + CHUNK);
@@ -101,7 +97,10 @@ export async function rereadPending(
   if (failure !== undefined) throw failure;
 }
 
-/** Re-reads one chunk and commits it; returns the error that stopped it, after committing what it got. */
+/**
+ * Re-reads one chunk (fetch), validates each answer (transform) and commits the chunk (load);
+ * returns the error that stopped it, after committing what it got.
+ */
 async function rereadChunk(
   deps: ExportDeps,
   loader: ApiCallLoader,
@@ -116,50 +115,28 @@ async function rereadChunk(
   const asked: string[] = [];
   const notFound: string[] = [];
   const lines: string[] = [];
-  let failure: unknown;
-  await forEachConcurrently(ids, options.concurrency, deps.signal, async (id) => {
-    if (failure !== undefined) return;
-    let body: unknown;
-    try {
-      body = (await deps.client.getApiCall(id)).body;
-    } catch (error) {
-      if (error instanceof ZooUsageError && error.code === "api.not_found") {
-        asked.push(id);
-        notFound.push(id);
-        result.asked += 1;
+  const stopped = await fetchCallsById(
+    deps.client,
+    ids,
+    { concurrency: options.concurrency, signal: deps.signal },
+    (answer) => {
+      asked.push(answer.id);
+      result.asked += 1;
+      if (!answer.found) {
+        notFound.push(answer.id);
         result.not_found += 1;
-      } else {
-        failure = error;
+        return;
       }
-      return;
-    }
-    asked.push(id);
-    result.asked += 1;
-    const checked = checkApiCall(body, transform);
-    const reason = !checked.ok
-      ? checked.reason
-      : checked.call.id !== id
-        ? `GET /user/api-calls/${id} answered with call ${checked.call.id}`
-        : undefined;
-    if (!checked.ok || reason !== undefined) {
-      result.rejected += 1;
-      batch.rejects.push(
-        serializeReject({
-          run_id: options.runId,
-          rejected_at: deps.now().toISOString(),
-          record_id: id,
-          reason: `re-read of a call pending billing: ${reason}`,
-          raw_json: rawForRejects(body, transform),
-        }),
-      );
-      return;
-    }
-    const row = toRow(checked.call, checked.source, transform);
-    noteRecord(batch, row.created_at);
-    lines.push(serializeRow(row));
-    if (row.completed_at === null) result.still_pending += 1;
-    else result.settled += 1;
-  });
+      const line = rereadRow(answer, batch, transform, options.runId, deps.now);
+      if (line === undefined) {
+        result.rejected += 1;
+        return;
+      }
+      lines.push(line.text);
+      if (line.pending) result.still_pending += 1;
+      else result.settled += 1;
+    },
+  );
   batch.rows.append(lines);
   if (lines.length > 0 || batch.rejects.length > 0) {
     const committed = await loader.commit(batch);
@@ -168,20 +145,41 @@ async function rereadChunk(
   } else {
     await batch.rows.remove();
   }
-  if (asked.length > 0) {
-    await deps.warehouse.connection.run(
-      sqlFile("record_pending_rereads.sql"),
-      {
-        asked_at: deps.now().toISOString(),
-        ids: listValue(asked),
-        not_found_ids: listValue(notFound),
-      },
-      // An empty list has no item type to infer.
-      { asked_at: VARCHAR, ids: LIST(VARCHAR), not_found_ids: LIST(VARCHAR) },
+  await recordPendingRereads(deps.warehouse, { ids: asked, notFound, now: deps.now });
+  return stopped?.failure;
+}
+
+/**
+ * A re-read call validated as a listed record is: its serialized row and whether its billing is
+ * still pending, or undefined when it went to the batch's rejects.
+ */
+function rereadRow(
+  answer: CallAnswer & { found: true },
+  batch: Batch,
+  transform: TransformContext,
+  runId: string,
+  now: () => Date,
+): { text: string; pending: boolean } | undefined {
+  const { id, body } = answer;
+  const checked = checkApiCall(body, transform);
+  const reason = !checked.ok
+    ? checked.reason
+    : checked.call.id !== id
+      ? `GET /user/api-calls/${id} answered with call ${checked.call.id}`
+      : undefined;
+  if (!checked.ok || reason !== undefined) {
+    batch.rejects.push(
+      serializeReject({
+        run_id: runId,
+        rejected_at: now().toISOString(),
+        record_id: id,
+        reason: `re-read of a call pending billing: ${reason}`,
+        raw_json: rawForRejects(body, transform),
+      }),
     );
+    return undefined;
   }
-  await deps.warehouse.connection.run(
-    "DELETE FROM pending_rereads WHERE id IN (SELECT id FROM api_calls WHERE completed_at IS NOT NULL)",
-  );
-  return failure;
+  const row = toRow(checked.call, checked.source, transform);
+  noteRecord(batch, row.created_at);
+  return { text: serializeRow(row), pending: row.completed_at === null };
 }

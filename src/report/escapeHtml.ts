@@ -14,17 +14,6 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ENTITIES[char] ?? char);
 }
 
-/** Control characters (a terminal escape sequence in an endpoint, say) shown as U+FFFD. */
-export function printable(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "\uFFFD");
-}
-
-/** `printable` line by line: for text whose line breaks are its layout (a message, a summary). */
-export function printableLines(text: string): string {
-  return text.split("\n").map(printable).join("\n");
-}
-
 /**
  * JSON for a terminal: JSON.stringify escapes U+0000-U+001F but leaves DEL and the C1 controls
  * (U+0080-U+009F, where U+009B is a one-character CSI) raw. Escaped, the JSON parses to the same

@@ -1,5 +1,5 @@
+import { printable } from "../log/printable.js";
 import { dayRange } from "./calendar.js";
-import { printable } from "./escapeHtml.js";
 import type { DayFigure, ReportFigures } from "./figures.js";
 import { sparkline } from "./sparkline.js";
 import { chartValue, groupCount, groupDigits, percent } from "./usd.js";

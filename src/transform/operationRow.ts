@@ -6,9 +6,9 @@ import {
   isUnknownAsyncOperation,
   isUuid,
 } from "../api/schemas/index.js";
-import { outputFiles } from "../operations/operationView.js";
 import { toMicros } from "./apiCallRow.js";
 import { inspectJson, MAX_RECORD_BYTES, storableText } from "./limits.js";
+import { outputFiles } from "./outputFiles.js";
 
 /**
  * Endpoint templates whose successful POST starts an async operation. From the spec: these paths

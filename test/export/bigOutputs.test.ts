@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { OutputSkippingFilter } from "../../src/api/operationBody.js";
-import { outputFiles } from "../../src/operations/operationView.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import { outputFiles } from "../../src/transform/outputFiles.js";
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 
 /** Feeds `body` to a fresh filter in chunks of `size` bytes; returns what it kept and measured. */

@@ -1,0 +1,70 @@
+import { LIST, listValue, VARCHAR } from "@duckdb/node-api";
+import type { Warehouse } from "./database.js";
+import { sqlFile } from "./sqlFiles.js";
+
+/** The stored calls to re-read, and what the backlog they come from looks like. */
+export interface PendingRereadCandidates {
+  ids: string[];
+  /** Calls pending billing before the window, these included. */
+  backlog: number;
+  /** How many of the backlog were created before `staleBefore`. */
+  stale: number;
+  /** The backlog's oldest created_at (ISO), or null when there is none. */
+  oldestCreatedAt: string | null;
+}
+
+/**
+ * The stored calls whose billing has not landed to re-read (select_pending_rereads.sql): created
+ * before `windowStart`, not after `scannedFrom` (null: no bound), not answered 404 before; never
+ * asked first, oldest first, then those asked longest ago; at most `limit`.
+ */
+export async function selectPendingRereads(
+  warehouse: Warehouse,
+  options: { windowStart: string; scannedFrom: string | null; staleBefore: string; limit: number },
+): Promise<PendingRereadCandidates> {
+  const reader = await warehouse.connection.runAndReadAll(sqlFile("select_pending_rereads.sql"), {
+    window_start: options.windowStart,
+    scanned_from: options.scannedFrom,
+    stale_before: options.staleBefore,
+    limit: options.limit,
+  });
+  const rows = reader.getRowObjectsJS() as Array<{
+    id: string;
+    backlog: number;
+    stale: number;
+    oldest_created_at: string;
+  }>;
+  const first = rows[0];
+  return {
+    ids: rows.map((row) => row.id),
+    backlog: first?.backlog ?? 0,
+    stale: first?.stale ?? 0,
+    oldestCreatedAt: first?.oldest_created_at ?? null,
+  };
+}
+
+/**
+ * Notes that the calls of `asked` were asked now, `notFound` among them answered 404 (not asked
+ * again), and forgets the calls whose billing has landed since.
+ */
+export async function recordPendingRereads(
+  warehouse: Warehouse,
+  asked: { ids: readonly string[]; notFound: readonly string[]; now: () => Date },
+): Promise<void> {
+  const { ids, notFound } = asked;
+  if (ids.length > 0) {
+    await warehouse.connection.run(
+      sqlFile("record_pending_rereads.sql"),
+      {
+        asked_at: asked.now().toISOString(),
+        ids: listValue([...ids]),
+        not_found_ids: listValue([...notFound]),
+      },
+      // An empty list has no item type to infer.
+      { asked_at: VARCHAR, ids: LIST(VARCHAR), not_found_ids: LIST(VARCHAR) },
+    );
+  }
+  await warehouse.connection.run(
+    "DELETE FROM pending_rereads WHERE id IN (SELECT id FROM api_calls WHERE completed_at IS NOT NULL)",
+  );
+}

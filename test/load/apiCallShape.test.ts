@@ -6,6 +6,7 @@ import { ApiCallWithPriceSchema } from "../../src/api/schemas/index.js";
 import { ApiCallLoader, noteRecord, serializeRow } from "../../src/load/apiCallLoader.js";
 import { openWarehouse, type Warehouse } from "../../src/load/database.js";
 import { SecretBox } from "../../src/secrets/secretBox.js";
+import { startSimulator } from "../../src/sim/index.js";
 import { KNOWN_FIELDS, type TransformContext, transformApiCall } from "../../src/transform/apiCallRow.js";
 import { EndpointTemplater } from "../../src/transform/endpointTemplate.js";
 import { tempWorkspace, withTempWarehouse } from "../helpers/exportHarness.js";
@@ -118,6 +119,14 @@ async function load(warehouse: Warehouse, dir: string, runId: string, record: ob
   return { counts, row };
 }
 
+/** The properties of components.schemas.ApiCallWithPrice in the vendored spec. */
+async function specFields(): Promise<string[]> {
+  const spec = JSON.parse(await readFile(path.resolve(here, "../../spec/zoo-openapi.json"), "utf8")) as {
+    components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+  };
+  return Object.keys(spec.components.schemas.ApiCallWithPrice?.properties ?? {});
+}
+
 describe("the api_calls shape: sql/schema.sql's table, and every copy of its columns", () => {
   test("the row path's spool read takes every column but those the load computes, typed as the table", async () => {
     await withTempWarehouse(async (warehouse) => {
@@ -135,13 +144,9 @@ describe("the api_calls shape: sql/schema.sql's table, and every copy of its col
   });
 
   test("the raw read takes every field the schema (and the spec) knows, typed as its column", async () => {
-    const spec = JSON.parse(await readFile(path.resolve(here, "../../spec/zoo-openapi.json"), "utf8")) as {
-      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
-    };
-    const specFields = Object.keys(spec.components.schemas.ApiCallWithPrice?.properties ?? {});
     const schemaFields = Object.keys(ApiCallWithPriceSchema.shape);
     expect([...KNOWN_FIELDS].sort()).toEqual(schemaFields.sort());
-    expect(schemaFields.sort()).toEqual(specFields.sort());
+    expect(schemaFields.sort()).toEqual((await specFields()).sort());
     await withTempWarehouse(async (warehouse) => {
       const table = new Map(await tableColumns(warehouse, "api_calls"));
       const read = readJsonColumns(await sqlText("select_bulk_api_calls.sql"));
@@ -154,6 +159,24 @@ describe("the api_calls shape: sql/schema.sql's table, and every copy of its col
         }),
       );
     });
+  });
+
+  test("the simulator serves the spec's fields and no others (src/sim/types.ts mirrors them by hand)", async () => {
+    const sim = await startSimulator({ seed: 5, calls: 2000, days: 10, users: 1 });
+    try {
+      const url = new URL("/user/api-calls", sim.url);
+      url.searchParams.set("limit", "5000");
+      const response = await fetch(url, {
+        headers: { authorization: `Bearer ${sim.users[0]?.token}` },
+        signal: AbortSignal.timeout(10_000),
+      });
+      const { items } = (await response.json()) as { items: Record<string, unknown>[] };
+      expect(items.length).toBeGreaterThan(1000);
+      const served = new Set(items.flatMap((item) => Object.keys(item)));
+      expect([...served].sort()).toEqual((await specFields()).sort());
+    } finally {
+      await sim.close();
+    }
   });
 
   test("a new call fills every column; a newer version overwrites all but id and first_seen_run_id", async () => {

@@ -66,7 +66,10 @@ const FIRST = {
   first_unknown: { a: 1 },
 };
 
-/** The same call with every other field changed, and a later updated_at: the version that wins. */
+/**
+ * The same call with every other field changed and a later updated_at: the version that wins. Even
+ * created_at, which a real call never changes, so that every column the update sets is seen to change.
+ */
 const SECOND = {
   id: ID,
   user_id: "8d3c1e2a-4b5f-4a6b-9c8d-0e1f2a3b4c5d",
@@ -92,7 +95,7 @@ const SECOND = {
   second_unknown: [2],
 };
 
-/** Loads records through the row path, as one batch of a run; the stored call, column by column. */
+/** Loads one record through the row path, as a batch of run `runId`; the stored call, column by column. */
 async function load(warehouse: Warehouse, dir: string, runId: string, record: object) {
   const spoolDir = path.join(dir, `${runId}-spool`);
   await mkdir(spoolDir, { recursive: true });

@@ -1,7 +1,7 @@
 -- Rejected records of one batch, from their NDJSON spool file (its name filled in as a quoted literal).
 -- raw_json is cut to MAX_REJECT_RAW_CHARS (src/transform/limits.ts), so a line stays far below
 -- maximum_object_size.
-INSERT INTO rejects
+INSERT INTO rejects (run_id, rejected_at, record_id, reason, raw_json)
 SELECT run_id, rejected_at, record_id, reason, raw_json
 FROM read_json({{file}},
   format = 'newline_delimited',

@@ -1,13 +1,7 @@
--- Calls that started an async operation never fetched because they were created before
--- $window_start: what --operations all would fetch on top of the window. The same call filter as
--- candidate_operations.sql.
+-- Calls that started an async operation (operation_starting_calls in views.sql, as for
+-- candidate_operations.sql) never fetched because they were created before $window_start: what
+-- --operations all would fetch on top of the window.
 SELECT count(*)::BIGINT AS n
-FROM api_calls AS c
-LEFT JOIN async_operations AS o USING (id)
-WHERE c.method = 'POST'
-  AND list_contains({{templates}}, c.endpoint_template)
-  AND (c.status_code IS NULL OR c.status_code BETWEEN 200 AND 299)
-  AND c.id NOT IN (SELECT id FROM own_calls)
-  AND NOT coalesce(c.user_agent LIKE 'zoo-usage/%', false)
-  AND o.id IS NULL
+FROM operation_starting_calls({{templates}}) AS c
+WHERE NOT c.operation_stored
   AND c.created_at < $window_start::TIMESTAMPTZ;

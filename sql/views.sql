@@ -3,21 +3,27 @@
 
 -- is_own_call: a request of the exporter itself, which the API lists as a call of the token's user
 -- like any other: an id it received in x-api-call-id (own_calls), or its User-Agent (zoo-usage/...),
--- which also covers a request whose response never arrived.
+-- which also covers a request whose response never arrived. The parameters are named apart from
+-- the columns: one named id would be taken for own_calls.id inside the subquery.
+CREATE OR REPLACE MACRO is_own_call(call_id, call_user_agent) AS
+  coalesce(call_user_agent LIKE 'zoo-usage/%', false) OR call_id IN (SELECT id FROM own_calls);
+
 CREATE OR REPLACE VIEW api_calls_enriched AS
 SELECT
   *,
   CAST(timezone('UTC', created_at) AS DATE) AS day,
   strftime(timezone('UTC', created_at), '%Y-%m') AS month,
   completed_at IS NULL AS billing_pending,
-  coalesce(user_agent LIKE 'zoo-usage/%', false) OR id IN (SELECT id FROM own_calls) AS is_own_call
+  is_own_call(id, user_agent) AS is_own_call
 FROM api_calls;
 
 -- Every call but the exporter's own: what the account spends on everything else.
 CREATE OR REPLACE VIEW api_calls_excluding_own AS
 SELECT * FROM api_calls_enriched WHERE NOT is_own_call;
 
-CREATE OR REPLACE VIEW cost_per_day AS
+-- Cost per UTC day and per month, of every call or of all but the exporter's own (include_own):
+-- each shape written once, for the views below.
+CREATE OR REPLACE MACRO cost_per_day_of(include_own) AS TABLE
 SELECT
   day,
   count(*) AS calls,
@@ -25,10 +31,11 @@ SELECT
   count(*) FILTER (WHERE billing_pending) AS pending_calls,
   coalesce(sum(price_usd), 0)::DECIMAL(18, 6) AS cost_usd
 FROM api_calls_enriched
+WHERE include_own OR NOT is_own_call
 GROUP BY day
 ORDER BY day;
 
-CREATE OR REPLACE VIEW cost_per_month AS
+CREATE OR REPLACE MACRO cost_per_month_of(include_own) AS TABLE
 SELECT
   month,
   count(*) AS calls,
@@ -36,8 +43,14 @@ SELECT
   count(*) FILTER (WHERE billing_pending) AS pending_calls,
   coalesce(sum(price_usd), 0)::DECIMAL(18, 6) AS cost_usd
 FROM api_calls_enriched
+WHERE include_own OR NOT is_own_call
 GROUP BY month
 ORDER BY month;
+
+CREATE OR REPLACE VIEW cost_per_day AS SELECT * FROM cost_per_day_of(true);
+CREATE OR REPLACE VIEW cost_per_month AS SELECT * FROM cost_per_month_of(true);
+CREATE OR REPLACE VIEW cost_per_day_excluding_own AS SELECT * FROM cost_per_day_of(false);
+CREATE OR REPLACE VIEW cost_per_month_excluding_own AS SELECT * FROM cost_per_month_of(false);
 
 -- The exporter's own share per month: its calls and their cost beside the totals, so the spend with
 -- and without it can be read side by side.
@@ -50,28 +63,6 @@ SELECT
   coalesce(sum(price_usd) FILTER (WHERE is_own_call), 0)::DECIMAL(18, 6) AS own_cost_usd,
   coalesce(sum(price_usd) FILTER (WHERE NOT is_own_call), 0)::DECIMAL(18, 6) AS cost_excluding_own_usd
 FROM api_calls_enriched
-GROUP BY month
-ORDER BY month;
-
-CREATE OR REPLACE VIEW cost_per_day_excluding_own AS
-SELECT
-  day,
-  count(*) AS calls,
-  count(price_usd) AS priced_calls,
-  count(*) FILTER (WHERE billing_pending) AS pending_calls,
-  coalesce(sum(price_usd), 0)::DECIMAL(18, 6) AS cost_usd
-FROM api_calls_excluding_own
-GROUP BY day
-ORDER BY day;
-
-CREATE OR REPLACE VIEW cost_per_month_excluding_own AS
-SELECT
-  month,
-  count(*) AS calls,
-  count(price_usd) AS priced_calls,
-  count(*) FILTER (WHERE billing_pending) AS pending_calls,
-  coalesce(sum(price_usd), 0)::DECIMAL(18, 6) AS cost_usd
-FROM api_calls_excluding_own
 GROUP BY month
 ORDER BY month;
 
@@ -150,6 +141,27 @@ SELECT
     ELSE 'unclear'
   END AS implied_unit
 FROM summary;
+
+-- Calls that may have started an async operation, with the operation stored for each (NULLs when
+-- none is): a POST on an endpoint that starts a job (`templates`, the list in
+-- src/transform/operationRow.ts), answered 2xx or not answered yet, by anyone but the exporter,
+-- whose own calls are reads that start nothing. candidate_operations.sql and
+-- operations_outside_window.sql pick from these. Over api_calls rather than
+-- api_calls_excluding_own: with the own-call test in this WHERE, DuckDB runs it after the join's
+-- filters, on the few calls they leave, instead of on every POST.
+CREATE OR REPLACE MACRO operation_starting_calls(templates) AS TABLE
+SELECT
+  c.id,
+  c.created_at,
+  o.id IS NOT NULL AS operation_stored,
+  o.fetch_status AS operation_fetch_status,
+  o.status AS operation_status
+FROM api_calls AS c
+LEFT JOIN async_operations AS o USING (id)
+WHERE c.method = 'POST'
+  AND list_contains(templates, c.endpoint_template)
+  AND (c.status_code IS NULL OR c.status_code BETWEEN 200 AND 299)
+  AND NOT is_own_call(c.id, c.user_agent);
 
 -- Async operations joined to the calls that started them (same id), for cost by kind of job.
 CREATE OR REPLACE VIEW operations_with_cost AS

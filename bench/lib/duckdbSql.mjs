@@ -30,5 +30,5 @@ export const CREATE_TABLE = `CREATE TABLE api_calls (${ITEM_COLUMNS.map(([name, 
 
 export function readJsonSql(file) {
   const columns = ITEM_COLUMNS.map(([name, type]) => `${name}: ${quotedString(type)}`).join(", ");
-  return `INSERT INTO api_calls SELECT * FROM read_json(${quotedString(file)}, format = 'newline_delimited', columns = {${columns}})`;
+  return `INSERT INTO api_calls BY NAME SELECT * FROM read_json(${quotedString(file)}, format = 'newline_delimited', columns = {${columns}})`;
 }

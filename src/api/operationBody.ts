@@ -7,15 +7,7 @@
  * then depends on the number of outputs, not on their size.
  */
 
-import { OutputValueCounter } from "./outputSize.js";
-
-/** One output file's size, counted both ways: which applies depends on the operation's type. */
-export interface MeasuredOutput {
-  /** Bytes its value decodes to as base64 (Buffer.from(value, "base64").length). */
-  base64Bytes: number;
-  /** Bytes of its value as UTF-8 text (Buffer.byteLength(value)), for plain text outputs. */
-  textBytes: number;
-}
+import { type MeasuredOutput, OutputValueCounter } from "./outputSize.js";
 
 /** What a body filter hands the transport: the bytes to keep of each chunk, then of the end. */
 export interface BodyFilter {

@@ -1,4 +1,10 @@
-import type { MeasuredOutput } from "./operationBody.js";
+/** One output file's size, counted both ways: which applies depends on the operation's type. */
+export interface MeasuredOutput {
+  /** Bytes its value decodes to as base64 (Buffer.from(value, "base64").length). */
+  base64Bytes: number;
+  /** Bytes of its value as UTF-8 text (Buffer.byteLength(value)), for plain text outputs. */
+  textBytes: number;
+}
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

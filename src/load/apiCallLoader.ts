@@ -26,15 +26,7 @@ import { fillSql, sqlFile } from "./sqlFiles.js";
 import { asStorageError } from "./storageError.js";
 
 // The scan serialises its rejects with it, beside the rows this module loads.
-export { serializeReject } from "./refusedRows.js";
-
-export interface RejectRow {
-  run_id: string;
-  rejected_at: string;
-  record_id: string | null;
-  reason: string;
-  raw_json: string;
-}
+export { type RejectRow, serializeReject } from "./refusedRows.js";
 
 /** A position the scan reached: the sealed next_page token after a page, and that page's last key. */
 export interface Rung {

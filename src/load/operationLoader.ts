@@ -1,8 +1,8 @@
 import { type OperationRow, rejectedOperation } from "../transform/operationRow.js";
-import type { RejectRow } from "./apiCallLoader.js";
 import type { Warehouse } from "./database.js";
 import { quotedString } from "./duckdb.js";
 import { PARTITION_FORMAT, type Partitioning } from "./partitioning.js";
+import type { RejectRow } from "./refusedRows.js";
 import { isReadError, readProbe, separateRefused, serializeReject } from "./refusedRows.js";
 import { Spool } from "./spool.js";
 import { fillSql, sqlFile } from "./sqlFiles.js";

@@ -1,10 +1,18 @@
 import { rm } from "node:fs/promises";
 import { cutForReject, storableText } from "../transform/limits.js";
-import type { RejectRow } from "./apiCallLoader.js";
 import type { Spool } from "./spool.js";
 
 // The loaders' safety net behind the validator: when DuckDB refuses a batch because of some rows'
 // data, those rows are found and rejected with DuckDB's reason, and the rest commits.
+
+/** One row of the rejects table: a record that could not be loaded, with the reason. */
+export interface RejectRow {
+  run_id: string;
+  rejected_at: string;
+  record_id: string | null;
+  reason: string;
+  raw_json: string;
+}
 
 /**
  * A reject as one NDJSON line. Its texts may quote what the record held: a lone surrogate becomes

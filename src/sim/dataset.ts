@@ -3,7 +3,7 @@ import { ByteWriter } from "./byteWriter.js";
 import { operationTypeOf } from "./callFacts.js";
 import { type CallContext, type RawCall, rawCall, writeCallJson } from "./callRecord.js";
 import { CallIdentity, derivedUuid } from "./identity.js";
-import { type KeysetCalls, keysetPage } from "./keysetPage.js";
+import { type KeysetCalls, keysetPage, type SortKey, type SortMode } from "./keysetPage.js";
 import { type LateBilling, type LateBillingOptions, lateBillingOf } from "./lateBilling.js";
 import { LiteralCache } from "./literalCache.js";
 import { buildOperation } from "./operations.js";
@@ -28,14 +28,6 @@ export interface DatasetOptions {
   tieShare?: number;
   /** Calls whose billing lands days late or at month end (default: 5% of calls). */
   lateBilling?: LateBillingOptions;
-}
-
-export type SortMode = "created_at_ascending" | "created_at_descending";
-
-/** A position in the (created_at, id) order: the key Dropshot keyset pagination resumes after. */
-export interface SortKey {
-  createdUs: number;
-  id: string;
 }
 
 /** The simulated clock's default start (a string: a shared Date would be a mutable singleton). */

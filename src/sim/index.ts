@@ -5,14 +5,8 @@
  * pipeline imports it.
  */
 export type { SimClock } from "./clock.js";
-export {
-  createDataset,
-  Dataset,
-  type DatasetOptions,
-  DEFAULT_NOW_ISO,
-  type SortKey,
-  type SortMode,
-} from "./dataset.js";
+export { createDataset, Dataset, type DatasetOptions, DEFAULT_NOW_ISO } from "./dataset.js";
+export type { SortKey, SortMode } from "./keysetPage.js";
 export type { LateBillingOptions } from "./lateBilling.js";
 export { decodePageToken, encodePageToken } from "./pageToken.js";
 export type { GatedRequest, HoldMatch, RequestGate } from "./requestGate.js";

@@ -1,5 +1,12 @@
-import type { SortKey, SortMode } from "./dataset.js";
 import type { UserIndex } from "./userIndex.js";
+
+export type SortMode = "created_at_ascending" | "created_at_descending";
+
+/** A position in the (created_at, id) order: the key Dropshot keyset pagination resumes after. */
+export interface SortKey {
+  createdUs: number;
+  id: string;
+}
 
 /** What paging needs to know about a call. */
 export interface KeysetCalls {

@@ -1,4 +1,4 @@
-import type { SortMode } from "./dataset.js";
+import type { SortMode } from "./keysetPage.js";
 import { UUID_PATTERN } from "./random.js";
 import { parseMicros } from "./time.js";
 

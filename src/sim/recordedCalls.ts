@@ -1,5 +1,5 @@
-import type { SortKey, SortMode } from "./dataset.js";
 import { derivedUuid } from "./identity.js";
+import type { SortKey, SortMode } from "./keysetPage.js";
 import { SALT } from "./salts.js";
 import { formatMicros } from "./time.js";
 import type { ApiCallRecord } from "./types.js";

@@ -1,6 +1,7 @@
 import { ByteWriter } from "./byteWriter.js";
-import type { Dataset, SortKey, SortMode } from "./dataset.js";
+import type { Dataset } from "./dataset.js";
 import { operationJsonWithOutputBytes } from "./fakeFiles.js";
+import type { SortKey, SortMode } from "./keysetPage.js";
 import { decodePageToken, encodePageToken } from "./pageToken.js";
 import { UUID_PATTERN } from "./random.js";
 import { mergePage, type RecordedCalls } from "./recordedCalls.js";

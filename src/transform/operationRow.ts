@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { MeasuredOutput } from "../api/operationBody.js";
+import type { MeasuredOutput } from "../api/outputSize.js";
 import {
   AsyncOperationSchema,
   isRfc3339DateTime,

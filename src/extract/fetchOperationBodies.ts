@@ -1,5 +1,5 @@
 import type { ZooClient } from "../api/client.js";
-import type { MeasuredOutput } from "../api/operationBody.js";
+import type { MeasuredOutput } from "../api/outputSize.js";
 import { ZooUsageError } from "../errors.js";
 import { AdaptiveConcurrency } from "./adaptiveConcurrency.js";
 import { pipelinedFetch } from "./pipelinedFetch.js";

@@ -2,9 +2,8 @@ import type { ZooClient } from "../api/client.js";
 import { ZooUsageError } from "../errors.js";
 import type { RejectRow } from "../load/apiCallLoader.js";
 import type { Warehouse } from "../load/database.js";
-import { quotedString } from "../load/duckdb.js";
 import type { OperationLoader } from "../load/operationLoader.js";
-import { fillSql, sqlFile } from "../load/sqlFiles.js";
+import { fillSql, sqlFile, sqlListLiteral } from "../load/sqlFiles.js";
 import type { Progress } from "../pipeline/progress.js";
 import {
   notFoundOperation,
@@ -99,7 +98,7 @@ export async function fetchOperations(
     concurrency: { start: controller.limit, peak: controller.limit, final: controller.limit },
   };
   const templates = {
-    templates: `[${OPERATION_STARTING_TEMPLATES.map((template) => quotedString(template)).join(", ")}]`,
+    templates: sqlListLiteral(OPERATION_STARTING_TEMPLATES),
   };
   const candidatesSql = fillSql(sqlFile("candidate_operations.sql"), templates);
   const windowStart = options.windowStart ?? EPOCH.createdAt;

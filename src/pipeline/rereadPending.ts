@@ -4,7 +4,7 @@ import { forEachConcurrently } from "../extract/fetchOperations.js";
 import { type ApiCallLoader, noteRecord, serializeReject, serializeRow } from "../load/apiCallLoader.js";
 import { sqlFile } from "../load/sqlFiles.js";
 import { checkApiCall, rawForRejects, type TransformContext, toRow } from "../transform/apiCallRow.js";
-import type { PendingRereads, RunSummary } from "./runSummary.js";
+import type { PendingRereads } from "./runSummary.js";
 import type { ExportDeps } from "./scanApiCalls.js";
 
 /**
@@ -37,18 +37,17 @@ export interface RereadOptions {
  * stripe_invoice_item_id when it bills, which can be at month end (its pricing pages; when the
  * fields are filled in is undocumented). Each answer is validated as a listed record is and
  * upserted through the loader's update path, so the cost views and the Parquet partitions follow.
- * Its counts go to the run's summary as it goes (pending_rereads, and re-read rows updated or
- * rejected). At most `max` a run: never-asked calls first, oldest first, then the ones asked
- * longest ago, so a call that never settles cannot starve the rest.
+ * At most `max` a run: never-asked calls first, oldest first, then the ones asked longest ago, so a
+ * call that never settles cannot starve the rest. Returns what it did, with the error that stopped
+ * it (after committing what it had read), so a run the API stops midway still says what it re-read.
  */
 export async function rereadPending(
   deps: ExportDeps,
   loader: ApiCallLoader,
   transform: TransformContext,
   options: RereadOptions,
-  run: { summary: RunSummary; warn: (message: string, kind?: string) => void },
-): Promise<void> {
-  const { warn } = run;
+  warn: (message: string, kind?: string) => void,
+): Promise<RereadResult> {
   const result: PendingRereads = {
     asked: 0,
     settled: 0,
@@ -57,8 +56,7 @@ export async function rereadPending(
     rejected: 0,
     left: 0,
   };
-  // In the summary from the start, so a run the API stops midway still says what it re-read.
-  run.summary.pending_rereads = result;
+  const rows = { updated: 0, rejected: 0 };
   const { connection } = deps.warehouse;
   const staleBefore = new Date(Date.parse(options.highWater) - LIKELY_UNBILLED_DAYS * DAY_MS).toISOString();
   const reader = await connection.runAndReadAll(sqlFile("select_pending_rereads.sql"), {
@@ -67,26 +65,30 @@ export async function rereadPending(
     stale_before: staleBefore,
     limit: options.max,
   });
-  const rows = reader.getRowObjectsJS() as Array<{
+  const candidates = reader.getRowObjectsJS() as Array<{
     id: string;
     backlog: number;
     stale: number;
     oldest_created_at: string;
   }>;
-  const first = rows[0];
-  if (first === undefined) return;
+  const first = candidates[0];
+  if (first === undefined) return { rereads: result, ...rows };
   deps.progress.update({ phase: "re-reading calls pending billing" });
-  result.left = first.backlog - rows.length;
+  result.left = first.backlog - candidates.length;
   if (first.stale > 0) {
     warn(
       `${first.stale} call(s) created before ${staleBefore} (more than ${LIKELY_UNBILLED_DAYS} days before the newest call) are still pending billing, the oldest from ${first.oldest_created_at}: likely never billed. They are re-read one by one until they settle (see the pending_billing view).`,
     );
   }
-  const ids = rows.map((row) => row.id);
+  const ids = candidates.map((row) => row.id);
   let failure: unknown;
-  for (let start = 0; start < ids.length && failure === undefined && !deps.signal.aborted; start += CHUNK) {
-    const chunk = ids.slice(start, start + CHUNK);
-    failure = await rereadChunk(deps, loader, transform, options, chunk, result, run.summary);
+  try {
+    for (let start = 0; start < ids.length && failure === undefined && !deps.signal.aborted; start += CHUNK) {
+      const chunk = ids.slice(start, start + CHUNK);
+      failure = await rereadChunk(deps, loader, transform, options, chunk, result, rows);
+    }
+  } catch (error) {
+    failure = error;
   }
   if (result.not_found > 0) {
     warn(
@@ -98,7 +100,16 @@ export async function rereadPending(
       `${result.left} more call(s) pending billing before the lookback window are left for the next run (--max-pending-rereads ${options.max})`,
     );
   }
-  if (failure !== undefined) throw failure;
+  return failure === undefined ? { rereads: result, ...rows } : { rereads: result, ...rows, failure };
+}
+
+/** What the re-reads of a run did: per call (rereads), and the rows they updated or rejected. */
+export interface RereadResult {
+  rereads: PendingRereads;
+  updated: number;
+  rejected: number;
+  /** The error that stopped the re-reads, after what was read was committed. */
+  failure?: unknown;
 }
 
 /** Re-reads one chunk and commits it; returns the error that stopped it, after committing what it got. */
@@ -109,7 +120,7 @@ async function rereadChunk(
   options: RereadOptions,
   ids: readonly string[],
   result: PendingRereads,
-  summary: RunSummary,
+  rows: { updated: number; rejected: number },
 ): Promise<unknown> {
   // A batch without a resume token: the scan has ended, so the stored position stays "at the end".
   const batch = loader.newBatch(null);
@@ -163,8 +174,8 @@ async function rereadChunk(
   batch.rows.append(lines);
   if (lines.length > 0 || batch.rejects.length > 0) {
     const committed = await loader.commit(batch);
-    summary.records_updated += committed.updated;
-    summary.records_rejected += committed.rejected;
+    rows.updated += committed.updated;
+    rows.rejected += committed.rejected;
   } else {
     await batch.rows.remove();
   }

@@ -1,6 +1,6 @@
+import { type Checkpoint, findLadderRung } from "../load/checkpoint.js";
 import type { Warehouse } from "../load/database.js";
 import type { SecretBox } from "../secrets/secretBox.js";
-import { type ExportState, findLadderRung } from "./exportState.js";
 
 export type ScanMode = "full" | "incremental" | "resume";
 
@@ -21,7 +21,7 @@ export interface StartPoint {
  */
 export async function chooseStartPoint(
   warehouse: Warehouse,
-  state: ExportState,
+  state: Checkpoint,
   options: { fullRefresh: boolean; lookbackMs: number; secrets: SecretBox },
 ): Promise<StartPoint> {
   if (state.resumeToken !== null) {

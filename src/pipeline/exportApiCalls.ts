@@ -145,7 +145,8 @@ async function prepareRun(
     lookbackMs: options.lookbackMs,
     secrets: deps.secrets,
   });
-  if (start.mode === "full" && checkpoint.resumeToken !== null) warn(start.reason);
+  // A stored resume position this run cannot use is said out loud; --full-refresh drops it by choice.
+  if (start.mode === "full" && checkpoint.resumeToken !== null && !options.fullRefresh) warn(start.reason);
   logger.info(`scan: ${start.reason}`);
   for (const dataset of DATASETS) {
     const missing = await markMissingPartitions(warehouse, {

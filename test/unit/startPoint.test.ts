@@ -74,6 +74,17 @@ test("--full-refresh: a full scan even with a usable rung", async () => {
   });
 });
 
+test("--full-refresh after an interrupted scan: from the first page, not from the resume token", async () => {
+  await withTempWarehouse(async (warehouse) => {
+    const start = await chooseStartPoint(
+      warehouse,
+      state({ resumeToken: secrets.seal("resume-token"), highWaterCreated: HIGH_WATER }),
+      { ...options, fullRefresh: true },
+    );
+    expect(start).toEqual({ mode: "full", token: null, reason: expect.stringMatching(/--full-refresh/) });
+  });
+});
+
 test("first run (no high-water mark): a full scan", async () => {
   await withTempWarehouse(async (warehouse) => {
     const start = await chooseStartPoint(warehouse, state({}), options);

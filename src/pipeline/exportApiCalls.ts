@@ -1,19 +1,16 @@
-import { mkdir, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { ZooUsageError } from "../errors.js";
 import { fetchOperations } from "../extract/fetchOperations.js";
-import { ApiCallLoader } from "../load/apiCallLoader.js";
-import { type Checkpoint, clampHighWater, forgetPositions, readCheckpoint } from "../load/checkpoint.js";
+import { type Checkpoint, forgetPositions, readCheckpoint } from "../load/checkpoint.js";
 import { durationUnitWarning } from "../load/durationEvidence.js";
 import { OperationLoader } from "../load/operationLoader.js";
 import { recordOwnCalls } from "../load/ownCalls.js";
-import { markMissingPartitions, writeDirtyPartitions } from "../load/parquetExport.js";
-import { finishRun, startRun } from "../load/runHistory.js";
-import { reconcileSettings } from "../load/storedSettings.js";
-import type { TransformContext } from "../transform/apiCallRow.js";
-import { EndpointTemplater } from "../transform/endpointTemplate.js";
-import { CLOCK_TOLERANCE_MS, FutureCalls } from "./futureCalls.js";
+import { writeDirtyPartitions } from "../load/parquetExport.js";
+import { finishRun } from "../load/runHistory.js";
+import { DATASETS, prepareRun, scanContext } from "./prepareRun.js";
 import { type RereadResult, rereadPending } from "./rereadPending.js";
-import { newRunSummary, type RunStatus, type RunSummary } from "./runSummary.js";
+import { isResumable, statusOf } from "./runStatus.js";
+import { newRunSummary, type RunSummary } from "./runSummary.js";
 import {
   type ExportDeps,
   type ExportOptions,
@@ -21,29 +18,10 @@ import {
   type ScanResult,
   scanApiCalls,
 } from "./scanApiCalls.js";
-import { chooseStartPoint, type ScanMode, type StartPoint } from "./startPoint.js";
+import type { StartPoint } from "./startPoint.js";
 import { RunWarnings } from "./warnings.js";
 
 export type { ExportDeps, ExportOptions } from "./scanApiCalls.js";
-
-/** The Parquet datasets, each partitioned by the UTC month or day of its time column. */
-const DATASETS = [
-  { dataset: "api_calls", table: "api_calls", timeColumn: "created_at" },
-  { dataset: "async_operations", table: "async_operations", timeColumn: "call_created_at" },
-] as const;
-
-/**
- * Errors after which the run keeps what it has committed and ends partial (or interrupted, for a
- * request abandoned on SIGINT/SIGTERM), to resume next time.
- */
-const RESUMABLE_API_ERRORS = new Set([
-  "api.interrupted",
-  "api.retries_exhausted",
-  "api.network",
-  "api.server_error",
-  "api.rate_limited",
-  "api.pagination_anomaly",
-]);
 
 /**
  * The export of api calls: scan pages in ascending created_at order from the chosen start, validate
@@ -116,67 +94,6 @@ function phaseClock(now: () => Date, startedAt: Date): () => number {
     phaseStart = at;
     return seconds;
   };
-}
-
-/**
- * Before the first request: the run is recorded as started, the stored position is read (a
- * far-future high-water mark brought back), the settings reconciled, the start point chosen, and
- * the partitions missing from the dataset marked to be written.
- */
-async function prepareRun(
-  deps: ExportDeps,
-  options: ExportOptions,
-  startedAt: Date,
-  warn: (message: string) => void,
-): Promise<{ checkpoint: Checkpoint; start: StartPoint }> {
-  const { warehouse, logger } = deps;
-  await mkdir(options.spoolDir, { recursive: true, mode: 0o700 });
-  await startRun(warehouse, options.runId, startedAt);
-  const clampedFrom = await clampHighWater(warehouse, startedAt, CLOCK_TOLERANCE_MS);
-  if (clampedFrom !== undefined)
-    warn(
-      `the stored high-water mark ${clampedFrom} was after this run's clock; it is now ${startedAt.toISOString()}, so the lookback window reads recent calls again`,
-    );
-  const checkpoint = await readCheckpoint(warehouse);
-  const settingsNote = await reconcileSettings(warehouse, options);
-  if (settingsNote !== undefined) logger.info(settingsNote);
-  const start = await chooseStartPoint(warehouse, checkpoint, {
-    fullRefresh: options.fullRefresh,
-    lookbackMs: options.lookbackMs,
-    secrets: deps.secrets,
-  });
-  // A stored resume position this run cannot use is said out loud; --full-refresh drops it by choice.
-  if (start.mode === "full" && checkpoint.resumeToken !== null && !options.fullRefresh) warn(start.reason);
-  logger.info(`scan: ${start.reason}`);
-  for (const dataset of DATASETS) {
-    const missing = await markMissingPartitions(warehouse, {
-      ...dataset,
-      outDir: options.outDir,
-      partitioning: options.partitioning,
-    });
-    if (missing > 0)
-      logger.info(
-        `${missing} ${dataset.dataset} partition(s) missing from ${options.outDir}; they will be written`,
-      );
-  }
-  return { checkpoint, start };
-}
-
-/** The loader, transform context and clock bounds the scan and the re-reads share. */
-function scanContext(
-  deps: ExportDeps,
-  options: ExportOptions,
-  startedAt: Date,
-  warn: (message: string, kind?: string) => void,
-): ScanContext {
-  const transform: TransformContext = {
-    templater: new EndpointTemplater(),
-    secrets: deps.secrets,
-    privacy: options.privacy,
-    maxPriceUsd: options.maxPriceUsd,
-  };
-  const loader = new ApiCallLoader(deps.warehouse, { ...options, transform, onWarning: warn, now: deps.now });
-  return { deps, options, loader, transform, future: new FutureCalls(startedAt), warn };
 }
 
 /**
@@ -307,16 +224,3 @@ async function recordRun(deps: ExportDeps, summary: RunSummary, fatal: boolean):
     deps.logger.warn(`could not record the run in the runs table: ${(error as Error).message}`);
   }
 }
-
-function isResumable(error: unknown): boolean {
-  return error instanceof ZooUsageError && RESUMABLE_API_ERRORS.has(error.code);
-}
-
-/** The status a run ends with; the exit code follows from it (exitCodeOf in commands/export.ts). */
-export function statusOf(failure: unknown, interrupted: boolean, rejected: number): RunStatus {
-  if (interrupted) return "interrupted";
-  if (failure !== undefined) return isResumable(failure) ? "partial" : "failed";
-  return rejected > 0 ? "partial" : "completed";
-}
-
-export type { ScanMode };

@@ -38,7 +38,7 @@ export interface Position {
   runId: string;
 }
 
-/** Rungs per INSERT: a statement per rung cost ~6 ms of round trip each, 1.2 s per 200k calls. */
+/** Rungs per INSERT: a statement per rung would cost a round trip to DuckDB per page. */
 const RUNGS_PER_STATEMENT = 500;
 
 export async function readCheckpoint(warehouse: Warehouse): Promise<Checkpoint> {

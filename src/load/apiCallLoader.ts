@@ -53,8 +53,6 @@ export interface Batch {
   /** The batch's oldest and newest created_at, as sent (UTC or with an offset). */
   minCreatedAt: string | null;
   maxCreatedAt: string | null;
-  /** Pages read into this batch; a batch with none has nothing to commit. */
-  pages: number;
   /** Set on the first batch ever: the user whose history this database holds from now on. */
   userId: string | null;
 }
@@ -144,7 +142,6 @@ export class ApiCallLoader {
       minCreatedAt: null,
       maxCreatedAt: null,
       userId: null,
-      pages: 0,
     };
   }
 

@@ -185,7 +185,6 @@ export class ApiCallsSource implements Source<PageEvent, Batch> {
       batch.rungs.push({ lastCreatedAt: this.lastCreatedAt, sealedToken: sealedNext });
     }
     batch.resumeToken = sealedNext;
-    batch.pages += 1;
   }
 }
 

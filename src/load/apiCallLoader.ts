@@ -302,7 +302,14 @@ export class ApiCallLoader {
         }
         if (rejectsFile !== undefined)
           await connection.run(fillSql(this.rejectsSql, { file: sqlLiteral(rejectsFile) }));
-        await commitPosition(connection, { ...batch, runId: this.options.runId });
+        const { rungs, resumeToken, maxCreatedAt, userId } = batch;
+        await commitPosition(connection, {
+          rungs,
+          resumeToken,
+          maxCreatedAt,
+          userId,
+          runId: this.options.runId,
+        });
       });
     } catch (error) {
       throw asStorageError(error, `a batch of api calls to ${this.warehouse.path}`);

@@ -14,7 +14,9 @@
  * Sources this shape is made for: api calls of the user or of an org (a paginated list resumed from
  * a page token), operations (candidates read from the warehouse, fetched concurrently, loaded in
  * batches), API tokens and invoices (lists read in full each run), the balance (one GET, one
- * snapshot a run).
+ * snapshot a run). Where dlt declares a write disposition and Airbyte a checkpoint mode, a source
+ * here says the same by what its pieces do: `commit` upserts, appends or stages, and `complete`
+ * swaps a list read in full into place; the position lives in the rows `commit` writes.
  */
 export interface Source<Page, Batch> {
   /** The resource, as the run's output names it. */

@@ -7,21 +7,16 @@ import { OperationLoader } from "../load/operationLoader.js";
 import { recordOwnCalls } from "../load/ownCalls.js";
 import { writeDirtyPartitions } from "../load/parquetExport.js";
 import { finishRun } from "../load/runHistory.js";
+import type { ExportDeps, ExportOptions } from "./exportSettings.js";
 import { DATASETS, prepareRun, scanContext } from "./prepareRun.js";
 import { type RereadResult, rereadPending } from "./rereadPending.js";
 import { isResumable, statusOf } from "./runStatus.js";
 import { newRunSummary, type RunSummary } from "./runSummary.js";
-import {
-  type ExportDeps,
-  type ExportOptions,
-  type ScanContext,
-  type ScanResult,
-  scanApiCalls,
-} from "./scanApiCalls.js";
+import { type ScanContext, type ScanResult, scanApiCalls } from "./scanApiCalls.js";
 import type { StartPoint } from "./startPoint.js";
 import { RunWarnings } from "./warnings.js";
 
-export type { ExportDeps, ExportOptions } from "./scanApiCalls.js";
+export type { ExportDeps, ExportOptions } from "./exportSettings.js";
 
 /**
  * The export of api calls: scan pages in ascending created_at order from the chosen start, validate

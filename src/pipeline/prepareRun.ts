@@ -6,8 +6,9 @@ import { startRun } from "../load/runHistory.js";
 import { reconcileSettings } from "../load/storedSettings.js";
 import type { TransformContext } from "../transform/apiCallRow.js";
 import { EndpointTemplater } from "../transform/endpointTemplate.js";
+import type { ExportDeps, ExportOptions } from "./exportSettings.js";
 import { CLOCK_TOLERANCE_MS, FutureCalls } from "./futureCalls.js";
-import type { ExportDeps, ExportOptions, ScanContext } from "./scanApiCalls.js";
+import type { ScanContext } from "./scanApiCalls.js";
 import { chooseStartPoint, type StartPoint } from "./startPoint.js";
 
 /** The Parquet datasets, each partitioned by the UTC month or day of its time column. */

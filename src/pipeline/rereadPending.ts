@@ -4,8 +4,8 @@ import { forEachConcurrently } from "../extract/fetchOperations.js";
 import { type ApiCallLoader, noteRecord, serializeReject, serializeRow } from "../load/apiCallLoader.js";
 import { sqlFile } from "../load/sqlFiles.js";
 import { checkApiCall, rawForRejects, type TransformContext, toRow } from "../transform/apiCallRow.js";
+import type { ExportDeps } from "./exportSettings.js";
 import type { PendingRereads } from "./runSummary.js";
-import type { ExportDeps } from "./scanApiCalls.js";
 
 /**
  * A call pending billing this long after it was created is probably never billed: Zoo charges at

@@ -1,16 +1,10 @@
-import type { ZooClient } from "../api/client.js";
 import type { ApiCallLoader } from "../load/apiCallLoader.js";
-import type { Warehouse } from "../load/database.js";
 import { writeDirtyPartitions } from "../load/parquetExport.js";
-import { type Partitioning, partitionOf } from "../load/partitioning.js";
-import type { Logger } from "../log/logger.js";
-import type { SecretBox } from "../secrets/secretBox.js";
+import { partitionOf } from "../load/partitioning.js";
 import type { TransformContext } from "../transform/apiCallRow.js";
-import type { DurationUnit } from "../transform/durationUnit.js";
-import type { PrivacyPolicy } from "../transform/privacy.js";
 import { ApiCallsSource } from "./apiCallsSource.js";
+import type { ExportDeps, ExportOptions } from "./exportSettings.js";
 import type { FutureCalls } from "./futureCalls.js";
-import type { Progress } from "./progress.js";
 import { runSource, type SourceRun } from "./source.js";
 import type { StartPoint } from "./startPoint.js";
 
@@ -20,44 +14,6 @@ import type { StartPoint } from "./startPoint.js";
  */
 export function defaultMaxPages(limit: number): number {
   return 10_000 + Math.ceil(100_000_000 / limit);
-}
-
-export interface ExportOptions {
-  runId: string;
-  limit: number;
-  lookbackMs: number;
-  fullRefresh: boolean;
-  /** Records per transaction: a crash loses at most this many, re-read on the next run. */
-  batchRecords: number;
-  durationUnit: DurationUnit;
-  partitioning: Partitioning;
-  privacy: PrivacyPolicy;
-  maxPriceUsd: number;
-  outDir: string;
-  spoolDir: string;
-  /** Also fetch the async operations the exported calls started (--no-operations skips). */
-  operations: boolean;
-  operationsConcurrency: number;
-  /**
-   * Operations never stored are fetched for calls created this long before the run's clock (stored
-   * ones not yet final whatever their age); null: the whole history (`--operations all`).
-   */
-  operationsWindowMs: number | null;
-  /** Stored calls pending billing from before the lookback window re-read per run (0: none). */
-  maxPendingRereads: number;
-  /** Pages one scan reads at most (default: defaultMaxPages of the limit). */
-  maxPages?: number | undefined;
-}
-
-export interface ExportDeps {
-  client: ZooClient;
-  warehouse: Warehouse;
-  secrets: SecretBox;
-  logger: Logger;
-  progress: Progress;
-  now: () => Date;
-  /** Aborted by SIGINT/SIGTERM: the current batch commits and the run stops. */
-  signal: AbortSignal;
 }
 
 /** What a scan needs from the run around it. */

@@ -11,27 +11,34 @@ export function sqlFile(name: string): string {
   return readFileSync(path.join(SQL_DIR, name), "utf8");
 }
 
-/**
- * A value quoted as a SQL literal. Only sqlLiteral and sqlListLiteral make one, so fillSql can only
- * ever write a quoted value into SQL text, never an expression, a subquery or a clause.
- */
-export class SqlLiteral {
-  private constructor(readonly text: string) {}
+declare const literalBrand: unique symbol;
 
-  /** @internal */
-  static quote(text: string): SqlLiteral {
-    return new SqlLiteral(text);
-  }
+/**
+ * A value quoted as a SQL literal. Only sqlLiteral and sqlListLiteral make one (the brand keeps
+ * other code from typing one, the set from forging one at run time), so fillSql can only ever write
+ * a quoted value into SQL text, never an expression, a subquery or a clause.
+ */
+export interface SqlLiteral {
+  readonly text: string;
+  readonly [literalBrand]: true;
+}
+
+const madeHere = new WeakSet<object>();
+
+function literal(text: string): SqlLiteral {
+  const made = Object.freeze({ text }) as SqlLiteral;
+  madeHere.add(made);
+  return made;
 }
 
 /** A string as a quoted SQL literal. */
 export function sqlLiteral(value: string): SqlLiteral {
-  return SqlLiteral.quote(quotedString(value));
+  return literal(quotedString(value));
 }
 
 /** A list of strings as a SQL list literal (`['a', 'b']`). */
 export function sqlListLiteral(values: readonly string[]): SqlLiteral {
-  return SqlLiteral.quote(`[${values.map((value) => quotedString(value)).join(", ")}]`);
+  return literal(`[${values.map((value) => quotedString(value)).join(", ")}]`);
 }
 
 /**
@@ -41,9 +48,9 @@ export function sqlListLiteral(values: readonly string[]): SqlLiteral {
  */
 export function fillSql(template: string, literals: Readonly<Record<string, SqlLiteral>>): string {
   return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
-    const literal: unknown = literals[name];
-    if (literal === undefined) throw new Error(`no value for {{${name}}} in SQL template`);
-    if (!(literal instanceof SqlLiteral)) throw new Error(`{{${name}}} takes a quoted literal (sqlLiteral)`);
-    return literal.text;
+    const value: SqlLiteral | undefined = literals[name];
+    if (value === undefined) throw new Error(`no value for {{${name}}} in SQL template`);
+    if (!madeHere.has(value)) throw new Error(`{{${name}}} takes a quoted literal (sqlLiteral)`);
+    return value.text;
   });
 }

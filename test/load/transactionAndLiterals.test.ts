@@ -57,5 +57,8 @@ test("fillSql writes quoted literals, escaping quotes", () => {
 test("fillSql refuses anything but a literal, and a placeholder without a value", () => {
   const clause = "(SELECT * FROM api_calls)" as unknown as SqlLiteral;
   expect(() => fillSql("SELECT * FROM {{rows}}", { rows: clause })).toThrow(/quoted literal/);
+  // Not even an object that looks like one.
+  const forged = { text: "(SELECT * FROM api_calls)" } as unknown as SqlLiteral;
+  expect(() => fillSql("SELECT * FROM {{rows}}", { rows: forged })).toThrow(/quoted literal/);
   expect(() => fillSql("SELECT {{a}}, {{b}}", { a: sqlLiteral("x") })).toThrow(/no value for \{\{b\}\}/);
 });

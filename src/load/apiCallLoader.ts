@@ -334,14 +334,21 @@ export class ApiCallLoader {
     if (mayInsertDirectly && (await this.isNewerThanStored(batch))) {
       await connection.run(`CREATE OR REPLACE TEMP VIEW new_api_calls AS ${batchRows}`);
       const inserted = await connection.run(this.insertSql, params);
-      const batchRowsInTable = "(SELECT id, created_at FROM api_calls WHERE created_at >= $min::TIMESTAMPTZ)";
-      // Rare: an id listed twice in the batch. Undone, and staged, which keeps the newest.
-      if (await this.repeatsIds(batchRowsInTable, { min: batch.minCreatedAt })) throw new RepeatedIds();
+      // Rare: an id listed twice in the batch. Undone, and staged, which keeps the newest. The
+      // batch's rows are the table's from its oldest call on: nothing stored was that new.
+      const repeated = await this.countRepeats(
+        "SELECT (count(*) - count(DISTINCT id))::INTEGER FROM api_calls WHERE created_at >= $min::TIMESTAMPTZ",
+        { min: batch.minCreatedAt },
+      );
+      if (repeated) throw new RepeatedIds();
       await markDirty(connection, "api_calls", { ...dirty, since: batch.minCreatedAt });
       return { inserted: inserted.rowsChanged, updated: 0 };
     }
     await connection.run(`CREATE OR REPLACE TEMP TABLE staged_api_calls AS ${batchRows}`);
-    if (await this.repeatsIds("staged_api_calls")) await connection.run(this.dedupeSql);
+    const repeated = await this.countRepeats(
+      "SELECT (count(*) - count(DISTINCT id))::INTEGER FROM staged_api_calls",
+    );
+    if (repeated) await connection.run(this.dedupeSql);
     await connection.run(this.changedSql);
     await markDirty(connection, "api_calls", { ...dirty, table: "changed_api_calls" });
     const counts = await connection.runAndReadAll(
@@ -374,12 +381,9 @@ export class ApiCallLoader {
     return Number(reader.getRows()[0]?.[0] ?? 1) === 0;
   }
 
-  /** True when an id stands more than once in `relation` (a table or a subquery). */
-  private async repeatsIds(relation: string, params: Record<string, string | null> = {}): Promise<boolean> {
-    const reader = await this.warehouse.connection.runAndReadAll(
-      `SELECT (count(*) - count(DISTINCT id))::INTEGER FROM ${relation}`,
-      params,
-    );
+  /** True when `countSql` (rows minus distinct ids) finds an id that stands more than once. */
+  private async countRepeats(countSql: string, params: Record<string, string | null> = {}): Promise<boolean> {
+    const reader = await this.warehouse.connection.runAndReadAll(countSql, params);
     return Number(reader.getRows()[0]?.[0] ?? 0) > 0;
   }
 

@@ -1,6 +1,6 @@
--- Insert new rows: the rows placeholder is either the staged rows whose id is new
--- (changed_api_calls), or, when the loader knows the whole batch is new, the batch's spool files
--- read directly (no staging table).
+-- Insert new rows from the temp view new_api_calls, which the loader defines per batch: the staged
+-- rows whose id is new (changed_api_calls), or, when the loader knows the whole batch is new, the
+-- batch's spool files read directly (no staging table).
 -- A plain INSERT: in DuckDB an INSERT ... ON CONFLICT DO UPDATE costs about twice as much per row.
 -- $run_id marks who wrote them; $units_per_ms turns the raw duration into milliseconds (README,
 -- "Duration").
@@ -12,4 +12,4 @@ SELECT
   duration_raw / $units_per_ms AS duration_ms,
   $run_id AS first_seen_run_id,
   $run_id AS last_changed_run_id
-FROM {{rows}};
+FROM new_api_calls;

@@ -1,9 +1,10 @@
 -- The rows of a bulk-loaded batch (src/transform/bulkLoadable.ts): raw GET /user/api-calls items as
 -- the server sent them, one JSON array, typed by DuckDB, with the values JavaScript derived joined in
 -- from staged_derived (endpoint templates; hashes where the privacy policy says "hash"). Columns as
--- in select_row_api_calls.sql. Placeholders: the file (a quoted literal); for token_hash, email and
--- ip_address the expression of their privacy policy (the raw column, NULL, or the hash joined in);
--- and the joins of staged_derived the templates and those hashes need.
+-- in select_row_api_calls.sql. Placeholders, each a quoted literal: the file, and the privacy policy
+-- ('keep', 'hash' or 'drop') of token, email and ip_address. A policy is a constant, so DuckDB folds
+-- its CASE when it plans the query; staged_derived holds hashes only for the fields the policy hashes,
+-- so the other joins find nothing to join.
 -- A record with a duplicate key makes read_json fail (JavaScript keeps the last value): the loader
 -- then loads the batch through the row path instead. Only prices stored as they are (no rounding, not
 -- negative) come this way, so price_raw and price_flags are NULL. maximum_object_size as in
@@ -13,7 +14,9 @@ SELECT
   r.created_at, r.started_at, r.completed_at, r.updated_at,
   r.duration AS duration_raw, r.minutes, r.seconds, r.price AS price_usd,
   NULL::VARCHAR AS price_raw, NULL::VARCHAR AS price_flags,
-  {{token_hash}} AS token_hash, {{email}} AS email, {{ip_address}} AS ip_address,
+  CASE {{token_policy}} WHEN 'keep' THEN r.token WHEN 'hash' THEN t.value END AS token_hash,
+  CASE {{email_policy}} WHEN 'keep' THEN r.email WHEN 'hash' THEN m.value END AS email,
+  CASE {{ip_address_policy}} WHEN 'keep' THEN r.ip_address WHEN 'hash' THEN i.value END AS ip_address,
   r.origin, r.user_agent, r.request_query_params, r.stripe_invoice_item_id, NULL::JSON AS extra
 FROM read_json({{file}},
   format = 'array',
@@ -26,4 +29,7 @@ FROM read_json({{file}},
     stripe_invoice_item_id: 'VARCHAR'
   },
   maximum_object_size = 33554432) AS r
-{{joins}}
+LEFT JOIN staged_derived AS e ON e.kind = 'endpoint' AND e.raw = r.endpoint
+LEFT JOIN staged_derived AS t ON t.kind = 'token' AND t.raw = r.token
+LEFT JOIN staged_derived AS m ON m.kind = 'email' AND m.raw = r.email
+LEFT JOIN staged_derived AS i ON i.kind = 'ip_address' AND i.raw = r.ip_address

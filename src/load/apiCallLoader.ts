@@ -6,13 +6,15 @@ import {
   type TransformContext,
   transformApiCall,
 } from "../transform/apiCallRow.js";
-import { type DerivedKind, DerivedValues } from "../transform/derivedValues.js";
+import { DerivedValues } from "../transform/derivedValues.js";
 import { DURATION_UNITS, type DurationUnit, UNITS_PER_MS } from "../transform/durationUnit.js";
-import type { FieldPolicy, PrivacyPolicy } from "../transform/privacy.js";
+import { POLICY_FIELDS, type PrivacyPolicy } from "../transform/privacy.js";
+import { commitPosition, type Rung } from "./checkpoint.js";
 import { TABLE_ROW_GROUP_ROWS, type Warehouse } from "./database.js";
+import { markDirty } from "./dirtyPartitions.js";
 import { quotedString } from "./duckdb.js";
 import { retryOnOutOfMemory } from "./outOfMemory.js";
-import { PARTITION_FORMAT, type Partitioning } from "./partitioning.js";
+import type { Partitioning } from "./partitioning.js";
 import {
   firstLine,
   idOfLine,
@@ -22,17 +24,12 @@ import {
   serializeReject,
 } from "./refusedRows.js";
 import { ItemsSpool, RowSpool, Spool } from "./spool.js";
-import { fillSql, sqlFile } from "./sqlFiles.js";
+import { fillSql, type SqlLiteral, sqlFile, sqlLiteral } from "./sqlFiles.js";
 import { asStorageError } from "./storageError.js";
+import { inTransaction } from "./transaction.js";
 
 // The scan serialises its rejects with it, beside the rows this module loads.
 export { type RejectRow, serializeReject } from "./refusedRows.js";
-
-/** A position the scan reached: the sealed next_page token after a page, and that page's last key. */
-export interface Rung {
-  lastCreatedAt: string;
-  sealedToken: string;
-}
 
 /** Everything one transaction commits: rows, rejects and the checkpoint that covers them. */
 export interface Batch {
@@ -48,8 +45,6 @@ export interface Batch {
   /** The batch's oldest and newest created_at, as sent (UTC or with an offset). */
   minCreatedAt: string | null;
   maxCreatedAt: string | null;
-  /** Pages read into this batch; a batch with none has nothing to commit. */
-  pages: number;
   /** Set on the first batch ever: the user whose history this database holds from now on. */
   userId: string | null;
 }
@@ -96,7 +91,8 @@ export class ApiCallLoader {
   /** Set once a checkpoint after a batch failed: warned about once. */
   private checkpointFailed = false;
   private readonly rowSelectSql = sqlFile("select_row_api_calls.sql");
-  private readonly bulkSelectSql: string;
+  private readonly bulkSelectSql = sqlFile("select_bulk_api_calls.sql");
+  private readonly privacyLiterals: Record<string, SqlLiteral>;
   private readonly dedupeSql = sqlFile("dedupe_staged_api_calls.sql");
   private readonly changedSql = sqlFile("changed_api_calls.sql");
   private readonly insertSql = sqlFile("insert_api_calls.sql");
@@ -120,7 +116,7 @@ export class ApiCallLoader {
       throw new Error(`unknown duration unit ${options.durationUnit}`);
     }
     this.spool = new Spool(options.spoolDir, options.runId);
-    this.bulkSelectSql = bulkSelectSql(options.transform.privacy);
+    this.privacyLiterals = privacyLiterals(options.transform.privacy);
   }
 
   /** A new, empty batch with its own spool files; it starts where the previous one ended. */
@@ -138,7 +134,6 @@ export class ApiCallLoader {
       minCreatedAt: null,
       maxCreatedAt: null,
       userId: null,
-      pages: 0,
     };
   }
 
@@ -233,7 +228,7 @@ export class ApiCallLoader {
       for (const line of (await readFile(file, "utf8")).split("\n")) if (line !== "") lines.push(line);
     }
     const probe = readProbe(this.spool, async (file) => {
-      const select = fillSql(this.rowSelectSql, { file: quotedString(file) });
+      const select = fillSql(this.rowSelectSql, { file: sqlLiteral(file) });
       await this.warehouse.connection.run(`CREATE OR REPLACE TEMP TABLE probe_api_calls AS ${select}`);
       await this.warehouse.connection.run("DROP TABLE probe_api_calls");
     });
@@ -283,68 +278,83 @@ export class ApiCallLoader {
       rejected: batch.rejects.length,
       refusedByDuckDb: 0,
     };
-    const selects = sources.rowsFiles.map((file) => fillSql(this.rowSelectSql, { file: quotedString(file) }));
-    await connection.run("BEGIN TRANSACTION");
+    const selects = sources.rowsFiles.map((file) => fillSql(this.rowSelectSql, { file: sqlLiteral(file) }));
     try {
-      if (sources.itemsFile !== undefined) {
-        await this.stageDerived(batch);
-        selects.push(fillSql(this.bulkSelectSql, { file: quotedString(sources.itemsFile) }));
-      }
-      if (selects.length > 0) {
-        const batchRows = selects.map((select) => `(${select})`).join(" UNION ALL BY NAME ");
-        const params = { run_id: this.options.runId, units_per_ms: UNITS_PER_MS[this.options.durationUnit] };
-        if (mayInsertDirectly && (await this.isNewerThanStored(batch))) {
-          const inserted = await connection.run(fillSql(this.insertSql, { rows: `(${batchRows})` }), params);
-          result.inserted = inserted.rowsChanged;
-          const batchRowsInTable =
-            "(SELECT id, created_at FROM api_calls WHERE created_at >= $min::TIMESTAMPTZ)";
-          // Rare: an id listed twice in the batch. Undone, and staged, which keeps the newest.
-          if (await this.repeatsIds(batchRowsInTable, { min: batch.minCreatedAt })) throw new RepeatedIds();
-          await this.markDirty(batchRowsInTable, { min: batch.minCreatedAt });
-        } else {
-          await connection.run(`CREATE OR REPLACE TEMP TABLE staged_api_calls AS ${batchRows}`);
-          if (await this.repeatsIds("staged_api_calls")) await connection.run(this.dedupeSql);
-          await connection.run(this.changedSql);
-          await this.markDirty("changed_api_calls");
-          const counts = await connection.runAndReadAll(
-            "SELECT count(*) FILTER (WHERE is_new)::INTEGER, count(*) FILTER (WHERE NOT is_new)::INTEGER FROM changed_api_calls",
+      await inTransaction(connection, async () => {
+        if (sources.itemsFile !== undefined) {
+          await this.stageDerived(batch);
+          selects.push(
+            fillSql(this.bulkSelectSql, { ...this.privacyLiterals, file: sqlLiteral(sources.itemsFile) }),
           );
-          const [inserted, updated] = (counts.getRows()[0] ?? [0, 0]) as number[];
-          result.inserted = inserted ?? 0;
-          result.updated = updated ?? 0;
-          const newRows =
-            "(SELECT * FROM staged_api_calls WHERE id IN (SELECT id FROM changed_api_calls WHERE is_new))";
-          if (result.inserted > 0) await connection.run(fillSql(this.insertSql, { rows: newRows }), params);
-          if (result.updated > 0) await connection.run(this.updateSql, params);
         }
-      }
-      if (rejectsFile !== undefined)
-        await connection.run(fillSql(this.rejectsSql, { file: quotedString(rejectsFile) }));
-      // The batch's rungs (one per page) in statements of up to 500 rows: a statement per rung
-      // cost ~6 ms of round trip each, 1.2 s per 200k calls.
-      for (let start = 0; start < batch.rungs.length; start += 500) {
-        const rungs = batch.rungs.slice(start, start + 500);
-        const values = rungs.map((_, i) => `($${3 * i + 1}, $${3 * i + 2}, $${3 * i + 3})`);
-        await connection.run(
-          `INSERT INTO page_ladder VALUES ${values.join(", ")}`,
-          rungs.flatMap((rung) => [rung.lastCreatedAt, rung.sealedToken, this.options.runId]),
-        );
-      }
-      if (batch.userId !== null) {
-        await connection.run("UPDATE export_state SET user_id = $user::UUID WHERE user_id IS NULL", {
-          user: batch.userId,
+        if (selects.length > 0) {
+          const counts = await this.loadRows(batch, selects, mayInsertDirectly);
+          result.inserted = counts.inserted;
+          result.updated = counts.updated;
+        }
+        if (rejectsFile !== undefined)
+          await connection.run(fillSql(this.rejectsSql, { file: sqlLiteral(rejectsFile) }));
+        const { rungs, resumeToken, maxCreatedAt, userId } = batch;
+        await commitPosition(connection, {
+          rungs,
+          resumeToken,
+          maxCreatedAt,
+          userId,
+          runId: this.options.runId,
         });
-      }
-      await connection.run(
-        "UPDATE export_state SET resume_token = $token, resume_run_id = $run, high_water_created = greatest(high_water_created, $max::TIMESTAMPTZ)",
-        { token: batch.resumeToken, run: this.options.runId, max: batch.maxCreatedAt },
-      );
-      await connection.run("COMMIT");
+      });
     } catch (error) {
-      await connection.run("ROLLBACK").catch(() => undefined);
       throw asStorageError(error, `a batch of api calls to ${this.warehouse.path}`);
     }
     return result;
+  }
+
+  /**
+   * Inserts and updates the batch's rows, read by `selects` (one per spool file), inside the
+   * batch's transaction. Straight from the files when no stored call can be among them; through a
+   * staging table that tells new rows from changed ones otherwise.
+   */
+  private async loadRows(
+    batch: Batch,
+    selects: readonly string[],
+    mayInsertDirectly: boolean,
+  ): Promise<{ inserted: number; updated: number }> {
+    const { connection } = this.warehouse;
+    const batchRows = selects.map((select) => `(${select})`).join(" UNION ALL BY NAME ");
+    const params = { run_id: this.options.runId, units_per_ms: UNITS_PER_MS[this.options.durationUnit] };
+    const dirty = { table: "api_calls", timeColumn: "created_at", partitioning: this.options.partitioning };
+    if (mayInsertDirectly && (await this.isNewerThanStored(batch))) {
+      await connection.run(`CREATE OR REPLACE TEMP VIEW new_api_calls AS ${batchRows}`);
+      const inserted = await connection.run(this.insertSql, params);
+      // Rare: an id listed twice in the batch. Undone, and staged, which keeps the newest. The
+      // batch's rows are the table's from its oldest call on: nothing stored was that new.
+      const repeated = await this.countRepeats(
+        "SELECT (count(*) - count(DISTINCT id))::INTEGER FROM api_calls WHERE created_at >= $min::TIMESTAMPTZ",
+        { min: batch.minCreatedAt },
+      );
+      if (repeated) throw new RepeatedIds();
+      await markDirty(connection, "api_calls", { ...dirty, since: batch.minCreatedAt });
+      return { inserted: inserted.rowsChanged, updated: 0 };
+    }
+    await connection.run(`CREATE OR REPLACE TEMP TABLE staged_api_calls AS ${batchRows}`);
+    const repeated = await this.countRepeats(
+      "SELECT (count(*) - count(DISTINCT id))::INTEGER FROM staged_api_calls",
+    );
+    if (repeated) await connection.run(this.dedupeSql);
+    await connection.run(this.changedSql);
+    await markDirty(connection, "api_calls", { ...dirty, table: "changed_api_calls" });
+    const counts = await connection.runAndReadAll(
+      "SELECT count(*) FILTER (WHERE is_new)::INTEGER, count(*) FILTER (WHERE NOT is_new)::INTEGER FROM changed_api_calls",
+    );
+    const [inserted, updated] = (counts.getRows()[0] ?? [0, 0]) as number[];
+    if ((inserted ?? 0) > 0) {
+      await connection.run(
+        "CREATE OR REPLACE TEMP VIEW new_api_calls AS SELECT * FROM staged_api_calls WHERE id IN (SELECT id FROM changed_api_calls WHERE is_new)",
+      );
+      await connection.run(this.insertSql, params);
+    }
+    if ((updated ?? 0) > 0) await connection.run(this.updateSql, params);
+    return { inserted: inserted ?? 0, updated: updated ?? 0 };
   }
 
   /**
@@ -363,21 +373,10 @@ export class ApiCallLoader {
     return Number(reader.getRows()[0]?.[0] ?? 1) === 0;
   }
 
-  /** True when an id stands more than once in `relation` (a table or a subquery). */
-  private async repeatsIds(relation: string, params: Record<string, string | null> = {}): Promise<boolean> {
-    const reader = await this.warehouse.connection.runAndReadAll(
-      `SELECT (count(*) - count(DISTINCT id))::INTEGER FROM ${relation}`,
-      params,
-    );
+  /** True when `countSql` (rows minus distinct ids) finds an id that stands more than once. */
+  private async countRepeats(countSql: string, params: Record<string, string | null> = {}): Promise<boolean> {
+    const reader = await this.warehouse.connection.runAndReadAll(countSql, params);
     return Number(reader.getRows()[0]?.[0] ?? 0) > 0;
-  }
-
-  /** Marks dirty the partitions of the created_at values of `relation` (a table or a subquery). */
-  private async markDirty(relation: string, params: Record<string, string | null> = {}): Promise<void> {
-    await this.warehouse.connection.run(
-      `INSERT INTO parquet_dirty SELECT DISTINCT 'api_calls', strftime(timezone('UTC', created_at), $format) FROM ${relation} ON CONFLICT DO NOTHING`,
-      { ...params, format: PARTITION_FORMAT[this.options.partitioning] },
-    );
   }
 
   /** The values JavaScript derived for the batch's raw records, as the temp table the bulk SELECT joins. */
@@ -409,30 +408,14 @@ export class ApiCallLoader {
 }
 
 /**
- * The bulk SELECT for a privacy policy: each of token, email and ip_address is kept as it is, dropped,
- * or replaced by its hash, joined in from staged_derived only when the policy hashes it.
+ * The literals of the bulk SELECT's privacy placeholders: each of token, email and ip_address is
+ * kept as it is, dropped, or replaced by its hash joined in from staged_derived. As literals, DuckDB
+ * folds each choice when it plans the query.
  */
-function bulkSelectSql(privacy: PrivacyPolicy): string {
-  const joins = ["LEFT JOIN staged_derived AS e ON e.kind = 'endpoint' AND e.raw = r.endpoint"];
-  const column = (policy: FieldPolicy, field: DerivedKind, alias: string) => {
-    if (policy === "keep") return `r.${field}`;
-    if (policy === "drop") return "NULL::VARCHAR";
-    joins.push(
-      `LEFT JOIN staged_derived AS ${alias} ON ${alias}.kind = '${field}' AND ${alias}.raw = r.${field}`,
-    );
-    return `${alias}.value`;
-  };
-  const columns = {
-    token_hash: column(privacy.token, "token", "t"),
-    email: column(privacy.email, "email", "m"),
-    ip_address: column(privacy.ipAddress, "ip_address", "i"),
-  };
-  // The file is filled per batch; everything else now.
-  return fillSql(sqlFile("select_bulk_api_calls.sql"), {
-    ...columns,
-    joins: joins.join("\n"),
-    file: "{{file}}",
-  });
+function privacyLiterals(privacy: PrivacyPolicy): Record<string, SqlLiteral> {
+  const literals: Record<string, SqlLiteral> = {};
+  for (const { field, policy } of POLICY_FIELDS) literals[`${field}_policy`] = sqlLiteral(privacy[policy]);
+  return literals;
 }
 
 /** A batch inserted directly listed an id twice: it is undone and loaded through staging. */

@@ -4,6 +4,7 @@ import path from "node:path";
 import { ExitCode, ZooUsageError } from "../errors.js";
 import { type DuckDBConnection, DuckDBInstance, quotedString } from "./duckdb.js";
 import { sqlFile } from "./sqlFiles.js";
+import { inTransaction } from "./transaction.js";
 import { assertWarehousePath } from "./warehouseFile.js";
 import { inspectWarehouse, SCHEMA_FILES } from "./warehouseShape.js";
 
@@ -154,14 +155,9 @@ async function removeStaleSpillFiles(dir: string): Promise<void> {
  * and a crash in the middle leaves no half-made schema.
  */
 async function createSchema(connection: DuckDBConnection): Promise<void> {
-  await connection.run("BEGIN TRANSACTION");
-  try {
+  await inTransaction(connection, async () => {
     for (const file of SCHEMA_FILES) await connection.run(sqlFile(file));
-    await connection.run("COMMIT");
-  } catch (error) {
-    await connection.run("ROLLBACK").catch(() => undefined);
-    throw error;
-  }
+  });
 }
 
 interface Opened {

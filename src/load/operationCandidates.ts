@@ -1,13 +1,12 @@
 import { OPERATION_STARTING_TEMPLATES } from "../transform/operationRow.js";
 import type { Warehouse } from "./database.js";
-import { quotedString } from "./duckdb.js";
-import { fillSql, sqlFile } from "./sqlFiles.js";
+import { fillSql, sqlFile, sqlListLiteral } from "./sqlFiles.js";
 
 const EPOCH = { createdAt: "1970-01-01T00:00:00.000000Z", id: "00000000-0000-0000-0000-000000000000" };
 
 /** The endpoints that start an operation, as the list literal both queries filter on. */
 const TEMPLATES = {
-  templates: `[${OPERATION_STARTING_TEMPLATES.map((template) => quotedString(template)).join(", ")}]`,
+  templates: sqlListLiteral(OPERATION_STARTING_TEMPLATES),
 };
 
 /**

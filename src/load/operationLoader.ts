@@ -1,12 +1,12 @@
 import { type OperationRow, rejectedOperation } from "../transform/operationRow.js";
 import type { Warehouse } from "./database.js";
-import { quotedString } from "./duckdb.js";
-import { PARTITION_FORMAT, type Partitioning } from "./partitioning.js";
-import type { RejectRow } from "./refusedRows.js";
-import { isReadError, readProbe, separateRefused, serializeReject } from "./refusedRows.js";
+import { markDirty } from "./dirtyPartitions.js";
+import type { Partitioning } from "./partitioning.js";
+import { isReadError, type RejectRow, readProbe, separateRefused, serializeReject } from "./refusedRows.js";
 import { Spool } from "./spool.js";
-import { fillSql, sqlFile } from "./sqlFiles.js";
+import { fillSql, sqlFile, sqlLiteral } from "./sqlFiles.js";
 import { asStorageError } from "./storageError.js";
+import { inTransaction } from "./transaction.js";
 
 export interface OperationBatchResult {
   changed: number;
@@ -50,7 +50,7 @@ export class OperationLoader {
     } catch (error) {
       if (!isReadError(error) || lines.length === 0) throw error;
       const probe = readProbe(this.spool, async (file) => {
-        await this.warehouse.connection.run(fillSql(this.stageSql, { file: quotedString(file) }));
+        await this.warehouse.connection.run(fillSql(this.stageSql, { file: sqlLiteral(file) }));
       });
       const { refused } = await separateRefused(lines, probe, error);
       const refusedLines = new Set(refused.map(({ line }) => line));
@@ -87,25 +87,25 @@ export class OperationLoader {
       rejects.length > 0
         ? await this.spool.write("operation-rejects", rejects.map(serializeReject))
         : undefined;
-    await connection.run("BEGIN TRANSACTION");
     try {
-      if (rowsFile !== undefined) {
-        await connection.run(fillSql(this.stageSql, { file: quotedString(rowsFile) }));
-        await connection.run(
-          "INSERT INTO parquet_dirty SELECT DISTINCT 'async_operations', strftime(timezone('UTC', call_created_at), $format) FROM changed_async_operations ON CONFLICT DO NOTHING",
-          { format: PARTITION_FORMAT[this.options.partitioning] },
-        );
-        const counted = await connection.runAndReadAll(
-          "SELECT count(*)::INTEGER FROM changed_async_operations",
-        );
-        result.changed = Number(counted.getRows()[0]?.[0] ?? 0);
-        await connection.run(this.upsertSql, { run_id: this.options.runId });
-      }
-      if (rejectsFile !== undefined)
-        await connection.run(fillSql(this.rejectsSql, { file: quotedString(rejectsFile) }));
-      await connection.run("COMMIT");
+      await inTransaction(connection, async () => {
+        if (rowsFile !== undefined) {
+          await connection.run(fillSql(this.stageSql, { file: sqlLiteral(rowsFile) }));
+          await markDirty(connection, "async_operations", {
+            table: "changed_async_operations",
+            timeColumn: "call_created_at",
+            partitioning: this.options.partitioning,
+          });
+          const counted = await connection.runAndReadAll(
+            "SELECT count(*)::INTEGER FROM changed_async_operations",
+          );
+          result.changed = Number(counted.getRows()[0]?.[0] ?? 0);
+          await connection.run(this.upsertSql, { run_id: this.options.runId });
+        }
+        if (rejectsFile !== undefined)
+          await connection.run(fillSql(this.rejectsSql, { file: sqlLiteral(rejectsFile) }));
+      });
     } catch (error) {
-      await connection.run("ROLLBACK").catch(() => undefined);
       throw asStorageError(error, `a batch of async operations to ${this.warehouse.path}`);
     }
     return result;

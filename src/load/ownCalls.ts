@@ -1,6 +1,7 @@
 import type { Warehouse } from "./database.js";
 import { quotedString } from "./duckdb.js";
 import { asStorageError } from "./storageError.js";
+import { inTransaction } from "./transaction.js";
 
 /** Rows per INSERT: a statement's text stays small whatever the run's request count. */
 const CHUNK = 500;
@@ -18,18 +19,17 @@ export async function recordOwnCalls(
   if (ids.length === 0) return;
   const { connection } = warehouse;
   const run = quotedString(runId);
-  await connection.run("BEGIN TRANSACTION");
   try {
-    for (let start = 0; start < ids.length; start += CHUNK) {
-      const values = ids
-        .slice(start, start + CHUNK)
-        .map((id) => `(${quotedString(id)}::UUID, ${run})`)
-        .join(", ");
-      await connection.run(`INSERT INTO own_calls (id, run_id) VALUES ${values}`);
-    }
-    await connection.run("COMMIT");
+    await inTransaction(connection, async () => {
+      for (let start = 0; start < ids.length; start += CHUNK) {
+        const values = ids
+          .slice(start, start + CHUNK)
+          .map((id) => `(${quotedString(id)}::UUID, ${run})`)
+          .join(", ");
+        await connection.run(`INSERT INTO own_calls (id, run_id) VALUES ${values}`);
+      }
+    });
   } catch (error) {
-    await connection.run("ROLLBACK").catch(() => undefined);
     throw asStorageError(error, `the exporter's own call ids to ${warehouse.path}`);
   }
 }

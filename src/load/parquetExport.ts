@@ -2,6 +2,7 @@ import { mkdir, readdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { ZooUsageError } from "../errors.js";
 import type { Warehouse } from "./database.js";
+import { clearDirty, dirtyPartitions, markDirty } from "./dirtyPartitions.js";
 import { quotedIdentifier, quotedString } from "./duckdb.js";
 import { retryOnOutOfMemory } from "./outOfMemory.js";
 import {
@@ -12,7 +13,7 @@ import {
   partitionRange,
   partitionsBetween,
 } from "./partitioning.js";
-import { fillSql, sqlFile } from "./sqlFiles.js";
+import { fillSql, sqlFile, sqlLiteral } from "./sqlFiles.js";
 import { asStorageError } from "./storageError.js";
 
 /**
@@ -52,14 +53,8 @@ export async function writeDirtyPartitions(
   },
 ): Promise<number> {
   const { connection } = warehouse;
-  const dirty = await connection.runAndReadAll(
-    "SELECT partition FROM parquet_dirty WHERE dataset = $dataset",
-    { dataset: options.dataset },
-  );
   const { before } = options;
-  const partitions = dirty
-    .getRows()
-    .map((row) => String(row[0]))
+  const partitions = (await dirtyPartitions(connection, options.dataset))
     .filter((partition) => before === undefined || comparePartitions(partition, before) < 0)
     .sort(comparePartitions);
   const selectSql = sqlFile(`parquet_${options.dataset}.sql`);
@@ -74,7 +69,7 @@ export async function writeDirtyPartitions(
     const { start, end } = partitionRange(options.partitioning, partition);
     try {
       await mkdir(dir, { recursive: true });
-      const select = fillSql(selectSql, { start: quotedString(start), end: quotedString(end) });
+      const select = fillSql(selectSql, { start: sqlLiteral(start), end: sqlLiteral(end) });
       const copy = async () => {
         await rm(temporary, { force: true });
         await connection.run(
@@ -91,10 +86,7 @@ export async function writeDirtyPartitions(
       await rm(temporary, { force: true });
       throw partitionError(cause, finalFile);
     }
-    await connection.run("DELETE FROM parquet_dirty WHERE dataset = $dataset AND partition = $partition", {
-      dataset: options.dataset,
-      partition,
-    });
+    await clearDirty(connection, options.dataset, partition);
     options.onPartition?.();
   }
   return partitions.length;
@@ -163,12 +155,7 @@ export async function markMissingPartitions(
     .getRows()
     .map((row) => String(row[0]))
     .filter((partition) => !present.has(partition));
-  for (const partition of missing) {
-    await connection.run("INSERT INTO parquet_dirty VALUES ($dataset, $partition) ON CONFLICT DO NOTHING", {
-      dataset: options.dataset,
-      partition,
-    });
-  }
+  await markDirty(connection, options.dataset, { partitions: missing });
   return missing.length;
 }
 

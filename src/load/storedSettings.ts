@@ -1,7 +1,10 @@
 import { ZooUsageError } from "../errors.js";
 import { type DurationUnit, UNITS_PER_MS } from "../transform/durationUnit.js";
+import { readStoredSettings, storeSettings } from "./checkpoint.js";
 import type { Warehouse } from "./database.js";
-import { PARTITION_FORMAT, type Partitioning } from "./partitioning.js";
+import { markDirty } from "./dirtyPartitions.js";
+import type { Partitioning } from "./partitioning.js";
+import { inTransaction } from "./transaction.js";
 
 /**
  * Reconciles the run's settings with those the stored data was built with:
@@ -14,8 +17,7 @@ export async function reconcileSettings(
   settings: { durationUnit: DurationUnit; partitioning: Partitioning; outDir: string },
 ): Promise<string | undefined> {
   const { connection } = warehouse;
-  const result = await connection.runAndReadAll("SELECT duration_unit, partitioning FROM export_state");
-  const [storedUnit, storedPartitioning] = (result.getRows()[0] ?? [null, null]) as (string | null)[];
+  const { durationUnit: storedUnit, partitioning: storedPartitioning } = await readStoredSettings(connection);
   if (storedPartitioning !== null && storedPartitioning !== settings.partitioning) {
     throw new ZooUsageError({
       code: "config.invalid",
@@ -24,26 +26,19 @@ export async function reconcileSettings(
     });
   }
   let note: string | undefined;
-  await connection.run("BEGIN TRANSACTION");
-  try {
+  await inTransaction(connection, async () => {
     if (storedUnit !== null && storedUnit !== settings.durationUnit) {
       await connection.run("UPDATE api_calls SET duration_ms = duration_raw / $units_per_ms", {
         units_per_ms: UNITS_PER_MS[settings.durationUnit],
       });
-      await connection.run(
-        "INSERT INTO parquet_dirty SELECT DISTINCT 'api_calls', strftime(timezone('UTC', created_at), $format) FROM api_calls ON CONFLICT DO NOTHING",
-        { format: PARTITION_FORMAT[settings.partitioning] },
-      );
+      await markDirty(connection, "api_calls", {
+        table: "api_calls",
+        timeColumn: "created_at",
+        partitioning: settings.partitioning,
+      });
       note = `duration unit changed from ${storedUnit} to ${settings.durationUnit}: duration_ms recomputed for every call`;
     }
-    await connection.run("UPDATE export_state SET duration_unit = $unit, partitioning = $partitioning", {
-      unit: settings.durationUnit,
-      partitioning: settings.partitioning,
-    });
-    await connection.run("COMMIT");
-  } catch (error) {
-    await connection.run("ROLLBACK");
-    throw error;
-  }
+    await storeSettings(connection, settings);
+  });
   return note;
 }

@@ -1,207 +1,70 @@
-import { mkdir, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { ZooUsageError } from "../errors.js";
-import { clampHighWater, readExportState } from "../extract/exportState.js";
-import { chooseStartPoint, type ScanMode } from "../extract/startPoint.js";
-import { ApiCallLoader } from "../load/apiCallLoader.js";
+import { type Checkpoint, forgetPositions, readCheckpoint } from "../load/checkpoint.js";
 import { durationUnitWarning } from "../load/durationEvidence.js";
 import { OperationLoader } from "../load/operationLoader.js";
 import { recordOwnCalls } from "../load/ownCalls.js";
-import { markMissingPartitions, writeDirtyPartitions } from "../load/parquetExport.js";
-import { finishRun, startRun } from "../load/runHistory.js";
-import { reconcileSettings } from "../load/storedSettings.js";
-import type { TransformContext } from "../transform/apiCallRow.js";
-import { EndpointTemplater } from "../transform/endpointTemplate.js";
+import { writeDirtyPartitions } from "../load/parquetExport.js";
+import { finishRun } from "../load/runHistory.js";
+import type { ExportDeps, ExportOptions } from "./exportSettings.js";
 import { fetchOperations } from "./fetchOperations.js";
-import { CLOCK_TOLERANCE_MS, FutureCalls } from "./futureCalls.js";
-import { rereadPending } from "./rereadPending.js";
-import { newRunSummary, type RunStatus, type RunSummary } from "./runSummary.js";
-import { ApiCallScanner, type ExportDeps, type ExportOptions } from "./scanApiCalls.js";
+import { DATASETS, prepareRun, scanContext } from "./prepareRun.js";
+import { type RereadResult, rereadPending } from "./rereadPending.js";
+import { isResumable, statusOf } from "./runStatus.js";
+import { newRunSummary, type RunSummary } from "./runSummary.js";
+import { type ScanContext, type ScanResult, scanApiCalls } from "./scanApiCalls.js";
+import type { StartPoint } from "./startPoint.js";
 import { RunWarnings } from "./warnings.js";
 
-export type { ExportDeps, ExportOptions } from "./scanApiCalls.js";
-
-/** The Parquet datasets, each partitioned by the UTC month or day of its time column. */
-const DATASETS = [
-  { dataset: "api_calls", table: "api_calls", timeColumn: "created_at" },
-  { dataset: "async_operations", table: "async_operations", timeColumn: "call_created_at" },
-] as const;
-
-/**
- * Errors after which the run keeps what it has committed and ends partial (or interrupted, for a
- * request abandoned on SIGINT/SIGTERM), to resume next time.
- */
-const RESUMABLE_API_ERRORS = new Set([
-  "api.interrupted",
-  "api.retries_exhausted",
-  "api.network",
-  "api.server_error",
-  "api.rate_limited",
-  "api.pagination_anomaly",
-]);
+export type { ExportDeps, ExportOptions } from "./exportSettings.js";
 
 /**
  * The export of api calls: scan pages in ascending created_at order from the chosen start, validate
- * and transform each record, upsert batches with their checkpoint in one transaction, then rewrite
- * the Parquet partitions that changed.
+ * and transform each record, upsert batches with their checkpoint in one transaction, re-read the
+ * older calls still pending billing, fetch the async operations, then rewrite the Parquet
+ * partitions that changed. Each step returns what it did; the summary is made from those at the end.
  */
 export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): Promise<RunSummary> {
-  const { warehouse, logger, progress, secrets } = deps;
+  const { logger, progress } = deps;
   const startedAt = deps.now();
-  const summary = newRunSummary(options.runId);
-  // Seconds since the previous call: each phase is measured from where the one before it ended.
-  let phaseStart = startedAt.getTime();
-  const lap = () => {
-    const now = deps.now().getTime();
-    const seconds = (now - phaseStart) / 1000;
-    phaseStart = now;
-    return seconds;
-  };
+  const lap = phaseClock(deps.now, startedAt);
   const warnings = new RunWarnings((line) => logger.warn(line));
   const warn = (message: string, kind?: string) => warnings.add(message, kind);
-  await mkdir(options.spoolDir, { recursive: true, mode: 0o700 });
-  await startRun(warehouse, options.runId, startedAt);
-  const clampedFrom = await clampHighWater(warehouse, startedAt, CLOCK_TOLERANCE_MS);
-  if (clampedFrom !== undefined)
-    warn(
-      `the stored high-water mark ${clampedFrom} was after this run's clock; it is now ${startedAt.toISOString()}, so the lookback window reads recent calls again`,
-    );
-  const state = await readExportState(warehouse);
-  const settingsNote = await reconcileSettings(warehouse, options);
-  if (settingsNote !== undefined) logger.info(settingsNote);
-  let start = await chooseStartPoint(warehouse, state, {
-    fullRefresh: options.fullRefresh,
-    lookbackMs: options.lookbackMs,
-    secrets,
-  });
-  if (start.mode === "full" && state.resumeToken !== null) warn(start.reason);
-  logger.info(`scan: ${start.reason}`);
-  for (const dataset of DATASETS) {
-    const missing = await markMissingPartitions(warehouse, {
-      ...dataset,
-      outDir: options.outDir,
-      partitioning: options.partitioning,
-    });
-    if (missing > 0)
-      logger.info(
-        `${missing} ${dataset.dataset} partition(s) missing from ${options.outDir}; they will be written`,
-      );
-  }
-
-  const transform: TransformContext = {
-    templater: new EndpointTemplater(),
-    secrets,
-    privacy: options.privacy,
-    maxPriceUsd: options.maxPriceUsd,
-  };
-  const future = new FutureCalls(startedAt);
-  const loader = new ApiCallLoader(warehouse, { ...options, transform, onWarning: warn, now: deps.now });
-  const scanner = new ApiCallScanner(
-    {
-      deps,
-      options,
-      summary,
-      loader,
-      transform,
-      future,
-      warn,
-    },
-    state.userId,
-  );
-  let failure: unknown;
-  summary.phase_seconds.prepare = lap();
-  try {
-    progress.update({ phase: "fetching" });
-    try {
-      await scanner.scan(start);
-    } catch (error) {
-      // A stored token the API no longer accepts: forget every stored position and scan everything.
-      if (
-        !(
-          error instanceof ZooUsageError &&
-          error.code === "api.invalid_page_token" &&
-          start.token !== null &&
-          summary.pages === 0
-        )
-      ) {
-        throw error;
-      }
-      warn(
-        "the API rejected the stored page token (400); falling back to a full scan, which ends correct but reads everything",
-      );
-      await warehouse.connection.run("DELETE FROM page_ladder");
-      await warehouse.connection.run("UPDATE export_state SET resume_token = NULL");
-      start = { mode: "full", token: null, reason: "stored page token rejected by the API" };
-      await scanner.scan(start);
-    }
-    // A full scan has just read every call; otherwise the calls before the scan's start are not
-    // read again by it, and those still pending billing are re-read one by one.
-    const rereads = options.maxPendingRereads > 0 && start.mode !== "full";
-    if (rereads && state.highWaterCreated !== null && !deps.signal.aborted) {
-      const windowStart = new Date(Date.parse(state.highWaterCreated) - options.lookbackMs).toISOString();
-      await rereadPending(
-        deps,
-        loader,
-        transform,
-        {
-          runId: options.runId,
-          windowStart,
-          scannedFrom: scanner.firstCreatedAt ?? null,
-          highWater: (await readExportState(warehouse)).highWaterCreated ?? state.highWaterCreated,
-          max: options.maxPendingRereads,
-          concurrency: options.operationsConcurrency,
-        },
-        { summary, warn },
-      );
-    }
-  } catch (error) {
-    failure = error;
-  }
-  const futureWarning = future.warning();
+  const { checkpoint, start } = await prepareRun(deps, options, startedAt, warn);
+  const context = scanContext(deps, options, startedAt, warn);
+  const prepare = lap();
+  progress.update({ phase: "fetching" });
+  const scan = await scanWithFallback(context, start, checkpoint, warn);
+  const rereads = await rereadAfterScan(context, scan, checkpoint);
+  const futureWarning = context.future.warning();
   if (futureWarning !== undefined) warn(futureWarning);
-  summary.phase_seconds.scan = lap();
-  if (options.operations && failure === undefined && !deps.signal.aborted) {
-    progress.update({ phase: "fetching operations" });
-    try {
-      const fetched = await fetchOperations(
-        { ...deps, loader: new OperationLoader(warehouse, { ...options, now: deps.now }) },
-        {
-          runId: options.runId,
-          concurrency: options.operationsConcurrency,
-          // From the run's clock, as FutureCalls measures: a call dated in the future cannot move it.
-          windowStart:
-            options.operationsWindowMs === null
-              ? null
-              : new Date(startedAt.getTime() - options.operationsWindowMs).toISOString(),
-        },
-      );
-      summary.operations = fetched;
-    } catch (error) {
-      failure = error;
-    }
-  }
-  summary.phase_seconds.operations = lap();
-  summary.scan_mode = start.mode;
-  summary.requests = deps.client.stats.requests;
-  summary.retries = deps.client.stats.retries;
-
+  const scanSeconds = lap();
+  let failure = scan.failure ?? rereads?.failure;
+  const operations = await fetchOperationsAfterScan(deps, options, startedAt, failure);
+  failure ??= operations?.failure;
+  const operationsSeconds = lap();
   const fatal = failure !== undefined && !isResumable(failure);
-  if (!fatal && !deps.signal.aborted) {
-    progress.update({ phase: "writing parquet" });
-    for (const { dataset } of DATASETS) {
-      summary.partitions_written += await writeDirtyPartitions(warehouse, {
-        dataset,
-        outDir: options.outDir,
-        partitioning: options.partitioning,
-        runId: options.runId,
-        onPartition: () => progress.add({ partitions: 1 }),
-        onWarning: warn,
-      });
-    }
-  }
-  summary.phase_seconds.parquet = lap();
+  const partitionsAtEnd = fatal || deps.signal.aborted ? 0 : await writeDatasets(deps, options, warn);
+  const parquetSeconds = lap();
   await rm(options.spoolDir, { recursive: true, force: true });
-  const durationWarning = fatal ? undefined : await durationUnitWarning(warehouse, options.durationUnit);
+  const durationWarning = fatal ? undefined : await durationUnitWarning(deps.warehouse, options.durationUnit);
   if (durationWarning !== undefined) warn(durationWarning);
+  const { counts } = scan;
+  const summary: RunSummary = {
+    ...newRunSummary(options.runId),
+    scan_mode: scan.start.mode,
+    requests: deps.client.stats.requests,
+    retries: deps.client.stats.retries,
+    pages: counts.pages,
+    records_seen: counts.seen,
+    records_new: counts.inserted,
+    records_updated: counts.updated + (rereads?.updated ?? 0),
+    records_rejected: counts.rejected + (rereads?.rejected ?? 0),
+    partitions_written: scan.partitionsWritten + partitionsAtEnd,
+    phase_seconds: { prepare, scan: scanSeconds, operations: operationsSeconds, parquet: parquetSeconds },
+    ...(operations?.fetched === undefined ? {} : { operations: operations.fetched }),
+    ...(rereads?.rereads === undefined ? {} : { pending_rereads: rereads.rereads }),
+  };
   summary.status = statusOf(
     failure,
     deps.signal.aborted,
@@ -210,30 +73,149 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
   if (failure !== undefined) summary.message = failure instanceof Error ? failure.message : String(failure);
   summary.warnings = warnings.lines();
   summary.seconds = (deps.now().getTime() - startedAt.getTime()) / 1000;
-  try {
-    // Even a failed run's requests are listed as calls next time: their ids are kept too.
-    await recordOwnCalls(warehouse, options.runId, deps.client.takeReceivedCallIds());
-    await finishRun(warehouse, summary, deps.now());
-  } catch (error) {
-    // Recording the run must not hide why it failed (a full disk fails both).
-    if (!fatal) throw error;
-    logger.warn(`could not record the run in the runs table: ${(error as Error).message}`);
-  }
+  await recordRun(deps, summary, fatal);
   progress.update({ phase: summary.status });
   progress.done();
   if (fatal) throw failure;
   return summary;
 }
 
-function isResumable(error: unknown): boolean {
-  return error instanceof ZooUsageError && RESUMABLE_API_ERRORS.has(error.code);
+/** Seconds since the previous call: each phase is measured from where the one before it ended. */
+function phaseClock(now: () => Date, startedAt: Date): () => number {
+  let phaseStart = startedAt.getTime();
+  return () => {
+    const at = now().getTime();
+    const seconds = (at - phaseStart) / 1000;
+    phaseStart = at;
+    return seconds;
+  };
 }
 
-/** The status a run ends with; the exit code follows from it (exitCodeOf in commands/export.ts). */
-export function statusOf(failure: unknown, interrupted: boolean, rejected: number): RunStatus {
-  if (interrupted) return "interrupted";
-  if (failure !== undefined) return isResumable(failure) ? "partial" : "failed";
-  return rejected > 0 ? "partial" : "completed";
+/**
+ * The scan from its start point. A stored token the API no longer accepts (before any page was
+ * read): every stored position is forgotten and the scan starts again from the beginning.
+ */
+async function scanWithFallback(
+  context: ScanContext,
+  start: StartPoint,
+  checkpoint: Checkpoint,
+  warn: (message: string) => void,
+): Promise<ScanResult & { start: StartPoint }> {
+  const first = await scanApiCalls(context, start, checkpoint.userId);
+  const { failure } = first;
+  const rejectedToken =
+    failure instanceof ZooUsageError &&
+    failure.code === "api.invalid_page_token" &&
+    start.token !== null &&
+    first.counts.pages === 0;
+  if (!rejectedToken) return { ...first, start };
+  warn(
+    "the API rejected the stored page token (400); falling back to a full scan, which ends correct but reads everything",
+  );
+  try {
+    await forgetPositions(context.deps.warehouse);
+  } catch (error) {
+    return { ...first, failure: error, start };
+  }
+  const full: StartPoint = { mode: "full", token: null, reason: "stored page token rejected by the API" };
+  const second = await scanApiCalls(context, full, checkpoint.userId);
+  return { ...second, partitionsWritten: first.partitionsWritten + second.partitionsWritten, start: full };
 }
 
-export type { ScanMode };
+/**
+ * The re-reads of the calls pending billing that the scan did not reach: after a scan that ended
+ * without failure, was not a full scan (which has just read every call), and had a stored position.
+ */
+async function rereadAfterScan(
+  context: ScanContext,
+  scan: ScanResult & { start: StartPoint },
+  checkpoint: Checkpoint,
+): Promise<Partial<RereadResult> | undefined> {
+  const { deps, options } = context;
+  const rereads = options.maxPendingRereads > 0 && scan.start.mode !== "full";
+  const stored = checkpoint.highWaterCreated;
+  if (!rereads || scan.failure !== undefined || stored === null || deps.signal.aborted) return undefined;
+  const windowStart = new Date(Date.parse(stored) - options.lookbackMs).toISOString();
+  try {
+    const highWater = (await readCheckpoint(deps.warehouse)).highWaterCreated ?? stored;
+    return await rereadPending(
+      deps,
+      context.loader,
+      context.transform,
+      {
+        runId: options.runId,
+        windowStart,
+        scannedFrom: scan.firstCreatedAt ?? null,
+        highWater,
+        max: options.maxPendingRereads,
+        concurrency: options.operationsConcurrency,
+      },
+      context.warn,
+    );
+  } catch (error) {
+    return { failure: error };
+  }
+}
+
+/** The async operations of the exported calls, unless turned off or the scan failed or stopped. */
+async function fetchOperationsAfterScan(
+  deps: ExportDeps,
+  options: ExportOptions,
+  startedAt: Date,
+  failure: unknown,
+): Promise<{ fetched?: NonNullable<RunSummary["operations"]>; failure?: unknown } | undefined> {
+  if (!options.operations || failure !== undefined || deps.signal.aborted) return undefined;
+  deps.progress.update({ phase: "fetching operations" });
+  try {
+    const fetched = await fetchOperations(
+      { ...deps, loader: new OperationLoader(deps.warehouse, { ...options, now: deps.now }) },
+      {
+        runId: options.runId,
+        concurrency: options.operationsConcurrency,
+        // From the run's clock, as FutureCalls measures: a call dated in the future cannot move it.
+        windowStart:
+          options.operationsWindowMs === null
+            ? null
+            : new Date(startedAt.getTime() - options.operationsWindowMs).toISOString(),
+      },
+    );
+    return { fetched };
+  } catch (error) {
+    return { failure: error };
+  }
+}
+
+/** Rewrites every partition still dirty, of every dataset; returns how many. */
+async function writeDatasets(
+  deps: ExportDeps,
+  options: ExportOptions,
+  warn: (message: string) => void,
+): Promise<number> {
+  deps.progress.update({ phase: "writing parquet" });
+  let written = 0;
+  for (const { dataset } of DATASETS) {
+    written += await writeDirtyPartitions(deps.warehouse, {
+      dataset,
+      outDir: options.outDir,
+      partitioning: options.partitioning,
+      runId: options.runId,
+      onPartition: () => deps.progress.add({ partitions: 1 }),
+      onWarning: warn,
+    });
+  }
+  return written;
+}
+
+/**
+ * The run in the runs table, and the exporter's own call ids (even a failed run's requests are
+ * listed as calls next time). Recording the run must not hide why it failed (a full disk fails both).
+ */
+async function recordRun(deps: ExportDeps, summary: RunSummary, fatal: boolean): Promise<void> {
+  try {
+    await recordOwnCalls(deps.warehouse, summary.run_id, deps.client.takeReceivedCallIds());
+    await finishRun(deps.warehouse, summary, deps.now());
+  } catch (error) {
+    if (!fatal) throw error;
+    deps.logger.warn(`could not record the run in the runs table: ${(error as Error).message}`);
+  }
+}

@@ -8,8 +8,8 @@ import {
 } from "../load/apiCallLoader.js";
 import { recordPendingRereads, selectPendingRereads } from "../load/pendingRereads.js";
 import { checkApiCall, rawForRejects, type TransformContext, toRow } from "../transform/apiCallRow.js";
-import type { PendingRereads, RunSummary } from "./runSummary.js";
-import type { ExportDeps } from "./scanApiCalls.js";
+import type { ExportDeps } from "./exportSettings.js";
+import type { PendingRereads } from "./runSummary.js";
 
 /**
  * A call pending billing this long after it was created is probably never billed: Zoo charges at
@@ -41,18 +41,17 @@ export interface RereadOptions {
  * stripe_invoice_item_id when it bills, which can be at month end (its pricing pages; when the
  * fields are filled in is undocumented). Each answer is validated as a listed record is and
  * upserted through the loader's update path, so the cost views and the Parquet partitions follow.
- * Its counts go to the run's summary as it goes (pending_rereads, and re-read rows updated or
- * rejected). At most `max` a run: never-asked calls first, oldest first, then the ones asked
- * longest ago, so a call that never settles cannot starve the rest.
+ * At most `max` a run: never-asked calls first, oldest first, then the ones asked longest ago, so a
+ * call that never settles cannot starve the rest. Returns what it did, with the error that stopped
+ * it (after committing what it had read), so a run the API stops midway still says what it re-read.
  */
 export async function rereadPending(
   deps: ExportDeps,
   loader: ApiCallLoader,
   transform: TransformContext,
   options: RereadOptions,
-  run: { summary: RunSummary; warn: (message: string, kind?: string) => void },
-): Promise<void> {
-  const { warn } = run;
+  warn: (message: string, kind?: string) => void,
+): Promise<RereadResult> {
   const result: PendingRereads = {
     asked: 0,
     settled: 0,
@@ -61,8 +60,7 @@ export async function rereadPending(
     rejected: 0,
     left: 0,
   };
-  // In the summary from the start, so a run the API stops midway still says what it re-read.
-  run.summary.pending_rereads = result;
+  const rows = { updated: 0, rejected: 0 };
   const staleBefore = new Date(Date.parse(options.highWater) - LIKELY_UNBILLED_DAYS * DAY_MS).toISOString();
   const candidates = await selectPendingRereads(deps.warehouse, {
     windowStart: options.windowStart,
@@ -71,7 +69,7 @@ export async function rereadPending(
     limit: options.max,
   });
   const { ids } = candidates;
-  if (ids.length === 0) return;
+  if (ids.length === 0) return { rereads: result, ...rows };
   deps.progress.update({ phase: "re-reading calls pending billing" });
   result.left = candidates.backlog - ids.length;
   if (candidates.stale > 0) {
@@ -80,9 +78,13 @@ export async function rereadPending(
     );
   }
   let failure: unknown;
-  for (let start = 0; start < ids.length && failure === undefined && !deps.signal.aborted; start += CHUNK) {
-    const chunk = ids.slice(start, start + CHUNK);
-    failure = await rereadChunk(deps, loader, transform, options, chunk, result, run.summary);
+  try {
+    for (let start = 0; start < ids.length && failure === undefined && !deps.signal.aborted; start += CHUNK) {
+      const chunk = ids.slice(start, start + CHUNK);
+      failure = await rereadChunk(deps, loader, transform, options, chunk, result, rows);
+    }
+  } catch (error) {
+    failure = error;
   }
   if (result.not_found > 0) {
     warn(
@@ -94,7 +96,16 @@ export async function rereadPending(
       `${result.left} more call(s) pending billing before the lookback window are left for the next run (--max-pending-rereads ${options.max})`,
     );
   }
-  if (failure !== undefined) throw failure;
+  return failure === undefined ? { rereads: result, ...rows } : { rereads: result, ...rows, failure };
+}
+
+/** What the re-reads of a run did: per call (rereads), and the rows they updated or rejected. */
+export interface RereadResult {
+  rereads: PendingRereads;
+  updated: number;
+  rejected: number;
+  /** The error that stopped the re-reads, after what was read was committed. */
+  failure?: unknown;
 }
 
 /**
@@ -108,7 +119,7 @@ async function rereadChunk(
   options: RereadOptions,
   ids: readonly string[],
   result: PendingRereads,
-  summary: RunSummary,
+  rows: { updated: number; rejected: number },
 ): Promise<unknown> {
   // A batch without a resume token: the scan has ended, so the stored position stays "at the end".
   const batch = loader.newBatch(null);
@@ -140,8 +151,8 @@ async function rereadChunk(
   batch.rows.append(lines);
   if (lines.length > 0 || batch.rejects.length > 0) {
     const committed = await loader.commit(batch);
-    summary.records_updated += committed.updated;
-    summary.records_rejected += committed.rejected;
+    rows.updated += committed.updated;
+    rows.rejected += committed.rejected;
   } else {
     await batch.rows.remove();
   }

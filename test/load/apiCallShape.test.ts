@@ -112,7 +112,6 @@ async function load(warehouse: Warehouse, dir: string, runId: string, record: ob
   if (!result.ok) throw new Error(result.reason);
   noteRecord(batch, result.row.created_at);
   batch.rows.append([serializeRow(result.row)]);
-  batch.pages = 1;
   const counts = await loader.commit(batch);
   const reader = await warehouse.connection.runAndReadAll("SELECT * FROM api_calls WHERE id = $id::UUID", {
     id: ID,

@@ -150,7 +150,6 @@ async function load(
       }
     }
     if (bulk) batch.items.append(Buffer.from(itemsText), items.length);
-    batch.pages = 1;
     const result = await loader.commit(batch);
     await inspect?.(warehouse);
     expect(result.inserted).toBe(items.length);

@@ -49,7 +49,6 @@ test("the loader's safety net: rows DuckDB refuses become rejects with its reaso
     lines[7] = (lines[7] as string).replace('"status_code":200', '"status_code":2147483648');
     lines[31] = (lines[31] as string).replace(/"created_at":"[^"]+"/, '"created_at":"2026-02-30T00:00:00Z"');
     batch.rows.append(lines);
-    batch.pages = 1;
     batch.minCreatedAt = String(validCall(0).created_at);
     batch.maxCreatedAt = String(validCall(39).created_at);
     const result = await loader.commit(batch);
@@ -108,7 +107,6 @@ test("a batch DuckDB refuses whole is not turned into rejects: the error stands"
     });
     const batch = loader.newBatch(null);
     batch.rows.append(['{"id":"not-a-uuid"}', '{"id":"also-not"}']);
-    batch.pages = 1;
     await expect(loader.commit(batch)).rejects.toThrow(/Conversion Error|Invalid Input/);
     const rejects = await warehouse.connection.runAndReadAll("SELECT count(*)::INTEGER FROM rejects");
     expect(rejects.getRowsJS()).toEqual([[0]]);

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { shouldCommit } from "../../src/pipeline/scanApiCalls.js";
+import { shouldCommit } from "../../src/pipeline/source.js";
 
 /**
  * When the scan commits its batch after a page. A full batch always commits (a crash loses at most

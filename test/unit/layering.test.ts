@@ -30,17 +30,6 @@ const APART: Record<string, { mayImport: readonly string[]; importedBy: readonly
   sim: { mayImport: ["api/schemas/", "errors.ts"], importedBy: ["commands", "cli"] },
 };
 
-/**
- * Imports that break the rule today and are being removed: `file` (under src/) imports a file of
- * `folder`. Each names who removes it; the list empties as those changes merge, and an entry that
- * no longer matches an import fails the test, so it cannot outlive its import.
- */
-const allowedForNow: readonly { file: string; folder: string; removedBy: string }[] = [
-  // The checkpoint gets one owner in load/; startPoint and exportState stop reading the warehouse.
-  { file: "extract/startPoint.ts", folder: "load", removedBy: "a18-checkpoint" },
-  { file: "extract/exportState.ts", folder: "load", removedBy: "a18-checkpoint" },
-];
-
 const SRC = path.resolve(import.meta.dirname, "../../src");
 
 /** Every TypeScript file under src/, as a path relative to it with forward slashes. */
@@ -115,24 +104,11 @@ describe("layering of src/", () => {
     expect(unplaced, "give each new folder a floor in FLOORS (and in the README)").toEqual([]);
   });
 
-  test("no file imports a folder on its own floor or above, but for the known exceptions", () => {
-    const allowed = (file: string, target: string) =>
-      allowedForNow.some((entry) => entry.file === file && entry.folder === folderOf(target));
+  test("no file imports a folder on its own floor or above", () => {
     const breaches = imports.flatMap(({ file, target }) => {
       const why = breach(file, target);
-      return why === undefined || allowed(file, target) ? [] : [`src/${file} imports src/${target}: ${why}`];
+      return why === undefined ? [] : [`src/${file} imports src/${target}: ${why}`];
     });
     expect(breaches).toEqual([]);
-  });
-
-  test("every allowance still matches an import (remove it once its import is gone)", () => {
-    const stale = allowedForNow.filter(
-      (entry) =>
-        !imports.some(
-          ({ file, target }) =>
-            file === entry.file && folderOf(target) === entry.folder && breach(file, target) !== undefined,
-        ),
-    );
-    expect(stale).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { exitCodeOf } from "../../src/commands/export.js";
 import { ExitCode, ZooUsageError } from "../../src/errors.js";
-import { statusOf } from "../../src/pipeline/exportApiCalls.js";
+import { statusOf } from "../../src/pipeline/runStatus.js";
 import { newRunSummary, type RunStatus, type RunSummary } from "../../src/pipeline/runSummary.js";
 
 /**

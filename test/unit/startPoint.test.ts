@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
-import type { ExportState } from "../../src/extract/exportState.js";
-import { chooseStartPoint } from "../../src/extract/startPoint.js";
+import type { Checkpoint } from "../../src/load/checkpoint.js";
 import type { Warehouse } from "../../src/load/database.js";
+import { chooseStartPoint } from "../../src/pipeline/startPoint.js";
 import { SecretBox } from "../../src/secrets/secretBox.js";
 import { withTempWarehouse } from "../helpers/exportHarness.js";
 
@@ -18,7 +18,7 @@ const options = { fullRefresh: false, lookbackMs: 2 * DAY_MS, secrets };
 const HIGH_WATER = "2026-11-20T12:00:00.000000Z";
 const WINDOW_START = "2026-11-18T12:00:00.000Z";
 
-function state(overrides: Partial<ExportState>): ExportState {
+function state(overrides: Partial<Checkpoint>): Checkpoint {
   return { userId: null, resumeToken: null, highWaterCreated: null, ...overrides };
 }
 
@@ -70,6 +70,17 @@ test("--full-refresh: a full scan even with a usable rung", async () => {
       ...options,
       fullRefresh: true,
     });
+    expect(start).toEqual({ mode: "full", token: null, reason: expect.stringMatching(/--full-refresh/) });
+  });
+});
+
+test("--full-refresh after an interrupted scan: from the first page, not from the resume token", async () => {
+  await withTempWarehouse(async (warehouse) => {
+    const start = await chooseStartPoint(
+      warehouse,
+      state({ resumeToken: secrets.seal("resume-token"), highWaterCreated: HIGH_WATER }),
+      { ...options, fullRefresh: true },
+    );
     expect(start).toEqual({ mode: "full", token: null, reason: expect.stringMatching(/--full-refresh/) });
   });
 });

@@ -1,6 +1,6 @@
+import { type Checkpoint, findLadderRung } from "../load/checkpoint.js";
 import type { Warehouse } from "../load/database.js";
 import type { SecretBox } from "../secrets/secretBox.js";
-import { type ExportState, findLadderRung } from "./exportState.js";
 
 export type ScanMode = "full" | "incremental" | "resume";
 
@@ -14,16 +14,20 @@ export interface StartPoint {
 
 /**
  * Where a run starts reading:
+ * - full: --full-refresh (always from the first page, even after an interrupted scan: the user
+ *   asked to read everything again), the first run, no usable rung, or a stored token that cannot
+ *   be opened;
  * - resume: a previous run stopped mid-scan; continue from its last committed page token;
  * - incremental: from the newest ladder rung before (high-water mark - lookback), so that billing
- *   filled in late and calls listed late are read again, but old history is not;
- * - full: first run, --full-refresh, no usable rung, or a stored token that cannot be opened.
+ *   filled in late and calls listed late are read again, but old history is not.
  */
 export async function chooseStartPoint(
   warehouse: Warehouse,
-  state: ExportState,
+  state: Checkpoint,
   options: { fullRefresh: boolean; lookbackMs: number; secrets: SecretBox },
 ): Promise<StartPoint> {
+  if (options.fullRefresh)
+    return { mode: "full", token: null, reason: "--full-refresh: scanning everything" };
   if (state.resumeToken !== null) {
     const token = options.secrets.open(state.resumeToken);
     if (token !== undefined)
@@ -35,8 +39,6 @@ export async function chooseStartPoint(
         "the stored resume token cannot be opened with this secret key (key changed?); scanning everything",
     };
   }
-  if (options.fullRefresh)
-    return { mode: "full", token: null, reason: "--full-refresh: scanning everything" };
   if (state.highWaterCreated === null)
     return { mode: "full", token: null, reason: "first run: scanning everything" };
   const windowStart = new Date(Date.parse(state.highWaterCreated) - options.lookbackMs).toISOString();

@@ -1,0 +1,197 @@
+import type { RawApiCallsPage, ZooClient } from "../api/client.js";
+import { ZooUsageError } from "../errors.js";
+import { type PageEvent, paginate } from "../extract/paginate.js";
+import { PaginationAnomaly } from "../extract/paginationAnomaly.js";
+import {
+  type ApiCallLoader,
+  type Batch,
+  noteRecord,
+  serializeReject,
+  serializeRow,
+} from "../load/apiCallLoader.js";
+import { finishScan } from "../load/checkpoint.js";
+import type { Warehouse } from "../load/database.js";
+import type { SecretBox } from "../secrets/secretBox.js";
+import {
+  type CheckResult,
+  isEarlier,
+  rawForRejects,
+  type TransformContext,
+  toMicros,
+  toRow,
+} from "../transform/apiCallRow.js";
+import { isBulkLoadable } from "../transform/bulkLoadable.js";
+import { checkPage } from "./checkPage.js";
+import { CursorGuard } from "./cursorGuard.js";
+import type { FutureCalls } from "./futureCalls.js";
+import type { CommitCounts, PageCounts, Source } from "./source.js";
+import type { StartPoint } from "./startPoint.js";
+
+/** The list request of a scan: GET /user/api-calls (an org's calls have the same schema and paging). */
+export type ListCalls = ZooClient["listApiCalls"];
+
+export interface ApiCallsSourceContext {
+  list: ListCalls;
+  warehouse: Warehouse;
+  secrets: SecretBox;
+  loader: ApiCallLoader;
+  transform: TransformContext;
+  /** Calls dated after the run's clock: the checkpoint notes them as created now. */
+  future: FutureCalls;
+  now: () => Date;
+  /** `kind` groups repeats of one warning (RunWarnings). */
+  warn: (message: string, kind?: string) => void;
+  runId: string;
+  limit: number;
+  maxPages: number;
+  lookbackMs: number;
+}
+
+/**
+ * The api calls, as a source: pages of the list in ascending created_at from a start point, each
+ * checked against the pages before it (CursorGuard), its records validated into rows and rejects,
+ * and committed by the loader with the page tokens they reach (the checkpoint).
+ */
+export class ApiCallsSource implements Source<PageEvent, Batch> {
+  readonly name = "api calls";
+  /**
+   * created_at of the first call the scan read. A keyset scan lists every call after its start, so
+   * the calls from this one on were read; only those before it (or tied with it) were not.
+   */
+  firstCreatedAt: string | undefined;
+  private readonly cursor = new CursorGuard();
+  /** The newest created_at read so far, for the warning about a call listed after a newer one. */
+  private lastCreatedAt = "";
+
+  constructor(
+    private readonly context: ApiCallsSourceContext,
+    private readonly start: StartPoint,
+    /** The user whose history the database holds (null before the first record ever). */
+    private knownUser: string | null,
+  ) {}
+
+  pages(): AsyncIterable<PageEvent> {
+    const { list, limit, maxPages } = this.context;
+    return paginate(
+      (token, onNextPageSeen, signal) =>
+        list({ limit, pageToken: token, sortBy: "created_at_ascending", onNextPageSeen, signal }),
+      this.start.token,
+      { maxPages },
+    );
+  }
+
+  newBatch(previous: Batch | undefined): Batch {
+    return this.context.loader.newBatch(previous?.resumeToken ?? null);
+  }
+
+  async take(batch: Batch, { page, requestToken }: PageEvent): Promise<PageCounts> {
+    const checked = await checkPage(page.items, this.context.transform);
+    const calls = checked.flatMap((result) => (result.ok ? [result.call] : []));
+    const cursorProblem = this.cursor.check(calls);
+    // The page is not taken: the next run reads it again from the token that fetched it.
+    if (cursorProblem !== undefined) throw new PaginationAnomaly(cursorProblem, requestToken);
+    this.cursor.accept(calls);
+    const counts = this.addRecords(batch, page, checked);
+    this.notePosition(batch, page);
+    return counts;
+  }
+
+  size(batch: Batch): number {
+    return batch.rows.count + batch.items.count + batch.rejects.length;
+  }
+
+  async commit(batch: Batch): Promise<CommitCounts> {
+    const result = await this.context.loader.commit(batch);
+    return { inserted: result.inserted, updated: result.updated, refused: result.refusedByDuckDb };
+  }
+
+  /** After an anomaly the checkpoint is where the good pages end, even in an otherwise empty batch. */
+  stopAt(batch: Batch, error: unknown): boolean {
+    if (!(error instanceof PaginationAnomaly)) return false;
+    batch.resumeToken = error.resumeFrom === null ? null : this.context.secrets.seal(error.resumeFrom);
+    return true;
+  }
+
+  async complete(): Promise<void> {
+    const { warehouse, now, lookbackMs } = this.context;
+    await finishScan(warehouse, now(), lookbackMs);
+  }
+
+  /**
+   * A page's records into the batch: rejects with their reason, valid calls as rows or, when DuckDB
+   * reads the page raw to the same rows, as the page's items the server sent.
+   */
+  private addRecords(batch: Batch, page: RawApiCallsPage, checked: readonly CheckResult[]): PageCounts {
+    const { transform, runId, now } = this.context;
+    const bulk =
+      page.itemsJson !== undefined &&
+      checked.every((result) => result.ok && isBulkLoadable(result.call, result.source));
+    const rows: string[] = [];
+    const counts: PageCounts = { records: 0, rejected: 0 };
+    for (const [index, result] of checked.entries()) {
+      if (!result.ok) {
+        counts.rejected += 1;
+        batch.rejects.push(
+          serializeReject({
+            run_id: runId,
+            rejected_at: now().toISOString(),
+            record_id: result.recordId,
+            reason: result.reason,
+            raw_json: rawForRejects(page.items[index], transform),
+          }),
+        );
+        continue;
+      }
+      const { call } = result;
+      this.checkUser(batch, call.user_id);
+      counts.records += 1;
+      noteRecord(batch, this.checkpointTime(call.id, toMicros(call.created_at)));
+      if (bulk) batch.derived.add(call);
+      else rows.push(serializeRow(toRow(call, result.source, transform)));
+    }
+    if (bulk && page.itemsJson !== undefined) batch.items.append(page.itemsJson, counts.records);
+    else batch.rows.append(rows);
+    return counts;
+  }
+
+  /** The first user ever is the database's; a call of another user stops the run. */
+  private checkUser(batch: Batch, userId: string): void {
+    if (this.knownUser === null) {
+      this.knownUser = userId;
+      batch.userId = userId;
+    } else if (userId !== this.knownUser) {
+      throw otherUserError(this.context.warehouse.path, this.knownUser, userId);
+    }
+  }
+
+  /** The created_at a call moves the checkpoint to; warns about a call listed after a newer one. */
+  private checkpointTime(id: string, createdAt: string): string {
+    this.firstCreatedAt ??= createdAt;
+    if (this.lastCreatedAt !== "" && isEarlier(createdAt, this.lastCreatedAt)) {
+      this.context.warn(
+        `call ${id} is listed after a newer call (${createdAt} < ${this.lastCreatedAt}); loaded anyway`,
+        "listed after a newer call",
+      );
+    } else {
+      this.lastCreatedAt = createdAt;
+    }
+    return this.context.future.checkpointTime(id, createdAt);
+  }
+
+  /** Where the batch has reached after a page: its next token, sealed, and a rung of the ladder. */
+  private notePosition(batch: Batch, page: RawApiCallsPage): void {
+    const sealedNext = page.nextPage === null ? null : this.context.secrets.seal(page.nextPage);
+    if (sealedNext !== null && this.lastCreatedAt !== "" && page.items.length > 0) {
+      batch.rungs.push({ lastCreatedAt: this.lastCreatedAt, sealedToken: sealedNext });
+    }
+    batch.resumeToken = sealedNext;
+  }
+}
+
+function otherUserError(dbPath: string, stored: string, seen: string): ZooUsageError {
+  return new ZooUsageError({
+    code: "warehouse.other_user",
+    message: `The database ${dbPath} holds the calls of user ${stored}, but this token lists calls of user ${seen}`,
+    hint: "Use one database per user: pass another --db for this token.",
+  });
+}

@@ -1,0 +1,79 @@
+import { mkdir } from "node:fs/promises";
+import { ApiCallLoader } from "../load/apiCallLoader.js";
+import { type Checkpoint, clampHighWater, readCheckpoint } from "../load/checkpoint.js";
+import { markMissingPartitions } from "../load/parquetExport.js";
+import { startRun } from "../load/runHistory.js";
+import { reconcileSettings } from "../load/storedSettings.js";
+import type { TransformContext } from "../transform/apiCallRow.js";
+import { EndpointTemplater } from "../transform/endpointTemplate.js";
+import type { ExportDeps, ExportOptions } from "./exportSettings.js";
+import { CLOCK_TOLERANCE_MS, FutureCalls } from "./futureCalls.js";
+import type { ScanContext } from "./scanApiCalls.js";
+import { chooseStartPoint, type StartPoint } from "./startPoint.js";
+
+/** The Parquet datasets, each partitioned by the UTC month or day of its time column. */
+export const DATASETS = [
+  { dataset: "api_calls", table: "api_calls", timeColumn: "created_at" },
+  { dataset: "async_operations", table: "async_operations", timeColumn: "call_created_at" },
+] as const;
+
+/**
+ * Before the first request: the run is recorded as started, the stored position is read (a
+ * far-future high-water mark brought back), the settings reconciled, the start point chosen, and
+ * the partitions missing from the dataset marked to be written.
+ */
+export async function prepareRun(
+  deps: ExportDeps,
+  options: ExportOptions,
+  startedAt: Date,
+  warn: (message: string) => void,
+): Promise<{ checkpoint: Checkpoint; start: StartPoint }> {
+  const { warehouse, logger } = deps;
+  await mkdir(options.spoolDir, { recursive: true, mode: 0o700 });
+  await startRun(warehouse, options.runId, startedAt);
+  const clampedFrom = await clampHighWater(warehouse, startedAt, CLOCK_TOLERANCE_MS);
+  if (clampedFrom !== undefined)
+    warn(
+      `the stored high-water mark ${clampedFrom} was after this run's clock; it is now ${startedAt.toISOString()}, so the lookback window reads recent calls again`,
+    );
+  const checkpoint = await readCheckpoint(warehouse);
+  const settingsNote = await reconcileSettings(warehouse, options);
+  if (settingsNote !== undefined) logger.info(settingsNote);
+  const start = await chooseStartPoint(warehouse, checkpoint, {
+    fullRefresh: options.fullRefresh,
+    lookbackMs: options.lookbackMs,
+    secrets: deps.secrets,
+  });
+  // A stored resume position this run cannot use is said out loud; --full-refresh drops it by choice.
+  if (start.mode === "full" && checkpoint.resumeToken !== null && !options.fullRefresh) warn(start.reason);
+  logger.info(`scan: ${start.reason}`);
+  for (const dataset of DATASETS) {
+    const missing = await markMissingPartitions(warehouse, {
+      ...dataset,
+      outDir: options.outDir,
+      partitioning: options.partitioning,
+    });
+    if (missing > 0)
+      logger.info(
+        `${missing} ${dataset.dataset} partition(s) missing from ${options.outDir}; they will be written`,
+      );
+  }
+  return { checkpoint, start };
+}
+
+/** The loader, transform context and clock bounds the scan and the re-reads share. */
+export function scanContext(
+  deps: ExportDeps,
+  options: ExportOptions,
+  startedAt: Date,
+  warn: (message: string, kind?: string) => void,
+): ScanContext {
+  const transform: TransformContext = {
+    templater: new EndpointTemplater(),
+    secrets: deps.secrets,
+    privacy: options.privacy,
+    maxPriceUsd: options.maxPriceUsd,
+  };
+  const loader = new ApiCallLoader(deps.warehouse, { ...options, transform, onWarning: warn, now: deps.now });
+  return { deps, options, loader, transform, future: new FutureCalls(startedAt), warn };
+}

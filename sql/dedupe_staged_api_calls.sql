@@ -1,5 +1,5 @@
 -- Keep only the newest version (by updated_at) of each id in the staged batch. A window over the
--- whole batch costs about 40% of the load, so the loader runs this only when an id repeats.
+-- whole batch is a large share of the load, so the loader runs this only when an id repeats.
 CREATE OR REPLACE TEMP TABLE staged_api_calls AS
 SELECT *
 FROM staged_api_calls

@@ -2,7 +2,7 @@
 -- tools cannot read Parquet's UUID logical type. DECIMAL(18,6) and TIMESTAMPTZ (UTC, micros) stay
 -- typed. created_at stays inside the files; the partition column is only in the path.
 -- The start and end placeholders (quoted literals) bound one partition, half-open, in UTC.
--- No ORDER BY: sorting a month held ~1 KB per row in memory (330 MB for a 330k-row month). Rows
+-- No ORDER BY: sorting holds the whole partition in memory (about 1 KB a row). Rows
 -- stream in the table's order, which is the order the export loaded them: ascending created_at
 -- apart from calls listed late, so row-group statistics on created_at stay tight.
 SELECT

@@ -2,8 +2,8 @@
 -- Times are TIMESTAMPTZ (UTC instants); money is DECIMAL(18,6): exact to the micro-dollar.
 
 -- One row per call id: the loader merges on id (src/load/apiCallLoader.ts). No PRIMARY KEY: its
--- index cost a quarter of the insert time and held memory that grew with history (bench, issue 5);
--- databases created before keep theirs, which still works.
+-- index slows every insert and holds memory that grows with the history; databases created with
+-- one keep it, which still works.
 CREATE TABLE IF NOT EXISTS api_calls (
   id                     UUID NOT NULL,
   user_id                UUID NOT NULL,

@@ -114,8 +114,7 @@ ORDER BY created_at;
 -- completed_at - started_at (the billing interval). About 1000 means nanoseconds, 1 microseconds,
 -- 0.001 milliseconds, 0.000001 seconds. README, "Duration", reports it on the demo data.
 -- Over the calls created in the last 7 days of the history: what the API sends now, which is what
--- each run checks, at a cost that does not grow with the history (all calls: 160-400 ms at 1M
--- calls, 7 days of them: 13-22 ms).
+-- each run checks, at a cost that does not grow with the history.
 CREATE OR REPLACE VIEW duration_unit_evidence AS
 WITH pairs AS (
   SELECT duration_raw::DOUBLE / (epoch_us(completed_at) - epoch_us(started_at)) AS raw_per_us

@@ -10,7 +10,7 @@ import { DerivedValues } from "../transform/derivedValues.js";
 import { DURATION_UNITS, type DurationUnit, UNITS_PER_MS } from "../transform/durationUnit.js";
 import { POLICY_FIELDS, type PrivacyPolicy } from "../transform/privacy.js";
 import { commitPosition, type Rung } from "./checkpoint.js";
-import { TABLE_ROW_GROUP_ROWS, type Warehouse } from "./database.js";
+import type { Warehouse } from "./database.js";
 import { markDirty } from "./dirtyPartitions.js";
 import { quotedString } from "./duckdb.js";
 import { retryOnOutOfMemory } from "./outOfMemory.js";
@@ -27,6 +27,7 @@ import { ItemsSpool, RowSpool, Spool } from "./spool.js";
 import { fillSql, type SqlLiteral, sqlFile, sqlLiteral } from "./sqlFiles.js";
 import { asStorageError } from "./storageError.js";
 import { inTransaction } from "./transaction.js";
+import { WalCheckpoint } from "./walCheckpoint.js";
 
 // The scan serialises its rejects with it, beside the rows this module loads.
 export { type RejectRow, serializeReject } from "./refusedRows.js";
@@ -88,8 +89,7 @@ export class ApiCallLoader {
   private readonly spool: Spool;
   /** Batches started, to name their spool files. */
   private batches = 0;
-  /** Set once a checkpoint after a batch failed: warned about once. */
-  private checkpointFailed = false;
+  private readonly wal: WalCheckpoint;
   private readonly rowSelectSql = sqlFile("select_row_api_calls.sql");
   private readonly bulkSelectSql = sqlFile("select_bulk_api_calls.sql");
   private readonly privacyLiterals: Record<string, SqlLiteral>;
@@ -116,6 +116,7 @@ export class ApiCallLoader {
       throw new Error(`unknown duration unit ${options.durationUnit}`);
     }
     this.spool = new Spool(options.spoolDir, options.runId);
+    this.wal = new WalCheckpoint(warehouse, options.onWarning);
     this.privacyLiterals = privacyLiterals(options.transform.privacy);
   }
 
@@ -152,33 +153,12 @@ export class ApiCallLoader {
             `a batch needed more memory than DuckDB's limit allowed; raised the limit to ${limit} MB and retried it`,
           ),
       );
-      await this.checkpointIfHeldInMemory(result);
+      await this.wal.afterCommit(result.inserted, result.updated);
       return result;
     } finally {
       await this.spool.cleanup();
       await batch.rows.remove();
       await batch.items.remove();
-    }
-  }
-
-  /**
-   * Writes a batch DuckDB holds in memory into the file now. A batch of at least a row group goes
-   * straight into the file; a shorter one (every batch at network speed) and any update go through
-   * the WAL and stay in memory, uncompressed, until a checkpoint, which comes only every 64 MB of
-   * WAL: checkpointing here keeps the export's peak memory down at no cost in wall time. A failed
-   * checkpoint loses nothing: DuckDB keeps the WAL and checkpoints later, so it is a warning.
-   */
-  private async checkpointIfHeldInMemory(result: BatchResult): Promise<void> {
-    const shortInsert = result.inserted > 0 && result.inserted < TABLE_ROW_GROUP_ROWS;
-    if (!shortInsert && result.updated === 0) return;
-    try {
-      await this.warehouse.connection.run("CHECKPOINT");
-    } catch (error) {
-      if (this.checkpointFailed) return;
-      this.checkpointFailed = true;
-      this.options.onWarning(
-        `could not write a batch from DuckDB's WAL into ${this.warehouse.path} (${firstLine(error)}); DuckDB keeps it in the WAL and in memory until a later checkpoint`,
-      );
     }
   }
 

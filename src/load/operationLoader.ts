@@ -7,6 +7,7 @@ import { Spool } from "./spool.js";
 import { fillSql, sqlFile, sqlLiteral } from "./sqlFiles.js";
 import { asStorageError } from "./storageError.js";
 import { inTransaction } from "./transaction.js";
+import { WalCheckpoint } from "./walCheckpoint.js";
 
 export interface OperationBatchResult {
   changed: number;
@@ -23,6 +24,7 @@ export class OperationLoader {
   private readonly stageSql = sqlFile("stage_async_operations.sql");
   private readonly upsertSql = sqlFile("upsert_async_operations.sql");
   private readonly rejectsSql = sqlFile("load_rejects.sql");
+  private readonly wal: WalCheckpoint;
 
   constructor(
     private readonly warehouse: Warehouse,
@@ -32,9 +34,12 @@ export class OperationLoader {
       partitioning: Partitioning;
       /** The clock that dates rejects found at load time. */
       now?: () => Date;
+      /** Told when a commit's rows could not be written from the WAL into the file. */
+      onWarning?: (message: string) => void;
     },
   ) {
     this.spool = new Spool(options.spoolDir, options.runId);
+    this.wal = new WalCheckpoint(warehouse, options.onWarning ?? (() => undefined));
   }
 
   /**
@@ -108,6 +113,8 @@ export class OperationLoader {
     } catch (error) {
       throw asStorageError(error, `a batch of async operations to ${this.warehouse.path}`);
     }
+    // An upsert goes through the WAL whatever its size.
+    await this.wal.afterCommit(0, result.changed);
     return result;
   }
 }

@@ -40,7 +40,7 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
   if (futureWarning !== undefined) warn(futureWarning);
   const scanSeconds = lap();
   let failure = scan.failure ?? rereads?.failure;
-  const operations = await fetchOperationsAfterScan(deps, options, startedAt, failure);
+  const operations = await fetchOperationsAfterScan(deps, options, startedAt, failure, warn);
   failure ??= operations?.failure;
   const operationsSeconds = lap();
   const fatal = failure !== undefined && !isResumable(failure);
@@ -163,12 +163,16 @@ async function fetchOperationsAfterScan(
   options: ExportOptions,
   startedAt: Date,
   failure: unknown,
+  warn: (message: string) => void,
 ): Promise<{ fetched?: NonNullable<RunSummary["operations"]>; failure?: unknown } | undefined> {
   if (!options.operations || failure !== undefined || deps.signal.aborted) return undefined;
   deps.progress.update({ phase: "fetching operations" });
   try {
     const fetched = await fetchOperations(
-      { ...deps, loader: new OperationLoader(deps.warehouse, { ...options, now: deps.now }) },
+      {
+        ...deps,
+        loader: new OperationLoader(deps.warehouse, { ...options, now: deps.now, onWarning: warn }),
+      },
       {
         runId: options.runId,
         concurrency: options.operationsConcurrency,

@@ -1,4 +1,4 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { OperationLoader } from "../../src/load/operationLoader.js";
@@ -100,6 +100,35 @@ describe("the async_operations shape: sql/schema.sql's table, and every copy of 
         { id: ID },
       );
       expect(computed.getRowsJson()).toEqual([[876.544, 4000, "run-ops"]]);
+    });
+  });
+
+  test("a commit's upsert is written into the file at once, not held in the WAL and in memory", async () => {
+    await withTempWarehouse(async (warehouse, dir) => {
+      await warehouse.connection.run(
+        "INSERT INTO api_calls (id, user_id, method, created_at, updated_at, first_seen_run_id, last_changed_run_id) VALUES ($id::UUID, $id::UUID, 'POST', '2026-10-01T10:00:00Z', '2026-10-01T10:00:00Z', 'run', 'run')",
+        { id: ID },
+      );
+      const spoolDir = path.join(dir, "spool");
+      await mkdir(spoolDir);
+      const warnings: string[] = [];
+      const loader = new OperationLoader(warehouse, {
+        runId: "run-ops",
+        spoolDir,
+        partitioning: "month",
+        onWarning: (message) => warnings.push(message),
+      });
+      const walBytes = () =>
+        stat(path.join(dir, "db.duckdb.wal")).then(
+          (wal) => wal.size,
+          () => 0,
+        );
+      await loader.commit([foundRow()], []);
+      expect(await walBytes()).toBe(0);
+      // The same operation again: an update of the stored row, through the WAL too.
+      await loader.commit([{ ...foundRow(), fetched_at: "2026-10-02T00:00:00.000Z" }], []);
+      expect(await walBytes()).toBe(0);
+      expect(warnings).toEqual([]);
     });
   });
 

@@ -168,18 +168,30 @@ class NextByteIndex {
   }
 }
 
-/** The base64 alphabet's characters in chunk[start, end), four at a time. */
+/** Where whole groups of base64 are decoded to check them (grown to the largest run). */
+let scratch = Buffer.alloc(0);
+
+/**
+ * The base64 alphabet's characters in chunk[start, end), which holds no '='. Whole 4-character
+ * groups are decoded natively into a scratch buffer, far faster than a loop over megabytes: 3 bytes
+ * a group means every character was a digit, since the decoder skips any other and the result is
+ * then shorter. Otherwise, and for a last partial group, the characters are counted one by one.
+ */
 function countBase64Digits(chunk: Buffer, start: number, end: number): number {
-  let digits = 0;
-  let i = start;
-  for (; i + 4 <= end; i += 4) {
-    digits +=
-      (BASE64_CHAR[chunk[i] as number] as number) +
-      (BASE64_CHAR[chunk[i + 1] as number] as number) +
-      (BASE64_CHAR[chunk[i + 2] as number] as number) +
-      (BASE64_CHAR[chunk[i + 3] as number] as number);
+  const whole = (end - start) & ~3;
+  if (whole > 0) {
+    const bytes = (whole / 4) * 3;
+    if (scratch.length < bytes) scratch = Buffer.allocUnsafe(bytes);
+    if (scratch.write(chunk.toString("latin1", start, start + whole), 0, "base64") === bytes) {
+      return whole + countOneByOne(chunk, start + whole, end);
+    }
   }
-  for (; i < end; i++) digits += BASE64_CHAR[chunk[i] as number] as number;
+  return countOneByOne(chunk, start, end);
+}
+
+function countOneByOne(chunk: Buffer, start: number, end: number): number {
+  let digits = 0;
+  for (let i = start; i < end; i++) digits += BASE64_CHAR[chunk[i] as number] as number;
   return digits;
 }
 

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { OutputSkippingFilter } from "../../src/api/operationBody.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
@@ -90,6 +91,27 @@ describe("the output-skipping parser", () => {
     expect(big.outputs.get("output.step")?.base64Bytes).toBe(20_000_000);
     expect(big.outputs.get("b.obj")?.base64Bytes).toBe(1);
   });
+});
+
+test("any base64-looking value, stray characters included, is sized as Buffer.from would, at any chunking", () => {
+  // Mostly base64 digits, sometimes url-safe ones, whitespace, punctuation, non-ASCII or a '=':
+  // long clean runs take the decoder's path, the rest the one-by-one count.
+  const character = fc.oneof(
+    {
+      weight: 30,
+      arbitrary: fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"),
+    },
+    { weight: 1, arbitrary: fc.constantFrom("-", "_", " ", "$", ".", "é", "=", "\\n") },
+  );
+  fc.assert(
+    fc.property(fc.array(character, { maxLength: 400 }), fc.integer({ min: 1, max: 97 }), (chars, size) => {
+      const value = chars.join("");
+      const body = Buffer.from(JSON.stringify({ type: "file_conversion", outputs: { "a.step": value } }));
+      const { outputs } = filtered(body, size);
+      expect(outputs.get("a.step")?.base64Bytes).toBe(Buffer.from(value, "base64").length);
+    }),
+    { numRuns: 300, seed: 17 },
+  );
 });
 
 describe("an export of operations with MB outputs", () => {

@@ -2,7 +2,7 @@ import type { ZooClient } from "../api/client.js";
 import type { MeasuredOutput } from "../api/outputSize.js";
 import { ZooUsageError } from "../errors.js";
 import { AdaptiveConcurrency } from "./adaptiveConcurrency.js";
-import { pipelinedFetch } from "./pipelinedFetch.js";
+import { fetchConcurrently } from "./fetchConcurrently.js";
 
 /** Where the adaptive concurrency starts: low enough to be polite, high enough to get going. */
 const START_CONCURRENCY = 4;
@@ -28,46 +28,43 @@ export interface ConcurrencyTrace {
   final: number;
 }
 
-export interface OperationBodiesOptions<R> {
+export interface OperationBodiesOptions {
   /** The next ids to fetch, in order; empty when there are none left. */
   nextIds: () => Promise<readonly string[]>;
-  /** Turns each answer into what `commit` stores, as it arrives (between two requests). */
-  each: (answer: OperationAnswer) => R;
-  /** Stores a batch of results; never runs at the same time as `nextIds`. */
-  commit: (results: R[]) => Promise<void>;
   /** The most requests in flight: the pace starts lower and adapts to how the API answers. */
   concurrency: number;
-  /** Results per commit, at least. */
-  commitSize: number;
+  /** Stops asking for new ids: the answers of the requests in flight come last. */
   signal: AbortSignal;
   now: () => Date;
 }
 
+export interface OperationBodies {
+  /** The answers in groups, each what was answered since the previous one (fetchConcurrently). */
+  answers: AsyncIterable<OperationAnswer[]>;
+  /** The pace so far: where it started, its peak, where it is now. */
+  concurrency: () => ConcurrencyTrace;
+}
+
 /**
  * Fetches GET /async/operations/{id} for every id `nextIds` hands out, with as many requests in
- * flight as AdaptiveConcurrency allows (up to `concurrency`), and hands the results to `commit` in
- * batches while requests keep going out. A 404 and a body too large to store are answers; any
- * other failure stops the fetch: the requests in flight end, what was fetched is committed, and
- * the error is thrown. Knows no warehouse: where ids come from and where results go is the caller's.
+ * flight as AdaptiveConcurrency allows (up to `concurrency`), and hands out the answers in groups
+ * while requests keep going out. A 404 and a body too large to store are answers; any other
+ * failure stops the fetch: the requests in flight end, their answers come, and the error is thrown.
+ * Knows no warehouse: where ids come from and where answers go is the caller's.
  */
-export async function fetchOperationBodies<R>(
-  client: ZooClient,
-  options: OperationBodiesOptions<R>,
-): Promise<ConcurrencyTrace> {
+export function fetchOperationBodies(client: ZooClient, options: OperationBodiesOptions): OperationBodies {
   const controller = new AdaptiveConcurrency({
     start: Math.min(START_CONCURRENCY, options.concurrency),
     cap: options.concurrency,
   });
   const start = controller.limit;
-  await pipelinedFetch<string, R>({
+  const answers = fetchConcurrently<string, OperationAnswer>({
     nextChunk: options.nextIds,
-    fetch: async (id, refused) => options.each(await fetchOperationBody(client, id, options.now, refused)),
-    commit: options.commit,
+    fetch: (id, refused) => fetchOperationBody(client, id, options.now, refused),
     controller,
     signal: options.signal,
-    commitSize: options.commitSize,
   });
-  return { start, peak: controller.peak, final: controller.limit };
+  return { answers, concurrency: () => ({ start, peak: controller.peak, final: controller.limit }) };
 }
 
 /** One operation's answer, or the error that should stop the fetch. */

@@ -1,21 +1,11 @@
 import type { ZooClient } from "../api/client.js";
-import {
-  type ConcurrencyTrace,
-  fetchOperationBodies,
-  type OperationAnswer,
-} from "../extract/fetchOperationBodies.js";
-import type { RejectRow } from "../load/apiCallLoader.js";
+import type { ConcurrencyTrace } from "../extract/fetchOperationBodies.js";
 import type { Warehouse } from "../load/database.js";
-import { countOperationsOutsideWindow, OperationCandidates } from "../load/operationCandidates.js";
+import { countOperationsOutsideWindow } from "../load/operationCandidates.js";
 import type { OperationLoader } from "../load/operationLoader.js";
-import { rawOperationJson } from "../transform/operationRawJson.js";
-import {
-  notFoundOperation,
-  type OperationRow,
-  rejectedOperation,
-  transformOperation,
-} from "../transform/operationRow.js";
+import { OperationsSource } from "./operationsSource.js";
 import type { Progress } from "./progress.js";
+import { runSource } from "./source.js";
 
 export interface OperationFetchDeps {
   client: ZooClient;
@@ -59,101 +49,46 @@ export interface OperationFetchOptions {
   commitRows?: number;
 }
 
-/** One operation's outcome: its row, and a reject when it was refused. */
-interface Stored {
-  row: OperationRow;
-  reject: RejectRow | undefined;
-}
-
 /**
  * The operations phase: fetches GET /async/operations/{id} for the exported calls that started one
  * and whose operation is not yet stored in a final state (never stored ones only for calls inside
- * the window), committing as it goes. Four pieces: which operations (OperationCandidates), the
- * fetch (fetchOperationBodies), each answer's row (toStored), and the commit (OperationLoader). A
- * 404 is recorded as not found (and never asked again); a body that fails validation goes to
+ * the window), as the operations source run by runSource: committed in batches as answers arrive.
+ * A 404 is recorded as not found (and never asked again); a body that fails validation goes to
  * `rejects`. If the API keeps failing, what was fetched is committed before the error propagates.
  */
 export async function fetchOperations(
   deps: OperationFetchDeps,
   options: OperationFetchOptions,
 ): Promise<OperationFetchResult> {
-  const counts = { fetched: 0, changed: 0, notFound: 0, rejected: 0 };
-  const candidates = new OperationCandidates(deps.warehouse, {
+  const source = new OperationsSource({
+    ...deps,
+    runId: options.runId,
+    concurrency: options.concurrency,
     windowStart: options.windowStart,
     chunkSize: options.chunkSize ?? 1000,
   });
-  const concurrency = await fetchOperationBodies<Stored>(deps.client, {
-    nextIds: () => candidates.next(),
-    each: (answer) => {
-      const stored = toStored(options.runId, answer);
-      counts.fetched += 1;
-      if (stored.row.fetch_status === "not_found") counts.notFound += 1;
-      if (stored.reject !== undefined) counts.rejected += 1;
-      return stored;
-    },
-    commit: async (batch) => {
-      const committed = await commitBatch(deps, batch);
-      counts.changed += committed.changed;
-      counts.rejected += committed.refusedByDuckDb;
-    },
-    concurrency: options.concurrency,
-    commitSize: options.commitRows ?? COMMIT_ROWS,
+  const run = await runSource(source, {
+    batchRecords: options.commitRows ?? COMMIT_ROWS,
     signal: deps.signal,
-    now: deps.now,
+    afterCommit: async (batch, committed) => {
+      deps.progress.add({
+        operations: batch.rows.length,
+        rejected: batch.rejects.length + committed.refused,
+      });
+    },
   });
+  if (run.ended === "failed") throw run.failure;
   const skipped =
     options.windowStart === null
       ? 0
       : await countOperationsOutsideWindow(deps.warehouse, options.windowStart);
   return {
-    ...counts,
+    fetched: run.counts.seen,
+    changed: run.counts.inserted + run.counts.updated,
+    notFound: source.notFound,
+    rejected: run.counts.rejected,
     window_start: options.windowStart,
     skipped_outside_window: skipped,
-    concurrency,
+    concurrency: source.concurrency(),
   };
-}
-
-/** The row an answer is stored as, and its reject when the body cannot be. */
-function toStored(runId: string, answer: OperationAnswer): Stored {
-  switch (answer.kind) {
-    case "found": {
-      const { id, body, fetchedAt } = answer;
-      const transformed = transformOperation(id, body, fetchedAt, answer.outputSizes);
-      if (transformed.ok) return { row: transformed.row, reject: undefined };
-      return rejected(runId, id, fetchedAt, transformed.reason, rawOperationJson(body));
-    }
-    case "not_found":
-      return { row: notFoundOperation(answer.id, answer.fetchedAt), reject: undefined };
-    case "too_large":
-      // The same body is as large next time: recorded as rejected, so later runs move on.
-      return rejected(runId, answer.id, answer.fetchedAt, answer.reason, "null");
-  }
-}
-
-/** An operation recorded as rejected (never asked again), and its reject with the reason. */
-function rejected(runId: string, id: string, fetchedAt: string, reason: string, rawJson: string): Stored {
-  return {
-    row: rejectedOperation(id, fetchedAt),
-    reject: {
-      run_id: runId,
-      rejected_at: fetchedAt,
-      record_id: id,
-      reason: `async operation: ${reason}`,
-      raw_json: rawJson,
-    },
-  };
-}
-
-/** Commits a batch's rows and rejects in one transaction, and counts it in the progress line. */
-async function commitBatch(deps: OperationFetchDeps, batch: readonly Stored[]) {
-  const rejects = batch.flatMap(({ reject }) => (reject === undefined ? [] : [reject]));
-  const committed = await deps.loader.commit(
-    batch.map(({ row }) => row),
-    rejects,
-  );
-  deps.progress.add({
-    operations: batch.length,
-    rejected: rejects.length + committed.refusedByDuckDb,
-  });
-  return committed;
 }

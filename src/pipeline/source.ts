@@ -42,6 +42,12 @@ export interface Source<Page, Batch> {
   stopAt?(batch: Batch, error: unknown): boolean;
   /** After the last page has been taken and committed (never after a stop or a failure). */
   complete(): Promise<void>;
+  /**
+   * True when `pages` ends by itself once the run's signal aborts, its last page what its requests
+   * in flight still answered: the runner then reads it to its end rather than leaving after the
+   * next page, so no answer is dropped.
+   */
+  readonly drainsOnStop?: boolean;
 }
 
 /** What taking one page found. */
@@ -125,7 +131,7 @@ export async function runSource<Page, Batch>(
         batch = source.newBatch(batch);
         batchPages = 0;
       }
-      if (options.signal.aborted) break;
+      if (options.signal.aborted && source.drainsOnStop !== true) break;
     }
   } catch (error) {
     failure = error;

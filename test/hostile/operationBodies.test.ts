@@ -42,26 +42,22 @@ function chunks(...lists: string[][]): () => Promise<string[]> {
   return async () => queue.shift() ?? [];
 }
 
-test("each id gets one answer, found, not found or too large, committed in batches", async () => {
+test("each id gets one answer, found, not found or too large, handed out in groups", async () => {
   const { api, client } = await clientFor({
     [`/async/operations/${String(found.id)}`]: (res) => sendJson(res, 200, found),
     [`/async/operations/${String(huge.id)}`]: (res) =>
       // Outputs as one string, not a map of files: nothing to skip, the whole body counts.
       sendJson(res, 200, JSON.stringify({ ...huge, outputs: "x".repeat(1_200_000) })),
   });
-  const batches: OperationAnswer[][] = [];
-  const trace = await fetchOperationBodies(client, {
+  const bodies = fetchOperationBodies(client, {
     nextIds: chunks([String(found.id), gone], [String(huge.id)]),
-    each: (answer) => answer,
-    commit: async (batch) => {
-      batches.push(batch);
-    },
     concurrency: 2,
-    commitSize: 2,
     signal: new AbortController().signal,
     now: () => new Date("2026-01-02T03:04:05.000Z"),
   });
-  const answers = batches.flat().sort((a, b) => a.id.localeCompare(b.id));
+  const groups: OperationAnswer[][] = [];
+  for await (const group of bodies.answers) groups.push(group);
+  const answers = groups.flat().sort((a, b) => a.id.localeCompare(b.id));
   expect(answers.map(({ id, kind }) => ({ id, kind }))).toEqual(
     [
       { id: found.id, kind: "found" },
@@ -72,34 +68,30 @@ test("each id gets one answer, found, not found or too large, committed in batch
   expect(answers.every(({ fetchedAt }) => fetchedAt === "2026-01-02T03:04:05.000Z")).toBe(true);
   const body = answers.find(({ kind }) => kind === "found");
   expect(body?.kind === "found" && (body.body as { id: string }).id).toBe(found.id);
-  expect(batches.length).toBeGreaterThanOrEqual(2);
   expect(api.requests.filter(({ path }) => path.startsWith("/async/operations/"))).toHaveLength(3);
-  expect(trace).toEqual({ start: 2, peak: 2, final: 2 });
+  expect(bodies.concurrency()).toEqual({ start: 2, peak: 2, final: 2 });
 });
 
-test("another failure stops the fetch: what was answered is committed, then the error is thrown", async () => {
+test("another failure stops the fetch: what was answered comes first, then the error is thrown", async () => {
   const { api, client } = await clientFor({
     [`/async/operations/${String(found.id)}`]: (res) => sendJson(res, 200, found),
     [`/async/operations/${unauthorized}`]: (res) => sendJson(res, 401, errorBody(401, "unauthorized")),
   });
-  const committed: string[] = [];
-  const fetching = fetchOperationBodies(client, {
+  const received: string[] = [];
+  const bodies = fetchOperationBodies(client, {
     nextIds: chunks([String(found.id), unauthorized, neverAsked]),
-    each: (answer) => answer.id,
-    commit: async (ids) => {
-      committed.push(...ids);
-    },
     // One at a time: the id after the failing one is never asked.
     concurrency: 1,
-    commitSize: 100,
     signal: new AbortController().signal,
     now: () => new Date(),
   });
-  const error = await fetching.then(
+  const error = await (async () => {
+    for await (const group of bodies.answers) received.push(...group.map(({ id }) => id));
+  })().then(
     () => undefined,
     (thrown: unknown) => thrown,
   );
   expect(error).toBeInstanceOf(ZooUsageError);
-  expect(committed).toEqual([found.id]);
+  expect(received).toEqual([found.id]);
   expect(api.requests.map(({ path }) => path)).not.toContain(`/async/operations/${neverAsked}`);
 });

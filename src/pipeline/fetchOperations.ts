@@ -32,9 +32,11 @@ export interface OperationFetchResult {
 
 /**
  * Operations per commit, at least. A commit has a fixed cost (a transaction, temp tables, the spool
- * file) that larger ones spread; an interrupted or crashed run fetches at most this many again.
+ * file, a checkpoint) that larger ones spread, but the batch waiting for it is held as objects, as
+ * JSON and in DuckDB's staging table at once, which sets the phase's peak memory; an interrupted or
+ * crashed run fetches at most this many again.
  */
-const COMMIT_ROWS = 5000;
+const COMMIT_ROWS = 2000;
 
 export interface OperationFetchOptions {
   runId: string;

@@ -22,6 +22,18 @@ const positiveInt = z.number().int().positive();
  */
 export const DEFAULT_MAX_RESPONSE_MB = 256;
 
+/**
+ * The value each API flag takes when neither it nor a variable is given: the loader reads these,
+ * and the help shows them, so the two cannot disagree.
+ */
+export const API_DEFAULTS = {
+  baseUrl: DEFAULT_BASE_URL,
+  maxAttempts: DEFAULT_RETRY_POLICY.maxAttempts,
+  maxRetryWaitSeconds: DEFAULT_RETRY_POLICY.maxTotalWaitMs / 1000,
+  requestTimeoutSeconds: 60,
+  maxResponseMb: DEFAULT_MAX_RESPONSE_MB,
+} as const;
+
 const ApiConfigSchema = z.object({
   baseUrl: z.instanceof(URL),
   /** Secret: only ever read from the environment, never from a flag. */
@@ -74,8 +86,8 @@ export function loadApiConfig(input: { flags: ApiFlags; env: Env }): ApiConfig {
       ...(flags.maxAttempts !== undefined && { maxAttempts: flags.maxAttempts }),
       ...(flags.maxRetryWait !== undefined && { maxTotalWaitMs: Math.round(flags.maxRetryWait * 1000) }),
     },
-    requestTimeoutMs: Math.round((flags.requestTimeout ?? 60) * 1000),
-    maxResponseBytes: Math.round((flags.maxResponseMb ?? DEFAULT_MAX_RESPONSE_MB) * 1024 * 1024),
+    requestTimeoutMs: Math.round((flags.requestTimeout ?? API_DEFAULTS.requestTimeoutSeconds) * 1000),
+    maxResponseBytes: Math.round((flags.maxResponseMb ?? API_DEFAULTS.maxResponseMb) * 1024 * 1024),
     debug: flags.debug ?? false,
   };
   const parsed = ApiConfigSchema.safeParse(candidate);

@@ -21,6 +21,12 @@ export function exportCommandConfig(input: { flags: ApiFlags & ExportFlags; env:
   return { api: loadApiConfig(input), export: loadExportConfig(input) };
 }
 
+/** The demo's own flag defaults (its export flags default as export's do). */
+export const DEMO_DEFAULTS = { calls: 50_000 } as const;
+
+/** The defaults of `operation get`'s own flags. */
+export const OPERATION_GET_DEFAULTS = { timeoutSeconds: 600 } as const;
+
 export interface DemoFlags extends ExportFlags {
   calls?: number | undefined;
   debug?: boolean | undefined;
@@ -41,7 +47,7 @@ export interface DemoCommandConfig {
 export function demoCommandConfig(input: { flags: DemoFlags; env: Env }): DemoCommandConfig {
   return {
     export: loadExportConfig({ flags: input.flags, env: {} }),
-    calls: input.flags.calls ?? 50_000,
+    calls: input.flags.calls ?? DEMO_DEFAULTS.calls,
     debug: input.flags.debug ?? false,
   };
 }
@@ -61,8 +67,8 @@ export function reportCommandConfig(input: { flags: ReportFlags; env: Env }): { 
 export interface OperationGetFlags extends ApiFlags {
   json?: boolean | undefined;
   wait?: boolean | undefined;
-  /** Seconds; commander gives the default (600). */
-  timeout: number;
+  /** Seconds. */
+  timeout?: number | undefined;
   saveOutputs?: string | undefined;
   fromDb?: boolean | undefined;
   db?: string | undefined;
@@ -99,7 +105,7 @@ export function operationGetCommandConfig(input: {
       id,
       json,
       wait: flags.wait ?? false,
-      timeoutMs: flags.timeout * 1000,
+      timeoutMs: (flags.timeout ?? OPERATION_GET_DEFAULTS.timeoutSeconds) * 1000,
       saveOutputsDir: flags.saveOutputs,
     },
   };

@@ -4,7 +4,7 @@ import { ZooUsageError } from "../errors.js";
 import { PARTITIONINGS } from "../load/partitioning.js";
 import { DEFAULT_DURATION_UNIT, DURATION_UNITS } from "../transform/durationUnit.js";
 import { DEFAULT_PRIVACY, FIELD_POLICIES } from "../transform/privacy.js";
-import { databasePath } from "./databaseSetting.js";
+import { DEFAULT_DB, databasePath } from "./databaseSetting.js";
 import { type Env, envValue, flagOrEnv } from "./environment.js";
 import { invalidOptions } from "./invalidOptions.js";
 
@@ -14,6 +14,37 @@ export const DEFAULT_OUT = "./zoo-usage/parquet";
  * milliseconds the phase's time falls about in proportion up to it; the pace halves on refusals.
  */
 export const DEFAULT_OPERATIONS_CONCURRENCY = 32;
+
+/**
+ * Records per transaction by default. A batch is held as JSON text, parsed rows and DuckDB's
+ * insert buffers at once, so the batch size sets a good part of the peak memory; at network speed
+ * batches commit before they fill, so this bounds the fast case (a local API, a resumed backlog).
+ */
+const DEFAULT_BATCH_RECORDS = 25_000;
+
+export const DEFAULT_OPERATIONS_WINDOW = "35d";
+
+/**
+ * The value each export flag takes when neither it nor a variable is given: the loader reads these,
+ * and the help shows them, so the two cannot disagree.
+ */
+export const EXPORT_DEFAULTS = {
+  db: DEFAULT_DB,
+  out: DEFAULT_OUT,
+  limit: 1000,
+  lookback: "3d",
+  partition: "month",
+  durationUnit: DEFAULT_DURATION_UNIT,
+  tokenColumn: DEFAULT_PRIVACY.token,
+  emailColumn: DEFAULT_PRIVACY.email,
+  ipAddressColumn: DEFAULT_PRIVACY.ipAddress,
+  maxPriceUsd: 1_000_000,
+  batchRecords: DEFAULT_BATCH_RECORDS,
+  operations: "window",
+  operationsWindow: DEFAULT_OPERATIONS_WINDOW,
+  operationsConcurrency: DEFAULT_OPERATIONS_CONCURRENCY,
+  maxPendingRereads: 1000,
+} as const;
 
 /** The flags of `zoo-usage export`, as commander hands them over (all optional). */
 export interface ExportFlags {
@@ -94,12 +125,6 @@ const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
 
 /** Pure: flags > environment > defaults, validated, with errors naming the flag or variable. */
 
-/**
- * Records per transaction by default. A batch is held as JSON text, parsed rows and DuckDB's
- * insert buffers at once, so the batch size sets a good part of the peak memory; at network speed
- * batches commit before they fill, so this bounds the fast case (a local API, a resumed backlog).
- */
-const DEFAULT_BATCH_RECORDS = 25_000;
 export function loadExportConfig(input: { flags: ExportFlags; env: Env }): ExportConfig {
   const { flags, env } = input;
   const dbPath = databasePath(flags.db, env);
@@ -107,22 +132,22 @@ export function loadExportConfig(input: { flags: ExportFlags; env: Env }): Expor
   const parsed = ExportConfigSchema.safeParse({
     dbPath,
     outDir: out.value,
-    limit: flags.limit ?? 1000,
-    lookbackMs: parseDuration(flags.lookback ?? "3d", "--lookback"),
+    limit: flags.limit ?? EXPORT_DEFAULTS.limit,
+    lookbackMs: parseDuration(flags.lookback ?? EXPORT_DEFAULTS.lookback, "--lookback"),
     fullRefresh: flags.fullRefresh ?? false,
-    partitioning: flags.partition ?? "month",
-    durationUnit: flags.durationUnit ?? DEFAULT_DURATION_UNIT,
+    partitioning: flags.partition ?? EXPORT_DEFAULTS.partition,
+    durationUnit: flags.durationUnit ?? EXPORT_DEFAULTS.durationUnit,
     privacy: {
-      token: flags.tokenColumn ?? DEFAULT_PRIVACY.token,
-      email: flags.emailColumn ?? DEFAULT_PRIVACY.email,
-      ipAddress: flags.ipAddressColumn ?? DEFAULT_PRIVACY.ipAddress,
+      token: flags.tokenColumn ?? EXPORT_DEFAULTS.tokenColumn,
+      email: flags.emailColumn ?? EXPORT_DEFAULTS.emailColumn,
+      ipAddress: flags.ipAddressColumn ?? EXPORT_DEFAULTS.ipAddressColumn,
     },
-    maxPriceUsd: flags.maxPrice ?? 1_000_000,
-    batchRecords: flags.batchRecords ?? DEFAULT_BATCH_RECORDS,
+    maxPriceUsd: flags.maxPrice ?? EXPORT_DEFAULTS.maxPriceUsd,
+    batchRecords: flags.batchRecords ?? EXPORT_DEFAULTS.batchRecords,
     operations: flags.operations !== false,
     operationsWindowMs: operationsWindowOf(flags),
-    operationsConcurrency: flags.operationsConcurrency ?? DEFAULT_OPERATIONS_CONCURRENCY,
-    maxPendingRereads: flags.maxPendingRereads ?? 1000,
+    operationsConcurrency: flags.operationsConcurrency ?? EXPORT_DEFAULTS.operationsConcurrency,
+    maxPendingRereads: flags.maxPendingRereads ?? EXPORT_DEFAULTS.maxPendingRereads,
     secretKey: envValue(env, "ZOO_USAGE_SECRET_KEY"),
     keyFile: `${dbPath.replace(/\.duckdb$/, "")}.key`,
   });
@@ -135,17 +160,15 @@ export function loadExportConfig(input: { flags: ExportFlags; env: Env }): Expor
 
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-export const DEFAULT_OPERATIONS_WINDOW = "35d";
-
 /**
  * `--operations` takes "window" (the default) or "all"; `--operations-window` only makes sense with
  * the window, so giving it with "all" is an error rather than a flag silently ignored.
  */
 function operationsWindowOf(flags: ExportFlags): number | null {
-  const mode = flags.operations ?? "window";
+  const mode = flags.operations ?? EXPORT_DEFAULTS.operations;
   if (mode === false || mode === true || mode === "window") {
     const windowMs = parseDuration(
-      flags.operationsWindow ?? DEFAULT_OPERATIONS_WINDOW,
+      flags.operationsWindow ?? EXPORT_DEFAULTS.operationsWindow,
       "--operations-window",
     );
     if (windowMs > 0) return windowMs;

@@ -2,6 +2,7 @@ import type { PriceMode } from "./billing.js";
 import { ByteWriter } from "./byteWriter.js";
 import { operationTypeOf } from "./callFacts.js";
 import { type CallContext, type RawCall, rawCall, writeCallJson } from "./callRecord.js";
+import { SIM_DEFAULTS } from "./defaults.js";
 import { CallIdentity, derivedUuid } from "./identity.js";
 import { type KeysetCalls, keysetPage, type SortKey, type SortMode } from "./keysetPage.js";
 import { type LateBilling, type LateBillingOptions, lateBillingOf } from "./lateBilling.js";
@@ -30,8 +31,8 @@ export interface DatasetOptions {
   lateBilling?: LateBillingOptions;
 }
 
-/** The simulated clock's default start (a string: a shared Date would be a mutable singleton). */
-export const DEFAULT_NOW_ISO = "2026-11-01T00:00:00Z";
+/** The simulated clock's default start. */
+export const DEFAULT_NOW_ISO = SIM_DEFAULTS.nowIso;
 /** How far back a polling call looks for the operation it polls. */
 const POLL_LOOKBACK = 64;
 

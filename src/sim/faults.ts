@@ -1,3 +1,4 @@
+import { SIM_DEFAULTS } from "./defaults.js";
 import { Mulberry32 } from "./random.js";
 import type { FaultOptions } from "./types.js";
 
@@ -28,7 +29,7 @@ export class FaultInjector {
       throw new RangeError(`latencyMs must be >= 0, got ${options.latencyMs}`);
     }
     this.#options = { ...options };
-    this.#rng = new Mulberry32(options.faultSeed ?? 1);
+    this.#rng = new Mulberry32(options.faultSeed ?? SIM_DEFAULTS.faultSeed);
   }
 
   get options(): FaultOptions {
@@ -36,7 +37,7 @@ export class FaultInjector {
   }
 
   get latencyMs(): number {
-    return this.#options.latencyMs ?? 0;
+    return this.#options.latencyMs ?? SIM_DEFAULTS.latencyMs;
   }
 
   /** The fault for the next request, or null. Kinds are tried in a fixed order with their own rates. */
@@ -44,13 +45,13 @@ export class FaultInjector {
     const o = this.#options;
     const u = this.#rng.next();
     let edge = 0;
-    edge += o.rate429 ?? 0;
+    edge += o.rate429 ?? SIM_DEFAULTS.faultRate;
     if (u < edge) return "429";
-    edge += o.rate5xx ?? 0;
+    edge += o.rate5xx ?? SIM_DEFAULTS.faultRate;
     if (u < edge) return (["500", "502", "503"] as const)[Math.floor(this.#rng.next() * 3)] ?? "500";
-    edge += o.rateReset ?? 0;
+    edge += o.rateReset ?? SIM_DEFAULTS.faultRate;
     if (u < edge) return "reset";
-    edge += o.rateTruncated ?? 0;
+    edge += o.rateTruncated ?? SIM_DEFAULTS.faultRate;
     if (u < edge) return "truncated";
     return null;
   }
@@ -60,7 +61,7 @@ export class FaultInjector {
    * is on the real (wall) clock, not the simulated one: it is the client's sleep that it schedules.
    */
   retryAfter(now: Date): string {
-    const seconds = this.#options.retryAfterSeconds ?? 1;
+    const seconds = this.#options.retryAfterSeconds ?? SIM_DEFAULTS.retryAfterSeconds;
     // An HTTP date has whole seconds: round up so the client never waits less than asked.
     const at = Math.ceil((now.getTime() + seconds * 1000) / 1000) * 1000;
     if (this.#options.retryAfterAsDate) return new Date(at).toUTCString();

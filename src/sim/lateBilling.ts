@@ -1,3 +1,4 @@
+import { SIM_DEFAULTS } from "./defaults.js";
 import { unit } from "./random.js";
 import { SALT } from "./salts.js";
 import { US_PER_DAY, US_PER_HOUR, US_PER_MS } from "./time.js";
@@ -28,7 +29,7 @@ export const NO_LATE_BILLING: LateBilling = { share: 0, minDays: 0, maxDays: 0, 
 
 /** Checked options with defaults; RangeError names the one that is wrong. */
 export function lateBillingOf(options: LateBillingOptions = {}): LateBilling {
-  const share = options.share ?? 0.05;
+  const share = options.share ?? SIM_DEFAULTS.lateBillingShare;
   const [minDays, maxDays] = options.days ?? [3, 40];
   const monthEndShare = options.monthEndShare ?? 0.3;
   if (!(share >= 0 && share <= 1)) throw new RangeError(`lateBilling.share must be in 0..1, not ${share}`);

@@ -1,23 +1,39 @@
 import { type Command, Option } from "commander";
-import { DEFAULT_MAX_RESPONSE_MB } from "../config/apiConfig.js";
-import { DEFAULT_DB } from "../config/databaseSetting.js";
-import { DEFAULT_OPERATIONS_WINDOW, DEFAULT_OUT } from "../config/exportConfig.js";
+import { API_DEFAULTS } from "../config/apiConfig.js";
+import { EXPORT_DEFAULTS } from "../config/exportConfig.js";
 import { nonNegativeInteger, nonNegativeNumber, positiveInteger } from "./parseNumber.js";
+
+/**
+ * A flag's description ending in its default, in the form commander prints for its own defaults.
+ * The loaders in src/config apply the defaults (a flag beats a variable, which beats the default),
+ * so commander holds none and the help reads them from the same constants.
+ */
+export function withDefault(description: string, value: string | number): string {
+  return `${description} (default: ${value})`;
+}
 
 /** The flags of every command that talks to the API (export, operation get). */
 export function addApiOptions(command: Command): Command {
   return command
-    .option("--base-url <url>", "API base URL (default: $ZOO_HOST, else https://api.zoo.dev)")
-    .option("--max-attempts <n>", "attempts per request, first included", positiveInteger)
-    .option("--max-retry-wait <seconds>", "total time a run may spend waiting to retry", nonNegativeNumber)
+    .option("--base-url <url>", withDefault("API base URL", `$ZOO_HOST, else ${API_DEFAULTS.baseUrl}`))
+    .option(
+      "--max-attempts <n>",
+      withDefault("attempts per request, first included", API_DEFAULTS.maxAttempts),
+      positiveInteger,
+    )
+    .option(
+      "--max-retry-wait <seconds>",
+      withDefault("total time a run may spend waiting to retry", API_DEFAULTS.maxRetryWaitSeconds),
+      nonNegativeNumber,
+    )
     .option(
       "--request-timeout <seconds>",
-      "time limit for one request, connect to last byte (default 60)",
+      withDefault("time limit for one request, connect to last byte", API_DEFAULTS.requestTimeoutSeconds),
       nonNegativeNumber,
     )
     .option(
       "--max-response-mb <n>",
-      `largest response body accepted, in MiB (default ${DEFAULT_MAX_RESPONSE_MB})`,
+      withDefault("largest response body accepted, in MiB", API_DEFAULTS.maxResponseMb),
       nonNegativeNumber,
     )
     .option("--print-config", "print the effective configuration (token redacted) and exit")
@@ -25,59 +41,92 @@ export function addApiOptions(command: Command): Command {
 }
 
 /**
- * The flags of export, and of the demo, which runs an export. Commander reads `--no-operations` as
- * the negation of `--operations <mode>`: defined after it, it sets the same `operations` key to
- * false, and leaves it undefined when neither is given.
+ * The flags of export, and of the demo, which runs an export; the demo reads no variable
+ * (`readsEnv` false), so its help names none. Commander reads `--no-operations` as the negation of
+ * `--operations <mode>`: defined after it, it sets the same `operations` key to false, and leaves
+ * it undefined when neither is given.
  */
-export function addExportOptions(command: Command): Command {
+export function addExportOptions(command: Command, readsEnv = true): Command {
+  const d = EXPORT_DEFAULTS;
+  const orVariable = (name: string, value: string) => (readsEnv ? `$${name}, else ${value}` : value);
   return command
-    .option("--db <path>", `DuckDB database file (default: $ZOO_USAGE_DB, else ${DEFAULT_DB})`)
-    .option("--out <dir>", `Parquet dataset directory (default: $ZOO_USAGE_OUT, else ${DEFAULT_OUT})`)
-    .option("--limit <n>", "page size of GET /user/api-calls (1-10000)", positiveInteger)
-    .option("--lookback <duration>", "re-read calls created this long before the newest one (3d, 36h, 90m)")
+    .option("--db <path>", withDefault("DuckDB database file", orVariable("ZOO_USAGE_DB", d.db)))
+    .option("--out <dir>", withDefault("Parquet dataset directory", orVariable("ZOO_USAGE_OUT", d.out)))
+    .option(
+      "--limit <n>",
+      withDefault("page size of GET /user/api-calls (1-10000)", d.limit),
+      positiveInteger,
+    )
+    .option(
+      "--lookback <duration>",
+      withDefault("re-read calls created this long before the newest one (3d, 36h, 90m)", d.lookback),
+    )
     .option("--full-refresh", "rescan the whole history instead of the recent window")
     .addOption(
-      new Option("--partition <by>", "Parquet partitioning by UTC created_at").choices(["month", "day"]),
+      new Option(
+        "--partition <by>",
+        withDefault("Parquet partitioning by UTC created_at", d.partition),
+      ).choices(["month", "day"]),
     )
     .addOption(
-      new Option("--duration-unit <unit>", "unit of the API's raw duration").choices(["ns", "us", "ms", "s"]),
+      new Option(
+        "--duration-unit <unit>",
+        withDefault("unit of the API's raw duration", d.durationUnit),
+      ).choices(["ns", "us", "ms", "s"]),
     )
     .addOption(
-      new Option("--token-column <policy>", "the token column (identifies a credential)").choices([
+      new Option(
+        "--token-column <policy>",
+        withDefault("the token column (identifies a credential)", d.tokenColumn),
+      ).choices(["hash", "drop", "keep"]),
+    )
+    .addOption(
+      new Option("--email-column <policy>", withDefault("the email column", d.emailColumn)).choices([
+        "keep",
         "hash",
         "drop",
-        "keep",
       ]),
     )
-    .addOption(new Option("--email-column <policy>", "the email column").choices(["keep", "hash", "drop"]))
     .addOption(
-      new Option("--ip-address-column <policy>", "the ip_address column").choices(["keep", "hash", "drop"]),
+      new Option(
+        "--ip-address-column <policy>",
+        withDefault("the ip_address column", d.ipAddressColumn),
+      ).choices(["keep", "hash", "drop"]),
     )
     .option(
       "--max-price <usd>",
-      "reject a call priced above this or below minus this (sanity limit)",
+      withDefault("reject a call priced above this or below minus this (sanity limit)", d.maxPriceUsd),
       nonNegativeNumber,
     )
-    .option("--batch-records <n>", "records per transaction", positiveInteger)
+    .option("--batch-records <n>", withDefault("records per transaction", d.batchRecords), positiveInteger)
     .addOption(
       new Option(
         "--operations <mode>",
-        "async operations to fetch: window (calls created within --operations-window, plus stored ones not yet final) or all (the whole history, resumable)",
+        withDefault(
+          "async operations to fetch: window (calls created within --operations-window, plus stored ones not yet final) or all (the whole history, resumable)",
+          d.operations,
+        ),
       ).choices(["window", "all"]),
     )
     .option("--no-operations", "do not fetch the async operations the calls started")
     .option(
       "--operations-window <duration>",
-      `fetch the operations of calls created this long before the run's clock, not the newest call (default ${DEFAULT_OPERATIONS_WINDOW})`,
+      withDefault(
+        "fetch the operations of calls created this long before the run's clock, not the newest call",
+        d.operationsWindow,
+      ),
     )
     .option(
       "--operations-concurrency <n>",
-      "most async operations fetched at once; the pace adapts below it (default 32)",
+      withDefault("most async operations fetched at once; the pace adapts below it", d.operationsConcurrency),
       positiveInteger,
     )
     .option(
       "--max-pending-rereads <n>",
-      "calls pending billing from before the lookback window re-read per run (default 1000, 0: none)",
+      withDefault(
+        "calls pending billing from before the lookback window re-read per run (0: none)",
+        d.maxPendingRereads,
+      ),
       nonNegativeInteger,
     )
     .option("--json", "print a machine-readable run summary on stdout")

@@ -1,9 +1,12 @@
 import { Command, Option } from "commander";
+import { DEMO_DEFAULTS, OPERATION_GET_DEFAULTS } from "../config/commandConfig.js";
 import { DEFAULT_DB } from "../config/databaseSetting.js";
 import { DEFAULT_TOP } from "../config/reportConfig.js";
 import type { ExitCodeValue } from "../errors.js";
+import { SIM_DEFAULTS } from "../sim/defaults.js";
 import { exportAction } from "./exportAction.js";
-import { addApiOptions, addExportOptions } from "./flags.js";
+import { exportHelpText } from "./exportHelp.js";
+import { addApiOptions, addExportOptions, withDefault } from "./flags.js";
 import type { CliIo } from "./io.js";
 import {
   isoDate,
@@ -35,13 +38,18 @@ export function buildProgram(io: CliIo, done: Done): Command {
     .description(
       "export your API calls into DuckDB and Parquet: incremental, crash-safe, exact to the micro-dollar",
     )
+    .addHelpText("after", exportHelpText())
     .action(async (flags) => done(await exportAction(flags, io)));
   addReportCommand(program, io, done);
-  addExportOptions(program.command("demo"))
+  addExportOptions(program.command("demo"), false)
     .description(
       "run the export against the built-in simulator (no account, no network): what `npm start` does",
     )
-    .option("--calls <n>", "calls in the simulated history", positiveInteger, 50_000)
+    .option(
+      "--calls <n>",
+      withDefault("calls in the simulated history", DEMO_DEFAULTS.calls),
+      positiveInteger,
+    )
     .option("--debug", "log every request and show stack traces")
     .action(async (flags) => {
       const { demoAction } = await import("./demoAction.js");
@@ -60,12 +68,16 @@ function addOperationCommand(program: Command, io: CliIo, done: Done): void {
       .description("show an async operation: type, status, times, formats, results, error")
       .option("--json", "print the operation object as JSON")
       .option("--wait", "poll until the operation is completed or failed")
-      .option("--timeout <seconds>", "give up waiting after this long", nonNegativeNumber, 600)
+      .option(
+        "--timeout <seconds>",
+        withDefault("give up waiting after this long", OPERATION_GET_DEFAULTS.timeoutSeconds),
+        nonNegativeNumber,
+      )
       .option("--save-outputs <dir>", "write the operation's output files into this directory")
       .option("--from-db", "show what the warehouse holds for this id instead of asking the API")
       .option(
         "--db <path>",
-        `with --from-db: the DuckDB database (default: $ZOO_USAGE_DB, else ${DEFAULT_DB})`,
+        withDefault("with --from-db: the DuckDB database", `$ZOO_USAGE_DB, else ${DEFAULT_DB}`),
       ),
   ).action(async (id: string, flags) => {
     const { operationGetAction } = await import("./operationGetAction.js");
@@ -81,11 +93,11 @@ function addReportCommand(program: Command, io: CliIo, done: Done): void {
     )
     .option(
       "--db <path>",
-      `DuckDB database file, opened read-only (default: $ZOO_USAGE_DB, else ${DEFAULT_DB})`,
+      withDefault("DuckDB database file, opened read-only", `$ZOO_USAGE_DB, else ${DEFAULT_DB}`),
     )
     .option("--from <day>", "first UTC day of the period, YYYY-MM-DD (default: the first call)")
     .option("--to <day>", "last UTC day of the period, YYYY-MM-DD, included (default: the last call)")
-    .option("--top <n>", `rows in the top lists (default ${DEFAULT_TOP})`, positiveInteger)
+    .option("--top <n>", withDefault("rows in the top lists", DEFAULT_TOP), positiveInteger)
     .option("--json", "print the figures as JSON (money as exact decimal strings)")
     .option("--html <file>", "also write a self-contained HTML report to this file")
     .option("--debug", "show stack traces")
@@ -105,13 +117,16 @@ function addSimCommand(program: Command, io: CliIo, done: Done): void {
     .option("--calls <n>", "calls visible at the start", nonNegativeInteger, 100_000)
     .option("--days <n>", "days of history the calls span", positiveInteger, 90)
     .option("--users <n>", "number of users", positiveInteger, 3)
-    .option("--now <iso>", "simulated time at start", isoDate)
-    .option("--token <token>", "token of the first user (a simulator credential, not a Zoo one)")
+    .option("--now <iso>", withDefault("simulated time at start", SIM_DEFAULTS.nowIso), isoDate)
+    .option(
+      "--token <token>",
+      withDefault("token of the first user (a simulator credential, not a Zoo one)", "derived from --seed"),
+    )
     .option("--price-as-string", "serve prices as decimal strings, as Zoo's docs show")
     .option("--record-own-traffic", "list every served API request as a call of its user, as Zoo does")
     .option(
       "--output-bytes <n>",
-      "size of each operation's first output file, e.g. 20000000",
+      withDefault("size of each operation's first output file, e.g. 20000000", "as generated"),
       positiveInteger,
     )
     .addOption(
@@ -125,22 +140,51 @@ function addSimCommand(program: Command, io: CliIo, done: Done): void {
     .addOption(
       new Option(
         "--late-billing <share>",
-        "share of calls billed 3-40 days late or at month end (0.05)",
+        withDefault("share of calls billed 3-40 days late or at month end", SIM_DEFAULTS.lateBillingShare),
       ).argParser(probability),
     )
     .addOption(
-      new Option("--latency-ms <ms>", "latency added to every response").argParser(nonNegativeInteger),
+      new Option(
+        "--latency-ms <ms>",
+        withDefault("latency added to every response", SIM_DEFAULTS.latencyMs),
+      ).argParser(nonNegativeInteger),
     )
-    .addOption(new Option("--rate-429 <rate>", "share of requests answered 429").argParser(probability))
     .addOption(
-      new Option("--retry-after <seconds>", "Retry-After sent with 429").argParser(nonNegativeInteger),
+      new Option(
+        "--rate-429 <rate>",
+        withDefault("share of requests answered 429", SIM_DEFAULTS.faultRate),
+      ).argParser(probability),
     )
     .addOption(
-      new Option("--rate-5xx <rate>", "share of requests answered 500/502/503").argParser(probability),
+      new Option(
+        "--retry-after <seconds>",
+        withDefault("Retry-After sent with 429", SIM_DEFAULTS.retryAfterSeconds),
+      ).argParser(nonNegativeInteger),
     )
-    .addOption(new Option("--rate-reset <rate>", "share of connections reset").argParser(probability))
-    .addOption(new Option("--rate-truncated <rate>", "share of bodies cut short").argParser(probability))
-    .addOption(new Option("--fault-seed <n>", "seed of the fault draws").argParser(nonNegativeInteger))
+    .addOption(
+      new Option(
+        "--rate-5xx <rate>",
+        withDefault("share of requests answered 500/502/503", SIM_DEFAULTS.faultRate),
+      ).argParser(probability),
+    )
+    .addOption(
+      new Option(
+        "--rate-reset <rate>",
+        withDefault("share of connections reset", SIM_DEFAULTS.faultRate),
+      ).argParser(probability),
+    )
+    .addOption(
+      new Option(
+        "--rate-truncated <rate>",
+        withDefault("share of bodies cut short", SIM_DEFAULTS.faultRate),
+      ).argParser(probability),
+    )
+    .addOption(
+      new Option(
+        "--fault-seed <n>",
+        withDefault("seed of the fault draws", SIM_DEFAULTS.faultSeed),
+      ).argParser(nonNegativeInteger),
+    )
     .action(async (flags) => {
       const { simAction } = await import("./simAction.js");
       done(await simAction(flags, io));

@@ -2,6 +2,7 @@ import { type Command, Option } from "commander";
 import { DEFAULT_MAX_RESPONSE_MB } from "../config/apiConfig.js";
 import { DEFAULT_DB } from "../config/databaseSetting.js";
 import { DEFAULT_OPERATIONS_WINDOW, DEFAULT_OUT } from "../config/exportConfig.js";
+import { LOG_FORMATS } from "../log/logger.js";
 import { nonNegativeInteger, nonNegativeNumber, positiveInteger } from "./parseNumber.js";
 
 /** The flags of every command that talks to the API (export, operation get). */
@@ -80,6 +81,11 @@ export function addExportOptions(command: Command): Command {
       "calls pending billing from before the lookback window re-read per run (default 1000, 0: none)",
       nonNegativeInteger,
     )
-    .option("--json", "print a machine-readable run summary on stdout")
+    .option("--json", "print the run summary as one line of JSON on stdout, whatever the outcome")
+    .addOption(
+      new Option("--log-format <format>", "stderr log lines: text, or json (one object a line)")
+        .choices(LOG_FORMATS)
+        .default("text"),
+    )
     .option("--no-summary", "do not print the spend summary after the run");
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { ExitCode, type ExitCodeValue } from "../errors.js";
+import type { LogFormat } from "../log/logger.js";
 import type { CliIo } from "./io.js";
 import { buildProgram } from "./program.js";
 import { reportError } from "./reportError.js";
@@ -14,10 +15,12 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
   const io: CliIo = { env: process.env, stdout: (text) => process.stdout.write(`${text}\n`) };
   let exitCode: ExitCodeValue = ExitCode.ok;
   let debug = argv.includes("--debug");
+  let logFormat: LogFormat = logFormatInArgv(argv);
   const program = buildProgram(io, (code) => {
     exitCode = code;
   }).hook("preAction", (_, command) => {
     debug = command.opts().debug === true;
+    logFormat = command.opts().logFormat === "json" ? "json" : "text";
   });
   try {
     await program.parseAsync(argv);
@@ -27,9 +30,15 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
     if (code === "commander.helpDisplayed" || code === "commander.version" || code === "commander.help")
       return ExitCode.ok;
     if (typeof code === "string" && code.startsWith("commander.")) return ExitCode.usage;
-    return reportError(error, debug, (text) => process.stderr.write(text));
+    return reportError(error, debug, (text) => process.stderr.write(text), logFormat);
   }
   return exitCode;
+}
+
+/** The log format asked for, read before commander parses (an error may come before the action). */
+function logFormatInArgv(argv: string[]): LogFormat {
+  const at = argv.indexOf("--log-format");
+  return argv.includes("--log-format=json") || (at >= 0 && argv[at + 1] === "json") ? "json" : "text";
 }
 
 process.exitCode = await main(process.argv);

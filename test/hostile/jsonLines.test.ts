@@ -93,6 +93,15 @@ describe("--json prints exactly one line of JSON on stdout", () => {
     expect(result.stderr).toMatch(/code: config\.missing_token/);
   });
 
+  test("a bad flag value, refused before the run starts (exit 2)", async () => {
+    const w = await workspace();
+    const result = await runCli(exportArgs(w, "--limit", "abc"), { env: {}, timeoutMs: 30_000 });
+    expect(result.code, result.stderr).toBe(2);
+    const line = onlyLine(result.stdout);
+    expect(line).toMatchObject({ status: "failed", exit_code: 2, error: { code: "config.invalid" } });
+    expect(line.error?.message).toMatch(/--limit/);
+  });
+
   test("a database held by another process (exit 6)", async () => {
     const api = await hostile(pagedHandler([{ items: [validCall(1)] }]));
     const w = await workspace();
@@ -150,6 +159,17 @@ describe("--log-format json writes only JSON objects on stderr", () => {
     const entries = expectJsonLogLines(result.stderr);
     expect(entries.some((entry) => entry.level === "debug")).toBe(true);
     expect(onlyLine(result.stdout).status).toBe("partial");
+  });
+
+  test("commander's error and usage for a bad flag value are JSON objects too", async () => {
+    const w = await workspace();
+    const result = await runCli(exportArgs(w, "--log-format", "json", "--limit", "abc"), {
+      env: {},
+      timeoutMs: 30_000,
+    });
+    expect(result.code).toBe(2);
+    const entries = expectJsonLogLines(result.stderr);
+    expect(entries[0]?.message).toMatch(/--limit <n>' argument 'abc' is invalid/);
   });
 
   test("the error of a failed run is one JSON object too", async () => {

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { describe, expect, test } from "vitest";
-import { REPO_ROOT, runCli } from "../helpers/cli.js";
+import { outputSeen, REPO_ROOT, runCli } from "../helpers/cli.js";
 import { exportOnce } from "../helpers/exportHarness.js";
 import { errorBody, pagedHandler, resourcesPerTest, sendJson, validCall } from "../helpers/hostileApi.js";
 
@@ -130,6 +130,46 @@ describe("--json prints exactly one line of JSON on stdout", () => {
     const line = onlyLine(result.stdout);
     expect(line).toMatchObject({ status: "failed", exit_code: 6 });
     expect(line.error?.code).toBe("warehouse.locked");
+  });
+});
+
+describe("--json on an interrupted run (exit 130)", () => {
+  /** A stand-in that never answers the list request; `asked` resolves when it has it. */
+  async function silentApi() {
+    let onAsked: () => void = () => {};
+    const asked = new Promise<void>((resolve) => {
+      onAsked = resolve;
+    });
+    const api = await hostile(() => onAsked());
+    return { api, asked };
+  }
+
+  test("one signal: the run stops and prints its one line", async () => {
+    const { api, asked } = await silentApi();
+    const w = await workspace();
+    const result = await runCli(exportArgs(w), {
+      env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
+      timeoutMs: 30_000,
+      onSpawn: (child) => void asked.then(() => child.kill("SIGINT")),
+    });
+    expect(result.code, result.stderr).toBe(130);
+    expect(onlyLine(result.stdout)).toMatchObject({ status: "interrupted", exit_code: 130 });
+  });
+
+  test("a second signal, which ends the process at once: still exactly one line", async () => {
+    const { api, asked } = await silentApi();
+    const w = await workspace();
+    const result = await runCli(exportArgs(w), {
+      env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
+      timeoutMs: 30_000,
+      onSpawn: (child) => {
+        const stopping = outputSeen(child.stderr, /SIGINT: stopping/);
+        void asked.then(() => child.kill("SIGINT"));
+        void stopping.then(() => child.kill("SIGINT"));
+      },
+    });
+    expect(result.code, result.stderr).toBe(130);
+    expect(onlyLine(result.stdout)).toMatchObject({ status: "interrupted", exit_code: 130 });
   });
 });
 

@@ -1,5 +1,6 @@
 import { type DemoFlags, demoApiConfig, demoCommandConfig } from "../config/commandConfig.js";
 import { ExitCode, type ExitCodeValue } from "../errors.js";
+import { createLogger } from "../log/logger.js";
 import { startSimulator } from "../sim/index.js";
 import { type ExportOutput, exportAndSummarise } from "./exportAction.js";
 import type { CliIo } from "./io.js";
@@ -27,7 +28,9 @@ export async function demoAction(flags: DemoFlags & ExportOutput, io: CliIo): Pr
     const user = simulator.users[0];
     if (user === undefined) return ExitCode.internal;
     // With --json, stdout holds the run's one line only.
-    const say = flags.json ? (text: string) => process.stderr.write(`${text}\n`) : io.stdout;
+    const say = flags.json
+      ? (text: string) => createLogger({ level: "info", format: flags.logFormat }).info(text)
+      : io.stdout;
     say(`demo: simulated Zoo API at ${simulator.url}, exporting the calls of user ${user.id}`);
     // The simulator's own credential, handed over in-process.
     const api = demoApiConfig({ url: simulator.url, token: user.token, debug: config.debug });

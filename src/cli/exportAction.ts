@@ -79,7 +79,7 @@ export async function exportAndSummarise(
   config: ExportCommandConfig,
   output: ExportOutput,
   stdout: (text: string) => void,
-  runLine: RunLine = new RunLine(stdout, {}),
+  runLine: RunLine,
 ): Promise<ExitCodeValue> {
   let settings: ReturnType<typeof clientSettings>;
   try {

@@ -1,8 +1,10 @@
 import { type DemoFlags, demoApiConfig, demoCommandConfig } from "../config/commandConfig.js";
 import { ExitCode, type ExitCodeValue } from "../errors.js";
+import { createLogger } from "../log/logger.js";
 import { startSimulator } from "../sim/index.js";
 import { type ExportOutput, exportAndSummarise } from "./exportAction.js";
 import type { CliIo } from "./io.js";
+import { RunLine } from "./runLine.js";
 
 /**
  * `npm start`: the export on the built-in demo. A seeded simulator runs in-process (about 50k calls
@@ -25,10 +27,19 @@ export async function demoAction(flags: DemoFlags & ExportOutput, io: CliIo): Pr
   try {
     const user = simulator.users[0];
     if (user === undefined) return ExitCode.internal;
-    io.stdout(`demo: simulated Zoo API at ${simulator.url}, exporting the calls of user ${user.id}`);
+    // With --json, stdout holds the run's one line only.
+    const say = flags.json
+      ? (text: string) => createLogger({ level: "info", format: flags.logFormat }).info(text)
+      : io.stdout;
+    say(`demo: simulated Zoo API at ${simulator.url}, exporting the calls of user ${user.id}`);
     // The simulator's own credential, handed over in-process.
     const api = demoApiConfig({ url: simulator.url, token: user.token, debug: config.debug });
-    return await exportAndSummarise({ api, export: config.export }, flags, io.stdout);
+    return await exportAndSummarise(
+      { api, export: config.export },
+      flags,
+      io.stdout,
+      new RunLine(io.stdout, io.env),
+    );
   } finally {
     await simulator.close();
   }

@@ -8,11 +8,12 @@ import { printableConfig } from "../config/printableConfig.js";
 import { ExitCode, type ExitCodeValue } from "../errors.js";
 import { describeCostSummary, readCostSummary } from "../load/costSummary.js";
 import { openWarehouse } from "../load/database.js";
-import { createLogger, type Logger } from "../log/logger.js";
+import { createLogger, type LogFormat, type Logger } from "../log/logger.js";
 import { printableLines } from "../log/printable.js";
 import { createProgress } from "../pipeline/progress.js";
-import { jsonForTerminal } from "../report/escapeHtml.js";
+import type { RunSummary } from "../pipeline/runSummary.js";
 import { type CliIo, printJson } from "./io.js";
+import { RunLine } from "./runLine.js";
 
 /** A sortable, unique run id: UTC start time plus randomness. */
 export function newRunId(now: Date): string {
@@ -27,10 +28,13 @@ export function newRunId(now: Date): string {
  * batch in hand commits, and the run ends interrupted (130). A second signal ends the process at
  * once (the database stays consistent: an uncommitted transaction is rolled back on open).
  */
-export function interruptSignal(logger: Logger): AbortSignal {
+export function interruptSignal(logger: Logger, beforeForcedExit: () => void = () => {}): AbortSignal {
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
-    if (controller.signal.aborted) process.exit(130);
+    if (controller.signal.aborted) {
+      beforeForcedExit();
+      process.exit(130);
+    }
     logger.warn(`${signal}: stopping after the current batch commits (send it again to stop at once)`);
     controller.abort();
   };
@@ -39,10 +43,11 @@ export function interruptSignal(logger: Logger): AbortSignal {
   return controller.signal;
 }
 
-/** How a run's outcome is printed: --json, --no-summary. */
+/** How a run's outcome is printed: --json, --no-summary, --log-format. */
 export interface ExportOutput {
   json?: boolean | undefined;
   summary?: boolean | undefined;
+  logFormat?: LogFormat | undefined;
 }
 
 /** `zoo-usage export`: the flags and environment to a config, then one run. */
@@ -50,12 +55,20 @@ export async function exportAction(
   flags: ApiFlags & ExportFlags & ExportOutput & { printConfig?: boolean },
   io: CliIo,
 ): Promise<ExitCodeValue> {
-  const config = exportCommandConfig({ flags, env: io.env });
+  const runLine = new RunLine(io.stdout, io.env);
+  let config: ExportCommandConfig;
+  try {
+    config = exportCommandConfig({ flags, env: io.env });
+  } catch (error) {
+    // A config error ends the run before it starts: with --json, its one line says so too.
+    if (flags.json && !flags.printConfig) runLine.failure(error, {});
+    throw error;
+  }
   if (flags.printConfig) {
     printJson(io, printableConfig(config));
     return ExitCode.ok;
   }
-  return exportAndSummarise(config, flags, io.stdout);
+  return exportAndSummarise(config, flags, io.stdout, runLine);
 }
 
 /**
@@ -66,30 +79,45 @@ export async function exportAndSummarise(
   config: ExportCommandConfig,
   output: ExportOutput,
   stdout: (text: string) => void,
+  runLine: RunLine,
 ): Promise<ExitCodeValue> {
-  const settings = clientSettings(config.api);
-  const logger = createLogger({ level: config.api.debug ? "debug" : "info" });
-  const signal = interruptSignal(logger);
-  const client = createClient(settings, { logger, signal });
+  let settings: ReturnType<typeof clientSettings>;
+  try {
+    settings = clientSettings(config.api);
+  } catch (error) {
+    // The token and the URL are checked here, before the run starts: with --json, its line says so.
+    if (output.json) runLine.failure(error, {});
+    throw error;
+  }
+  const logger = createLogger({ level: config.api.debug ? "debug" : "info", format: output.logFormat });
   const now = () => new Date();
+  const runId = newRunId(now());
+  const signal = interruptSignal(logger, () => {
+    if (output.json) runLine.interrupted(runId);
+  });
+  const client = createClient(settings, { logger, signal });
+  // Redraws are for a person at a terminal: with --json or JSON logs, progress is log lines.
   const progress = createProgress({
-    isTty: process.stderr.isTTY === true && !output.json,
+    isTty: process.stderr.isTTY === true && !output.json && output.logFormat !== "json",
     write: (text) => process.stderr.write(text),
     log: (line) => logger.info(line),
     now: Date.now,
   });
+  let failedRun: RunSummary | undefined;
   try {
     const { summary, exitCode } = await runExport(client, config.export, {
       logger,
       progress,
       now,
       signal,
-      runId: newRunId(now()),
+      runId,
+      onFailedRun: (summary) => {
+        failedRun = { ...summary, peak_rss_mb: peakRssMb() };
+      },
     });
-    // maxRSS is in KiB (Node's resourceUsage).
-    summary.peak_rss_mb = Math.round(process.resourceUsage().maxRSS / 1024);
+    summary.peak_rss_mb = peakRssMb();
     if (output.json) {
-      stdout(jsonForTerminal(summary));
+      runLine.summary(summary, exitCode);
     } else {
       stdout(describeRun(summary, config.export));
       // A run that read nothing and did not complete has no spend to show: a 0 USD line would read
@@ -100,9 +128,18 @@ export async function exportAndSummarise(
       }
     }
     return exitCode;
+  } catch (error) {
+    // The CLI prints the error on stderr; with --json, stdout says the run failed, in its one line.
+    if (output.json) runLine.failure(error, { summary: failedRun, runId });
+    throw error;
   } finally {
     await client.close();
   }
+}
+
+/** Peak resident memory of this process; maxRSS is in KiB (Node's resourceUsage). */
+function peakRssMb(): number {
+  return Math.round(process.resourceUsage().maxRSS / 1024);
 }
 
 async function costSummaryOf(config: ExportConfig) {

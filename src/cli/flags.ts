@@ -1,6 +1,7 @@
 import { type Command, Option } from "commander";
 import { API_DEFAULTS } from "../config/apiConfig.js";
 import { EXPORT_DEFAULTS } from "../config/exportConfig.js";
+import { LOG_FORMATS } from "../log/logger.js";
 import { nonNegativeInteger, nonNegativeNumber, positiveInteger } from "./parseNumber.js";
 
 /**
@@ -129,6 +130,11 @@ export function addExportOptions(command: Command, readsEnv = true): Command {
       ),
       nonNegativeInteger,
     )
-    .option("--json", "print a machine-readable run summary on stdout")
+    .option("--json", "print the run summary as one line of JSON on stdout, whatever the outcome")
+    .addOption(
+      new Option("--log-format <format>", "stderr log lines: text, or json (one object a line)")
+        .choices(LOG_FORMATS)
+        .default("text"),
+    )
     .option("--no-summary", "do not print the spend summary after the run");
 }

@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-import { ExitCode, type ExitCodeValue } from "../errors.js";
+import type { Command } from "commander";
+import { ExitCode, type ExitCodeValue, ZooUsageError } from "../errors.js";
+import { formatLogLine, type LogFormat } from "../log/logger.js";
 import type { CliIo } from "./io.js";
 import { buildProgram } from "./program.js";
 import { reportError } from "./reportError.js";
+import { RunLine } from "./runLine.js";
 
 /**
  * The switchboard: builds the commander program, runs the command the arguments name, and maps
@@ -14,11 +17,26 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
   const io: CliIo = { env: process.env, stdout: (text) => process.stdout.write(`${text}\n`) };
   let exitCode: ExitCodeValue = ExitCode.ok;
   let debug = argv.includes("--debug");
+  let logFormat: LogFormat = logFormatInArgv(argv);
   const program = buildProgram(io, (code) => {
     exitCode = code;
   }).hook("preAction", (_, command) => {
     debug = command.opts().debug === true;
+    logFormat = command.opts().logFormat === "json" ? "json" : "text";
   });
+  // Commander's own errors (a bad flag value) and the usage after them: one JSON object with
+  // --log-format json, as every other stderr line.
+  forEachCommand(program, (command) =>
+    command.configureOutput({
+      writeErr: (text) => {
+        if (logFormat === "text") process.stderr.write(text);
+        else if (text.trim() !== "")
+          process.stderr.write(
+            `${formatLogLine({ time: new Date(), level: "error", message: text.trimEnd() }, "json")}\n`,
+          );
+      },
+    }),
+  );
   try {
     await program.parseAsync(argv);
   } catch (error) {
@@ -26,10 +44,34 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
     const code = (error as { code?: string }).code;
     if (code === "commander.helpDisplayed" || code === "commander.version" || code === "commander.help")
       return ExitCode.ok;
-    if (typeof code === "string" && code.startsWith("commander.")) return ExitCode.usage;
-    return reportError(error, debug, (text) => process.stderr.write(text));
+    if (typeof code === "string" && code.startsWith("commander.")) {
+      // A run refused for its flags is still a run that failed: with --json, stdout says so.
+      if (asksForRunLine(argv)) {
+        const message = (error as Error).message.replace(/^error: /, "");
+        new RunLine(io.stdout, io.env).failure(new ZooUsageError({ code: "config.invalid", message }), {});
+      }
+      return ExitCode.usage;
+    }
+    return reportError(error, debug, (text) => process.stderr.write(text), logFormat);
   }
   return exitCode;
+}
+
+/** `export --json` or `demo --json`: the commands whose --json is the run's one line. */
+function asksForRunLine(argv: string[]): boolean {
+  const command = argv[2];
+  return (command === "export" || command === "demo") && argv.slice(3).includes("--json");
+}
+
+function forEachCommand(command: Command, visit: (command: Command) => void): void {
+  visit(command);
+  for (const sub of command.commands) forEachCommand(sub, visit);
+}
+
+/** The log format asked for, read before commander parses (an error may come before the action). */
+function logFormatInArgv(argv: string[]): LogFormat {
+  const at = argv.indexOf("--log-format");
+  return argv.includes("--log-format=json") || (at >= 0 && argv[at + 1] === "json") ? "json" : "text";
 }
 
 process.exitCode = await main(process.argv);

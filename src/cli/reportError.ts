@@ -1,4 +1,5 @@
 import { ExitCode, type ExitCodeValue, ZooUsageError } from "../errors.js";
+import { formatLogLine, type LogFormat } from "../log/logger.js";
 import { printableLines } from "../log/printable.js";
 
 /**
@@ -6,7 +7,13 @@ import { printableLines } from "../log/printable.js";
  * Returns the exit code the process should end with. Messages quote what they failed on (an API
  * message, a path, a bad flag value): escape sequences in them are neutralised, line breaks kept.
  */
-export function reportError(error: unknown, debug: boolean, rawWrite: (text: string) => void): ExitCodeValue {
+export function reportError(
+  error: unknown,
+  debug: boolean,
+  rawWrite: (text: string) => void,
+  format: LogFormat = "text",
+): ExitCodeValue {
+  if (format === "json") return reportErrorAsJson(error, debug, rawWrite);
   const write = (text: string) => rawWrite(`${printableLines(text.replace(/\n$/, ""))}\n`);
   if (error instanceof ZooUsageError) {
     write(`error: ${error.message}\n`);
@@ -20,6 +27,25 @@ export function reportError(error: unknown, debug: boolean, rawWrite: (text: str
     debug ? `${stackOf(error)}\n` : "  hint: re-run with --debug for details, and report it if it persists\n",
   );
   return ExitCode.internal;
+}
+
+/** `--log-format json`: the error as one log object, so that stderr stays one object a line. */
+function reportErrorAsJson(error: unknown, debug: boolean, write: (text: string) => void): ExitCodeValue {
+  const known = error instanceof ZooUsageError;
+  const exitCode = known ? error.exitCode : ExitCode.internal;
+  const message = error instanceof Error ? error.message : String(error);
+  const fields = {
+    code: known ? error.code : "internal",
+    exit_code: exitCode,
+    ...(known && error.hint ? { hint: error.hint } : {}),
+    ...(debug ? { stack: stackOf(error) } : {}),
+  };
+  const line = formatLogLine(
+    { time: new Date(), level: "error", message: known ? message : `unexpected failure: ${message}`, fields },
+    "json",
+  );
+  write(`${line}\n`);
+  return exitCode;
 }
 
 function stackOf(error: unknown): string {

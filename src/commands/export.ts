@@ -23,6 +23,8 @@ export interface ExportEffects {
   now: () => Date;
   signal: AbortSignal;
   runId: string;
+  /** Told the summary of a run that fails after it started, before the error is thrown. */
+  onFailedRun?: ((summary: RunSummary) => void) | undefined;
 }
 
 /** `zoo-usage export`: one run into the warehouse; returns the summary and the exit code it maps to. */
@@ -53,6 +55,7 @@ export async function runExport(
         progress: effects.progress,
         now: effects.now,
         signal: effects.signal,
+        onFailedRun: effects.onFailedRun,
       },
       {
         runId: effects.runId,

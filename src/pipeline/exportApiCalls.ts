@@ -76,7 +76,10 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
   await recordRun(deps, summary, fatal);
   progress.update({ phase: summary.status });
   progress.done();
-  if (fatal) throw failure;
+  if (fatal) {
+    deps.onFailedRun?.(summary);
+    throw failure;
+  }
   return summary;
 }
 

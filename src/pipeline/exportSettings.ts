@@ -6,6 +6,7 @@ import type { SecretBox } from "../secrets/secretBox.js";
 import type { DurationUnit } from "../transform/durationUnit.js";
 import type { PrivacyPolicy } from "../transform/privacy.js";
 import type { Progress } from "./progress.js";
+import type { RunSummary } from "./runSummary.js";
 
 /** What one export run is asked to do (from the config) and what it runs with (the effects). */
 export interface ExportOptions {
@@ -44,4 +45,6 @@ export interface ExportDeps {
   now: () => Date;
   /** Aborted by SIGINT/SIGTERM: the current batch commits and the run stops. */
   signal: AbortSignal;
+  /** Told the summary of a run that fails (which then throws): what it had done before the failure. */
+  onFailedRun?: ((summary: RunSummary) => void) | undefined;
 }

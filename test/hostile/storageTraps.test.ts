@@ -34,12 +34,18 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-function expectRefused(result: CliResult, code: string, message: RegExp): void {
+/** Refused with exit 2; with --json, stdout is the run's one line, saying so with the same code. */
+function expectRefused(result: CliResult, code: string, message: RegExp, json = false): void {
   expect(result.code, result.stderr).toBe(2);
   expect(result.stderr).toMatch(message);
   expect(result.stderr).toMatch(/hint: /);
   expect(result.stderr).toContain(`code: ${code}`);
-  expect(result.stdout).toBe("");
+  if (!json) {
+    expect(result.stdout).toBe("");
+    return;
+  }
+  expect(result.stdout.split("\n")).toHaveLength(2);
+  expect(JSON.parse(result.stdout)).toMatchObject({ status: "failed", exit_code: 2, error: { code } });
 }
 
 describe("--db that is not a zoo-usage warehouse: refused up front, exit 2, file untouched", () => {
@@ -60,7 +66,7 @@ describe("--db that is not a zoo-usage warehouse: refused up front, exit 2, file
       const before = await print(db);
       const requests = api.requests.length;
       const result = await runCli(["export", "--db", db, "--out", out, "--json"], { env });
-      expectRefused(result, "warehouse.not_duckdb", message);
+      expectRefused(result, "warehouse.not_duckdb", message, true);
       expect(await print(db)).toEqual(before);
       // Refused before the API was asked or anything was created beside it.
       expect(api.requests.length).toBe(requests);
@@ -81,7 +87,7 @@ describe("--db that is not a zoo-usage warehouse: refused up front, exit 2, file
       await rm(path.join(dir, "scratch.duckdb"));
       const before = await print(db);
       const exported = await runCli(["export", "--db", db, "--out", out, "--json"], { env });
-      expectRefused(exported, "warehouse.not_duckdb", /it looks like a Parquet file/);
+      expectRefused(exported, "warehouse.not_duckdb", /it looks like a Parquet file/, true);
       const report = await runCli(["report", "--db", db]);
       expectRefused(report, "warehouse.not_duckdb", /it looks like a Parquet file/);
       const fromDb = await runCli([
@@ -183,7 +189,12 @@ describe("two databases, one --out", () => {
 
       const second = path.join(dir, "second.duckdb");
       const refused = await runCli(["export", "--db", second, "--out", out, "--json"], { env });
-      expectRefused(refused, "output.other_warehouse", /belongs to another database: .*zoo_usage\.duckdb/);
+      expectRefused(
+        refused,
+        "output.other_warehouse",
+        /belongs to another database: .*zoo_usage\.duckdb/,
+        true,
+      );
       expect(refused.stderr).toMatch(/Choose another --out/);
       expect(refused.stderr).toContain(path.join(out, OWNER_FILE));
       // Refused before the new database file was created.

@@ -1,0 +1,69 @@
+import { TOKEN_ENV_VARS } from "../config/apiConfig.js";
+import type { Env } from "../config/environment.js";
+import { ExitCode, type ExitCodeValue, ZooUsageError } from "../errors.js";
+import { jsonLine } from "../log/jsonLine.js";
+import type { RunSummary } from "../pipeline/runSummary.js";
+
+/**
+ * `--json`: exactly one line on stdout for every outcome of a run, so that a cron job appending
+ * to a file keeps one JSON object a line. The first line printed wins: a second signal ending the
+ * process after the summary was printed adds nothing.
+ */
+export class RunLine {
+  #printed = false;
+
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly env: Env,
+  ) {}
+
+  /** A run that ended with a summary (completed, partial, interrupted). */
+  summary(summary: RunSummary, exitCode: ExitCodeValue): void {
+    this.#print({ ...summary, exit_code: exitCode });
+  }
+
+  /**
+   * A run that failed, or never started (config, lock): status, exit code, the error's code and
+   * message, and the counts the run had when it had started.
+   */
+  failure(error: unknown, context: { summary?: RunSummary | undefined; runId?: string | undefined }): void {
+    const known = error instanceof ZooUsageError;
+    const message = error instanceof Error ? error.message : String(error);
+    this.#print({
+      ...(context.summary ?? (context.runId === undefined ? {} : { run_id: context.runId })),
+      status: "failed",
+      exit_code: known ? error.exitCode : ExitCode.internal,
+      error: {
+        code: known ? error.code : "internal",
+        message: withoutTokens(message, this.env),
+        ...(known && error.hint ? { hint: withoutTokens(error.hint, this.env) } : {}),
+      },
+    });
+  }
+
+  /** The second SIGINT/SIGTERM, which ends the process at once. */
+  interrupted(runId: string): void {
+    this.#print({
+      run_id: runId,
+      status: "interrupted",
+      exit_code: ExitCode.interrupted,
+      message: "stopped at once by a second signal",
+    });
+  }
+
+  #print(value: object): void {
+    if (this.#printed) return;
+    this.#printed = true;
+    this.write(jsonLine(value));
+  }
+}
+
+/** Error messages quote what they failed on: a token from the environment is never among it. */
+function withoutTokens(text: string, env: Env): string {
+  let result = text;
+  for (const name of TOKEN_ENV_VARS) {
+    const token = env[name]?.trim();
+    if (token !== undefined && token.length >= 4) result = result.split(token).join("[redacted]");
+  }
+  return result;
+}

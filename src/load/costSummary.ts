@@ -1,4 +1,5 @@
 import { isoTimeSql } from "../log/isoTime.js";
+import { groupDigits, usdText } from "../log/usdText.js";
 import type { Warehouse } from "./database.js";
 
 export interface CostSummary {
@@ -41,12 +42,15 @@ export async function readCostSummary(warehouse: Warehouse, top = 5): Promise<Co
   };
 }
 
+/** The spend lines after a run: amounts as `report` prints them (usdText), counts grouped alike. */
 export function describeCostSummary(summary: CostSummary): string {
+  const count = (value: number) => groupDigits(String(value));
   const lines = [
-    `spend: ${summary.costUsd} USD over ${summary.calls} calls (${summary.firstCall ?? "-"} .. ${summary.lastCall ?? "-"}), ${summary.pendingCalls} with billing pending`,
+    `spend: ${usdText(summary.costUsd)} over ${count(summary.calls)} calls (${summary.firstCall ?? "-"} .. ${summary.lastCall ?? "-"}), ${count(summary.pendingCalls)} with billing pending`,
     "  top endpoints by cost:",
     ...summary.topEndpoints.map(
-      (row) => `    ${row.costUsd.padStart(14)} USD  ${String(row.calls).padStart(7)} calls  ${row.template}`,
+      (row) =>
+        `    ${usdText(row.costUsd).padStart(18)}  ${count(row.calls).padStart(7)} calls  ${row.template}`,
     ),
   ];
   return lines.join("\n");

@@ -33,6 +33,15 @@ function timestampsOf(value: unknown): string[] {
   return Object.values(value).flatMap(timestampsOf);
 }
 
+/** Every value under a key naming USD (cost_usd, price_usd, cost_usd_so_far, ...), at every depth. */
+function usdValuesOf(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value.flatMap(usdValuesOf);
+  if (value === null || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([key, inner]) =>
+    /(^|_)usd(_|$)/.test(key) ? [inner] : usdValuesOf(inner),
+  );
+}
+
 function expectOneFormat(json: unknown): void {
   const keys = keysOf(json);
   expect(keys.length).toBeGreaterThan(10);
@@ -72,7 +81,14 @@ describe("export, report and operation get print times, money and keys alike (th
 
     const report = await runCli(["report", "--db", db, "--json"], { timeoutMs: BOUND_MS });
     expect(report.code, report.stderr).toBe(0);
-    expectOneFormat(JSON.parse(report.stdout));
+    const figures = JSON.parse(report.stdout) as unknown;
+    expectOneFormat(figures);
+    // Money in JSON: exact decimal strings with 6 places, never numbers.
+    const amounts = usdValuesOf(figures);
+    expect(amounts.length).toBeGreaterThan(10);
+    expect(amounts.filter((amount) => typeof amount !== "string" || !/^-?\d+\.\d{6}$/.test(amount))).toEqual(
+      [],
+    );
   });
 
   test("operation get --from-db prints the stored instants in the same format", async () => {
@@ -97,7 +113,7 @@ describe("export, report and operation get print times, money and keys alike (th
     expect(times.filter((time) => !ISO_UTC.test(time))).toEqual([]);
   });
 
-  test("the same amount prints identically after an export and in the report", async () => {
+  test("the same amount and instant print identically after an export and in the report", async () => {
     const { db, out } = await workspace;
     const exported = await runCli(["export", "--base-url", sim.url, "--db", db, "--out", out], {
       env,
@@ -106,6 +122,12 @@ describe("export, report and operation get print times, money and keys alike (th
     expect(exported.code, exported.stderr).toBe(0);
     const report = await runCli(["report", "--db", db], { timeoutMs: BOUND_MS });
     expect(report.code, report.stderr).toBe(0);
+    // The terminal text of both commands holds instants too (first and last call): the same format.
+    for (const text of [exported.stdout, report.stdout]) {
+      const times = text.match(TIMESTAMP_LIKE) ?? [];
+      expect(times.length).toBeGreaterThanOrEqual(2);
+      expect(times.filter((time) => !ISO_UTC.test(time))).toEqual([]);
+    }
     const [truth] = await queryDb(
       db,
       "SELECT sum(price_usd)::VARCHAR AS cost, count(*)::INTEGER AS calls FROM api_calls",

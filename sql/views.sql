@@ -12,7 +12,8 @@ CREATE OR REPLACE VIEW api_calls_enriched AS
 SELECT
   *,
   CAST(timezone('UTC', created_at) AS DATE) AS day,
-  strftime(timezone('UTC', created_at), '%Y-%m') AS month,
+  -- A month is the DATE of its first day: it sorts, joins and filters as a date in BI tools.
+  CAST(date_trunc('month', timezone('UTC', created_at)) AS DATE) AS month,
   completed_at IS NULL AS billing_pending,
   is_own_call(id, user_agent) AS is_own_call
 FROM api_calls;

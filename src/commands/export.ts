@@ -101,7 +101,7 @@ export function describeRun(summary: RunSummary, config: ExportConfig): string {
     ...(summary.operations === undefined
       ? []
       : [
-          `  async operations fetched ${summary.operations.fetched} (${summary.operations.changed} changed, ${summary.operations.notFound} not found, ${summary.operations.rejected} rejected)`,
+          `  async operations fetched ${summary.operations.fetched} (${summary.operations.changed} changed, ${summary.operations.not_found} not found, ${summary.operations.rejected} rejected)`,
           ...(summary.operations.skipped_outside_window === 0
             ? []
             : [

@@ -1,5 +1,6 @@
 import { ExitCode, type ExitCodeValue, ZooUsageError } from "../errors.js";
 import { openWarehouse } from "../load/database.js";
+import { isoTimeSql } from "../log/isoTime.js";
 import { printableLines } from "../log/printable.js";
 import { formatBytes, formatDuration } from "../operations/operationView.js";
 import { jsonForTerminal } from "../report/escapeHtml.js";
@@ -18,8 +19,15 @@ export async function runOperationFromDb(
   const warehouse = await openWarehouse(options.dbPath, { readOnly: true });
   let row: Record<string, unknown> | undefined;
   try {
+    // Every TIMESTAMPTZ column in the one instant format of the CLI's output, not DuckDB's "+00" text.
+    const times = await warehouse.connection.runAndReadAll(
+      "SELECT column_name FROM duckdb_columns() WHERE schema_name = current_schema() AND table_name = 'async_operations' AND data_type = 'TIMESTAMP WITH TIME ZONE'",
+    );
+    const timeColumns = times
+      .getRows()
+      .map(([name]) => `${isoTimeSql(`"${String(name)}"`)} AS "${String(name)}"`);
     const reader = await warehouse.connection.runAndReadAll(
-      "SELECT * REPLACE (outputs::VARCHAR AS outputs, details::VARCHAR AS details, raw_unknown::VARCHAR AS raw_unknown) FROM async_operations WHERE id = TRY_CAST($id AS UUID)",
+      `SELECT * REPLACE (outputs::VARCHAR AS outputs, details::VARCHAR AS details, raw_unknown::VARCHAR AS raw_unknown${timeColumns.map((column) => `, ${column}`).join("")}) FROM async_operations WHERE id = TRY_CAST($id AS UUID)`,
       { id: options.id },
     );
     row = reader.getRowObjectsJson()[0] as Record<string, unknown> | undefined;

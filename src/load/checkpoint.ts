@@ -1,3 +1,4 @@
+import { isoTimeSql } from "../log/isoTime.js";
 import type { Warehouse } from "./database.js";
 import type { DuckDBConnection } from "./duckdb.js";
 import { sqlFile } from "./sqlFiles.js";
@@ -45,7 +46,7 @@ export async function readCheckpoint(warehouse: Warehouse): Promise<Checkpoint> 
   const { connection } = warehouse;
   await ensureStateRow(connection);
   const result = await connection.runAndReadAll(
-    "SELECT user_id::VARCHAR, resume_token, strftime(high_water_created, '%Y-%m-%dT%H:%M:%S.%fZ') FROM export_state",
+    `SELECT user_id::VARCHAR, resume_token, ${isoTimeSql("high_water_created")} FROM export_state`,
   );
   const [userId, resumeToken, highWater] = (result.getRows()[0] ?? []) as (string | null)[];
   return { userId: userId ?? null, resumeToken: resumeToken ?? null, highWaterCreated: highWater ?? null };
@@ -100,7 +101,7 @@ export async function clampHighWater(
   const { connection } = warehouse;
   const bound = new Date(now.getTime() + toleranceMs).toISOString();
   const result = await connection.runAndReadAll(
-    "SELECT high_water_created::VARCHAR FROM export_state WHERE high_water_created > $bound::TIMESTAMPTZ",
+    `SELECT ${isoTimeSql("high_water_created")} FROM export_state WHERE high_water_created > $bound::TIMESTAMPTZ`,
     { bound },
   );
   const row = result.getRows()[0];

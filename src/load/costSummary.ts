@@ -1,3 +1,5 @@
+import { isoTimeSql } from "../log/isoTime.js";
+import { groupDigits, usdText } from "../log/usdText.js";
 import type { Warehouse } from "./database.js";
 
 export interface CostSummary {
@@ -13,7 +15,7 @@ export interface CostSummary {
 export async function readCostSummary(warehouse: Warehouse, top = 5): Promise<CostSummary> {
   const { connection } = warehouse;
   const totals = await connection.runAndReadAll(
-    "SELECT count(*)::INTEGER, coalesce(sum(price_usd), 0)::DECIMAL(18,6)::VARCHAR, min(created_at)::VARCHAR, max(created_at)::VARCHAR, count(*) FILTER (WHERE completed_at IS NULL)::INTEGER FROM api_calls",
+    `SELECT count(*)::INTEGER, coalesce(sum(price_usd), 0)::DECIMAL(18,6)::VARCHAR, ${isoTimeSql("min(created_at)")}, ${isoTimeSql("max(created_at)")}, count(*) FILTER (WHERE completed_at IS NULL)::INTEGER FROM api_calls`,
   );
   const [calls, costUsd, firstCall, lastCall, pendingCalls] = (totals.getRows()[0] ?? []) as [
     number,
@@ -40,12 +42,15 @@ export async function readCostSummary(warehouse: Warehouse, top = 5): Promise<Co
   };
 }
 
+/** The spend lines after a run: amounts as `report` prints them (usdText), counts grouped alike. */
 export function describeCostSummary(summary: CostSummary): string {
+  const count = (value: number) => groupDigits(String(value));
   const lines = [
-    `spend: ${summary.costUsd} USD over ${summary.calls} calls (${summary.firstCall ?? "-"} .. ${summary.lastCall ?? "-"}), ${summary.pendingCalls} with billing pending`,
+    `spend: ${usdText(summary.costUsd)} over ${count(summary.calls)} calls (${summary.firstCall ?? "-"} .. ${summary.lastCall ?? "-"}), ${count(summary.pendingCalls)} with billing pending`,
     "  top endpoints by cost:",
     ...summary.topEndpoints.map(
-      (row) => `    ${row.costUsd.padStart(14)} USD  ${String(row.calls).padStart(7)} calls  ${row.template}`,
+      (row) =>
+        `    ${usdText(row.costUsd).padStart(18)}  ${count(row.calls).padStart(7)} calls  ${row.template}`,
     ),
   ];
   return lines.join("\n");

@@ -6,6 +6,7 @@ import { OperationLoader } from "../load/operationLoader.js";
 import { recordOwnCalls } from "../load/ownCalls.js";
 import { writeDirtyPartitions } from "../load/parquetExport.js";
 import { finishRun } from "../load/runHistory.js";
+import { isoTime } from "../log/isoTime.js";
 import type { ExportDeps, ExportOptions } from "./exportSettings.js";
 import { fetchOperations } from "./fetchOperations.js";
 import { DATASETS, prepareRun, scanContext } from "./prepareRun.js";
@@ -183,7 +184,7 @@ async function fetchOperationsAfterScan(
         windowStart:
           options.operationsWindowMs === null
             ? null
-            : new Date(startedAt.getTime() - options.operationsWindowMs).toISOString(),
+            : isoTime(new Date(startedAt.getTime() - options.operationsWindowMs)),
       },
     );
     return { fetched };

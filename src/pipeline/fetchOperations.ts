@@ -20,7 +20,7 @@ export interface OperationFetchResult {
   /** Operations asked for and answered (found or not found). */
   fetched: number;
   changed: number;
-  notFound: number;
+  not_found: number;
   rejected: number;
   /** Calls created from then on had their operations fetched; null with `--operations all`. */
   window_start: string | null;
@@ -87,7 +87,7 @@ export async function fetchOperations(
   return {
     fetched: run.counts.seen,
     changed: run.counts.inserted + run.counts.updated,
-    notFound: source.notFound,
+    not_found: source.notFound,
     rejected: run.counts.rejected,
     window_start: options.windowStart,
     skipped_outside_window: skipped,

@@ -4,6 +4,7 @@ import { type Checkpoint, clampHighWater, readCheckpoint } from "../load/checkpo
 import { markMissingPartitions } from "../load/parquetExport.js";
 import { startRun } from "../load/runHistory.js";
 import { reconcileSettings } from "../load/storedSettings.js";
+import { isoTime } from "../log/isoTime.js";
 import type { TransformContext } from "../transform/apiCallRow.js";
 import { EndpointTemplater } from "../transform/endpointTemplate.js";
 import type { ExportDeps, ExportOptions } from "./exportSettings.js";
@@ -34,7 +35,7 @@ export async function prepareRun(
   const clampedFrom = await clampHighWater(warehouse, startedAt, CLOCK_TOLERANCE_MS);
   if (clampedFrom !== undefined)
     warn(
-      `the stored high-water mark ${clampedFrom} was after this run's clock; it is now ${startedAt.toISOString()}, so the lookback window reads recent calls again`,
+      `the stored high-water mark ${clampedFrom} was after this run's clock; it is now ${isoTime(startedAt)}, so the lookback window reads recent calls again`,
     );
   const checkpoint = await readCheckpoint(warehouse);
   const settingsNote = await reconcileSettings(warehouse, options);

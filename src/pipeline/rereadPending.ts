@@ -7,6 +7,7 @@ import {
   serializeRow,
 } from "../load/apiCallLoader.js";
 import { recordPendingRereads, selectPendingRereads } from "../load/pendingRereads.js";
+import { isoTime } from "../log/isoTime.js";
 import { checkApiCall, rawForRejects, type TransformContext, toRow } from "../transform/apiCallRow.js";
 import type { ExportDeps } from "./exportSettings.js";
 import type { PendingRereads } from "./runSummary.js";
@@ -61,7 +62,7 @@ export async function rereadPending(
     left: 0,
   };
   const rows = { updated: 0, rejected: 0 };
-  const staleBefore = new Date(Date.parse(options.highWater) - LIKELY_UNBILLED_DAYS * DAY_MS).toISOString();
+  const staleBefore = isoTime(new Date(Date.parse(options.highWater) - LIKELY_UNBILLED_DAYS * DAY_MS));
   const candidates = await selectPendingRereads(deps.warehouse, {
     windowStart: options.windowStart,
     scannedFrom: options.scannedFrom,

@@ -29,7 +29,7 @@ export interface RunSummary {
   operations?: {
     fetched: number;
     changed: number;
-    notFound: number;
+    not_found: number;
     rejected: number;
     window_start: string | null;
     skipped_outside_window: number;

@@ -1,5 +1,6 @@
 import { type Checkpoint, findLadderRung } from "../load/checkpoint.js";
 import type { Warehouse } from "../load/database.js";
+import { isoTime } from "../log/isoTime.js";
 import type { SecretBox } from "../secrets/secretBox.js";
 
 export type ScanMode = "full" | "incremental" | "resume";
@@ -41,7 +42,7 @@ export async function chooseStartPoint(
   }
   if (state.highWaterCreated === null)
     return { mode: "full", token: null, reason: "first run: scanning everything" };
-  const windowStart = new Date(Date.parse(state.highWaterCreated) - options.lookbackMs).toISOString();
+  const windowStart = isoTime(new Date(Date.parse(state.highWaterCreated) - options.lookbackMs));
   const sealed = await findLadderRung(warehouse, windowStart);
   if (sealed === null) {
     return {

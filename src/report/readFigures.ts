@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { Warehouse } from "../load/database.js";
 import { sqlFile } from "../load/sqlFiles.js";
+import { isoTime } from "../log/isoTime.js";
 import { trailingWindow } from "./calendar.js";
 import type { ReportFigures } from "./figures.js";
 import { readOperationFigures } from "./readOperationFigures.js";
@@ -44,7 +45,7 @@ export async function readReportFigures(
 
   return {
     database: warehouse.path,
-    generated_at: options.generatedAt.toISOString(),
+    generated_at: isoTime(options.generatedAt),
     period: {
       ...period,
       first_day: firstDay,

@@ -1,20 +1,14 @@
 /**
  * Display of exact decimal strings (as DuckDB prints DECIMAL sums). Nothing here adds money: the
  * figures are summed in SQL. `chartValue` turns a figure into a float only to size a bar or a
- * sparkline block, never to print it.
+ * sparkline block, never to print it. Amounts are grouped as every command prints them
+ * (src/log/usdText.ts).
  */
-const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+import { groupDigits } from "../log/usdText.js";
 
-/** "54207.687837" -> "54,207.687837": digits unchanged, thousands grouped. */
-export function groupDigits(decimal: string): string {
-  const match = DECIMAL.exec(decimal);
-  if (match === null) return decimal;
-  const [, sign = "", integer = "", fraction] = match;
-  const grouped = integer.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return `${sign}${grouped}${fraction === undefined ? "" : `.${fraction}`}`;
-}
+export { groupDigits };
 
-/** A count with thousands grouped: 49998 -> "49,998". */
+/** A count with thousands grouped, as amounts are: 49998 -> "49,998". */
 export function groupCount(value: number): string {
   return groupDigits(String(value));
 }

@@ -1,5 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { isoTime } from "../../src/log/isoTime.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { OPERATION_STARTING_TEMPLATES } from "../../src/transform/operationRow.js";
 import { outputSeen, runCli, whileRunning } from "../helpers/cli.js";
@@ -53,7 +54,7 @@ describe("the operations window, measured from the run's clock", () => {
       now: () => sim.clock.now(),
     });
     expect(exitCode).toBe(0);
-    const windowStart = new Date(SIM_NOW.getTime() - 35 * DAY_MS).toISOString();
+    const windowStart = isoTime(new Date(SIM_NOW.getTime() - 35 * DAY_MS));
     const inWindow = `${startingCalls} AND created_at >= TIMESTAMPTZ '${windowStart}'`;
     const expected = await countOf(db, inWindow);
     const all = await countOf(db, startingCalls);
@@ -99,7 +100,7 @@ describe("the operations window, measured from the run's clock", () => {
     expect(unfinished).toBe(20);
     sim.clock.advance(40 * DAY_MS);
     const runClock = sim.clock.now();
-    const windowStart = new Date(runClock.getTime() - 35 * DAY_MS).toISOString();
+    const windowStart = isoTime(new Date(runClock.getTime() - 35 * DAY_MS));
     const before = operationGets();
     const { summary, exitCode } = await exportOnce({
       baseUrl: sim.url,

@@ -31,12 +31,12 @@ test("the operations window is measured from the run's clock: a far-future call 
       .map((request) => request.path.slice("/async/operations/".length));
     expect(asked.sort()).toEqual([String(recent.id), String(farFuture.id)].sort());
     expect(summary.operations).toMatchObject({
-      window_start: "2026-10-07T00:00:00.000Z",
+      window_start: "2026-10-07T00:00:00.000000Z",
       skipped_outside_window: 1,
     });
     // The printed lines say what was left out and how to fetch it.
     expect(describeRun(summary, loadExportConfig({ flags: { db, out }, env: {} }))).toMatch(
-      /async operations of 1 calls created before 2026-10-07T00:00:00.000Z left out .*--operations all fetches them/,
+      /async operations of 1 calls created before 2026-10-07T00:00:00.000000Z left out .*--operations all fetches them/,
     );
   } finally {
     await cleanup();

@@ -80,6 +80,20 @@ describe("the cost views", () => {
     });
   });
 
+  test.each(["cost_per_month", "cost_per_month_excluding_own", "own_calls_per_month"])(
+    "%s.month is a DATE, the first day of its UTC month",
+    async (view) => {
+      await withTempWarehouse(async (warehouse) => {
+        await addCalls(warehouse);
+        const described = await warehouse.connection.runAndReadAll(`DESCRIBE ${view}`);
+        const month = described.getRowObjectsJson().find((row) => row.column_name === "month");
+        expect(month?.column_type).toBe("DATE");
+        const days = await rows(warehouse, `SELECT DISTINCT day(month) FROM ${view}`);
+        expect(days).toEqual([["1"]]);
+      });
+    },
+  );
+
   test("figures worked out by hand", async () => {
     await withTempWarehouse(async (warehouse) => {
       await addCalls(warehouse);
@@ -95,12 +109,12 @@ describe("the cost views", () => {
         ["2026-02-03", "1", "1", "1", "2.000000"],
       ]);
       expect(await rows(warehouse, "SELECT * FROM cost_per_month")).toEqual([
-        ["2026-01", "3", "3", "0", "0.750001"],
-        ["2026-02", "4", "2", "3", "5.000000"],
+        ["2026-01-01", "3", "3", "0", "0.750001"],
+        ["2026-02-01", "4", "2", "3", "5.000000"],
       ]);
       expect(await rows(warehouse, "SELECT * FROM cost_per_month_excluding_own")).toEqual([
-        ["2026-01", "2", "2", "0", "0.750000"],
-        ["2026-02", "2", "1", "2", "2.000000"],
+        ["2026-01-01", "2", "2", "0", "0.750000"],
+        ["2026-02-01", "2", "1", "2", "2.000000"],
       ]);
     });
   });

@@ -16,7 +16,7 @@ const options = { fullRefresh: false, lookbackMs: 2 * DAY_MS, secrets };
 
 /** The high-water mark of the tests' history; with a 2-day lookback the window starts 2026-11-18. */
 const HIGH_WATER = "2026-11-20T12:00:00.000000Z";
-const WINDOW_START = "2026-11-18T12:00:00.000Z";
+const WINDOW_START = "2026-11-18T12:00:00.000000Z";
 
 function state(overrides: Partial<Checkpoint>): Checkpoint {
   return { userId: null, resumeToken: null, highWaterCreated: null, ...overrides };

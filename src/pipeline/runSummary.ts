@@ -1,18 +1,14 @@
-/** The machine-readable result of one export run (`--json`), also stored in the runs table. */
+import type { FinishedRun } from "../load/runHistory.js";
+import type { OperationFetchResult } from "./fetchOperations.js";
+
 export type RunStatus = "completed" | "partial" | "failed" | "interrupted";
 
-export interface RunSummary {
-  run_id: string;
+/**
+ * The machine-readable result of one export run (`--json`); the runs table stores the counts it
+ * shares with FinishedRun.
+ */
+export interface RunSummary extends FinishedRun {
   status: RunStatus;
-  scan_mode: string;
-  requests: number;
-  pages: number;
-  records_seen: number;
-  records_new: number;
-  records_updated: number;
-  records_rejected: number;
-  partitions_written: number;
-  retries: number;
   seconds: number;
   /**
    * Where the run's seconds went: before the first list request (stored state, settings, missing
@@ -26,20 +22,7 @@ export interface RunSummary {
    * `window_start` is where the window began (the run's clock minus --operations-window; null with
    * --operations all), `skipped_outside_window` the calls before it whose operation was never fetched.
    */
-  operations?: {
-    fetched: number;
-    changed: number;
-    not_found: number;
-    rejected: number;
-    window_start: string | null;
-    skipped_outside_window: number;
-    /**
-     * Requests in flight allowed at the start, the most reached and at the end: the pace grows
-     * while the API answers as fast, and halves when it refuses (429, 5xx), up to
-     * --operations-concurrency.
-     */
-    concurrency: { start: number; peak: number; final: number };
-  };
+  operations?: OperationFetchResult;
   /**
    * Stored calls pending billing from before the lookback window, re-read one by one (absent when
    * the run read everything, the scan failed, or --max-pending-rereads is 0).
@@ -47,7 +30,6 @@ export interface RunSummary {
   pending_rereads?: PendingRereads;
   /** Peak resident memory of the exporting process (set by the CLI, which owns process facts). */
   peak_rss_mb?: number;
-  message?: string;
 }
 
 /** What the re-reads of one run did (RunSummary.pending_rereads). */

@@ -77,6 +77,8 @@ export async function exportAndSummarise(
     write: (text) => process.stderr.write(text),
     log: (line) => logger.info(line),
     now: Date.now,
+    retries: () => client.stats.retries,
+    columns: () => process.stderr.columns,
   });
   try {
     const { summary, exitCode } = await runExport(client, config.export, {

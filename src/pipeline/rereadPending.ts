@@ -153,6 +153,7 @@ async function rereadChunk(
     const committed = await loader.commit(batch);
     rows.updated += committed.updated;
     rows.rejected += committed.rejected;
+    deps.progress.add({ rejected: committed.rejected });
   } else {
     await batch.rows.remove();
   }

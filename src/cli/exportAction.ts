@@ -10,7 +10,7 @@ import { describeCostSummary, readCostSummary } from "../load/costSummary.js";
 import { openWarehouse } from "../load/database.js";
 import { createLogger, type Logger } from "../log/logger.js";
 import { printableLines } from "../log/printable.js";
-import { createProgress } from "../pipeline/progress.js";
+import { createProgress, type Progress } from "../pipeline/progress.js";
 import { jsonForTerminal } from "../report/escapeHtml.js";
 import { type CliIo, printJson } from "./io.js";
 
@@ -68,7 +68,12 @@ export async function exportAndSummarise(
   stdout: (text: string) => void,
 ): Promise<ExitCodeValue> {
   const settings = clientSettings(config.api);
-  const logger = createLogger({ level: config.api.debug ? "debug" : "info" });
+  // Log lines go above the live progress line, once there is one, rather than into it.
+  let liveLine: Progress | undefined;
+  const logger = createLogger({
+    level: config.api.debug ? "debug" : "info",
+    write: (line) => (liveLine === undefined ? process.stderr.write(`${line}\n`) : liveLine.above(line)),
+  });
   const signal = interruptSignal(logger);
   const client = createClient(settings, { logger, signal });
   const now = () => new Date();
@@ -80,6 +85,7 @@ export async function exportAndSummarise(
     retries: () => client.stats.retries,
     columns: () => process.stderr.columns,
   });
+  liveLine = progress;
   try {
     const { summary, exitCode } = await runExport(client, config.export, {
       logger,

@@ -21,6 +21,11 @@ export interface Progress {
   update(change: ProgressUpdate): void;
   add(change: Partial<Pick<ProgressCounters, CountedItems>>): void;
   done(): void;
+  /**
+   * Writes a line of its own (a log line) above the live line, which is then drawn again: written
+   * straight after it, the line would join the live line and be overwritten by its next redraw.
+   */
+  above(line: string): void;
 }
 
 /** The rate is measured over this much of the recent past. */
@@ -55,7 +60,8 @@ export function createProgress(options: {
   let total: number | undefined;
   let phaseStartCount = 0;
   let lastShown = 0;
-  let lineShown = false;
+  /** The live line as last drawn, while it is on the screen. */
+  let shownLine: string | undefined;
   let lastCounts = "";
   const counted = () => (counting === undefined ? 0 : counters[counting] - phaseStartCount);
   const counts = () =>
@@ -86,8 +92,8 @@ export function createProgress(options: {
         options.columns?.() ?? 80,
       );
       // Back to the line's start, the new text, then clear what a longer earlier line left.
-      options.write(`\r${line}\x1b[K`);
-      lineShown = true;
+      shownLine = `\r${line}\x1b[K`;
+      options.write(shownLine);
     } else {
       const items = Math.round((counters.records + counters.operations) / seconds);
       options.log(`${text}, ${items} items/s, ${seconds.toFixed(1)} s`);
@@ -120,7 +126,11 @@ export function createProgress(options: {
     done() {
       counting = undefined;
       show(true);
-      if (options.isTty && lineShown) options.write("\n");
+      if (shownLine !== undefined) options.write("\n");
+      shownLine = undefined;
+    },
+    above(line) {
+      options.write(shownLine === undefined ? `${line}\n` : `\r\x1b[K${line}\n${shownLine}`);
     },
   };
 }
@@ -156,4 +166,4 @@ class RecentRate {
 }
 
 /** For library use and tests that do not look at progress. */
-export const silentProgress: Progress = { update() {}, add() {}, done() {} };
+export const silentProgress: Progress = { update() {}, add() {}, done() {}, above() {} };

@@ -110,3 +110,26 @@ test("on a terminal: the line follows the terminal's width", () => {
     }
   }
 });
+
+test("on a terminal: a log line goes above the live line, which is drawn again below it", () => {
+  const { progress, written, tick } = harness(true);
+  progress.above("before any line");
+  progress.update({ phase: "fetching", counting: "records" });
+  tick(2000);
+  progress.add({ pages: 1, records: 10 });
+  const live = written.at(-1) ?? "";
+  progress.above("a warning");
+  progress.done();
+  progress.above("after the end");
+  expect(written[0]).toBe("before any line\n");
+  expect(written.at(-4)).toBe(`\r\x1b[Ka warning\n${live}`);
+  expect(written.at(-2)).toBe("\n");
+  expect(written.at(-1)).toBe("after the end\n");
+});
+
+test("in a pipe: a log line is written as it is", () => {
+  const { progress, written } = harness(false);
+  progress.update({ phase: "fetching", counting: "records" });
+  progress.above("a warning");
+  expect(written).toEqual(["a warning\n"]);
+});

@@ -109,6 +109,8 @@ export async function exportAndSummarise(
     }
     return exitCode;
   } finally {
+    // A run that threw ends its live line too, before the error is printed below it.
+    progress.done();
     await client.close();
   }
 }

@@ -20,6 +20,7 @@ export interface ProgressUpdate {
 export interface Progress {
   update(change: ProgressUpdate): void;
   add(change: Partial<Pick<ProgressCounters, CountedItems>>): void;
+  /** Shows the last counts and ends the live line; what comes after it shows nothing. */
   done(): void;
   /**
    * Writes a line of its own (a log line) above the live line, which is then drawn again: written
@@ -62,11 +63,13 @@ export function createProgress(options: {
   let lastShown = 0;
   /** The live line as last drawn, while it is on the screen. */
   let shownLine: string | undefined;
+  let finished = false;
   let lastCounts = "";
   const counted = () => (counting === undefined ? 0 : counters[counting] - phaseStartCount);
   const counts = () =>
     `${counters.phase}: ${counters.pages} pages, ${counters.records} records, ${counters.operations} operations, ${counters.rejected} rejected, ${counters.retries} retries, ${counters.partitions} partitions written`;
   const show = (force: boolean) => {
+    if (finished) return;
     const now = options.now();
     counters.retries = options.retries?.() ?? counters.retries;
     rate.sample(now, counted());
@@ -125,7 +128,9 @@ export function createProgress(options: {
     },
     done() {
       counting = undefined;
-      show(true);
+      // A run that ends before its first phase (a bad setting, a locked database) has no counts.
+      if (shownLine !== undefined || lastCounts !== "") show(true);
+      finished = true;
       if (shownLine !== undefined) options.write("\n");
       shownLine = undefined;
     },

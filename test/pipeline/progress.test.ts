@@ -133,3 +133,24 @@ test("in a pipe: a log line is written as it is", () => {
   progress.above("a warning");
   expect(written).toEqual(["a warning\n"]);
 });
+
+test("on a terminal: done ends the line once; what comes after draws nothing", () => {
+  const { progress, written, tick } = harness(true);
+  progress.update({ phase: "fetching", counting: "records" });
+  progress.done();
+  const count = written.length;
+  tick(5000);
+  progress.add({ records: 5 });
+  progress.update({ phase: "completed" });
+  progress.done();
+  expect(written).toHaveLength(count);
+  expect(written.at(-1)).toBe("\n");
+});
+
+test("a run that ends before anything was shown shows nothing at its end", () => {
+  for (const isTty of [false, true]) {
+    const { progress, written, logged } = harness(isTty);
+    progress.done();
+    expect([...written, ...logged]).toEqual([]);
+  }
+});

@@ -92,7 +92,7 @@ export function createProgress(options: {
             ? {}
             : { rate: { perSecond, unit: counting } }),
         },
-        options.columns?.() ?? 80,
+        terminalWidth(options.columns?.()),
       );
       // Back to the line's start, the new text, then clear what a longer earlier line left.
       shownLine = `\r${line}\x1b[K`;
@@ -138,6 +138,11 @@ export function createProgress(options: {
       options.write(shownLine === undefined ? `${line}\n` : `\r\x1b[K${line}\n${shownLine}`);
     },
   };
+}
+
+/** A terminal that reports no width (undefined, or 0 on some emulators) is taken as 80 wide. */
+function terminalWidth(columns: number | undefined): number {
+  return columns !== undefined && columns > 0 ? columns : 80;
 }
 
 /** Items per second over the last RATE_WINDOW_MS, from samples of a running count. */

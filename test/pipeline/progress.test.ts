@@ -3,7 +3,11 @@ import { createProgress } from "../../src/pipeline/progress.js";
 
 const CLEAR_TO_END = "\x1b[K";
 
-function harness(isTty: boolean, columns = 200) {
+function harness(isTty: boolean, columns: number | undefined = 200) {
+  return harnessOf(isTty, () => columns);
+}
+
+function harnessOf(isTty: boolean, columns: () => number | undefined) {
   let now = 0;
   let retries = 0;
   const written: string[] = [];
@@ -14,7 +18,7 @@ function harness(isTty: boolean, columns = 200) {
     log: (line) => logged.push(line),
     now: () => now,
     retries: () => retries,
-    columns: () => columns,
+    columns,
     intervalMs: 1000,
   });
   return {
@@ -152,5 +156,17 @@ test("a run that ends before anything was shown shows nothing at its end", () =>
     const { progress, written, logged } = harness(isTty);
     progress.done();
     expect([...written, ...logged]).toEqual([]);
+  }
+});
+
+test("on a terminal that reports no width, the line fits 80 columns", () => {
+  for (const columns of [undefined, 0]) {
+    const { progress, written, tick } = harnessOf(true, () => columns);
+    progress.update({ phase: "fetching", counting: "records" });
+    tick(1000);
+    progress.add({ pages: 1234, records: 12_345_678, rejected: 12, partitions: 3 });
+    const line = (written.at(-1) ?? "").replace(/^\r/, "").replace(CLEAR_TO_END, "");
+    expect(line.length).toBeGreaterThan(40);
+    expect(line.length).toBeLessThan(80);
   }
 });

@@ -3,7 +3,7 @@ import { formatProgressLine, type ProgressCounters } from "./progressLine.js";
 export type { ProgressCounters } from "./progressLine.js";
 
 /** The counters a phase can count its items by. */
-export type CountedItems = "pages" | "records" | "operations" | "rejected" | "partitions";
+export type CountedItems = "pages" | "records" | "operations" | "rejected" | "partitions" | "rereads";
 
 export interface ProgressUpdate {
   phase?: string;
@@ -53,6 +53,7 @@ export function createProgress(options: {
     rejected: 0,
     retries: 0,
     partitions: 0,
+    rereads: 0,
   };
   const started = options.now();
   const interval = options.intervalMs ?? (options.isTty ? 200 : 10_000);
@@ -90,7 +91,7 @@ export function createProgress(options: {
           ...(total === undefined ? {} : { total }),
           ...(perSecond === undefined || counting === undefined
             ? {}
-            : { rate: { perSecond, unit: counting } }),
+            : { rate: { perSecond, unit: counting === "rereads" ? "re-reads" : counting } }),
         },
         terminalWidth(options.columns?.()),
       );
@@ -124,6 +125,7 @@ export function createProgress(options: {
       counters.operations += change.operations ?? 0;
       counters.rejected += change.rejected ?? 0;
       counters.partitions += change.partitions ?? 0;
+      counters.rereads += change.rereads ?? 0;
       show(false);
     },
     done() {

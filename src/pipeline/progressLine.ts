@@ -7,6 +7,8 @@ export interface ProgressCounters {
   rejected: number;
   retries: number;
   partitions: number;
+  /** Stored calls pending billing asked again by id. */
+  rereads: number;
 }
 
 /** What the live line shows at one moment. */
@@ -59,6 +61,8 @@ export function formatProgressLine(view: ProgressView, columns: number): string 
   fields.push({ text: duration(view.elapsedSeconds), rank: 8 });
   counter(counters.pages, "pages", 9);
   counter(counters.partitions, "partitions", 10);
+  // Most runs re-read nothing: the count shows only once there is one.
+  if (counters.rereads > 0) counter(counters.rereads, "re-reads", 11);
   const kept = [...fields];
   const line = () =>
     kept.reduce((text, field, i) => `${text}${i === 0 ? " " : (field.glue ?? ", ")}${field.text}`, head);

@@ -70,7 +70,7 @@ export async function rereadPending(
   });
   const { ids } = candidates;
   if (ids.length === 0) return { rereads: result, ...rows };
-  deps.progress.update({ phase: "re-reading calls pending billing" });
+  deps.progress.update({ phase: "re-reading calls pending billing", counting: "rereads", total: ids.length });
   result.left = candidates.backlog - ids.length;
   if (candidates.stale > 0) {
     warn(
@@ -133,6 +133,7 @@ async function rereadChunk(
     (answer) => {
       asked.push(answer.id);
       result.asked += 1;
+      deps.progress.add({ rereads: 1 });
       if (!answer.found) {
         notFound.push(answer.id);
         result.not_found += 1;

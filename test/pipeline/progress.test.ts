@@ -170,3 +170,15 @@ test("on a terminal that reports no width, the line fits 80 columns", () => {
     expect(line.length).toBeLessThan(80);
   }
 });
+
+test("on a terminal: the re-reads of calls pending billing show x / N and their rate", () => {
+  const { progress, written, tick } = harness(true);
+  progress.update({ phase: "re-reading calls pending billing", counting: "rereads", total: 40 });
+  for (let second = 0; second < 2; second += 1) {
+    tick(1000);
+    progress.add({ rereads: 10 });
+  }
+  expect(written.at(-1)).toMatch(
+    /^\rre-reading calls pending billing: 20 \/ 40 50%, ETA 2s, 10 re-reads\/s, /,
+  );
+});

@@ -9,6 +9,7 @@ const counters = {
   rejected: 12,
   retries: 1728,
   partitions: 31,
+  rereads: 0,
 };
 
 const known: ProgressView = {
@@ -84,6 +85,20 @@ describe("formatProgressLine", () => {
   test("a total reached or passed reads 100%, never more", () => {
     expect(formatProgressLine({ ...known, done: 130_000 }, 200)).toMatch(/130,000 \/ 120,000 100%, ETA 0s/);
     expect(formatProgressLine({ ...known, done: 0, total: 0 }, 200)).toMatch(/0 \/ 0 100%/);
+  });
+
+  test("re-reads show once there are some, with x / N", () => {
+    const view: ProgressView = {
+      counters: { ...counters, phase: "re-reading calls pending billing", rereads: 150 },
+      elapsedSeconds: 30,
+      done: 150,
+      total: 600,
+      rate: { perSecond: 50, unit: "re-reads" },
+    };
+    const line = formatProgressLine(view, 200);
+    expect(line).toMatch(/^re-reading calls pending billing: 150 \/ 600 25%, ETA 9s, 50 re-reads\/s, /);
+    expect(line).toMatch(/, 150 re-reads$/);
+    expect(formatProgressLine(known, 200)).not.toMatch(/re-reads/);
   });
 
   test("a phase longer than the terminal is cut short, marked", () => {

@@ -96,8 +96,10 @@ export function createProgress(options: {
         terminalWidth(options.columns?.()),
       );
       // Back to the line's start, the new text, then clear what a longer earlier line left.
-      shownLine = `\r${line}\x1b[K`;
-      options.write(shownLine);
+      const drawn = `\r${line}\x1b[K`;
+      // The same line again (the end after the last phase) would only redraw what is there.
+      if (drawn !== shownLine) options.write(drawn);
+      shownLine = drawn;
     } else {
       const items = Math.round((counters.records + counters.operations) / seconds);
       options.log(`${text}, ${items} items/s, ${seconds.toFixed(1)} s`);

@@ -145,7 +145,7 @@ FROM summary;
 -- Calls that may have started an async operation, with the operation stored for each (NULLs when
 -- none is): a POST on an endpoint that starts a job (`templates`, the list in
 -- src/transform/operationRow.ts), answered 2xx or not answered yet, by anyone but the exporter,
--- whose own calls are reads that start nothing. candidate_operations.sql and
+-- whose own calls are reads that start nothing. operation_candidates (below) and
 -- operations_outside_window.sql pick from these. Over api_calls rather than
 -- api_calls_excluding_own: with the own-call test in this WHERE, DuckDB runs it after the join's
 -- filters, on the few calls they leave, instead of on every POST.
@@ -162,6 +162,16 @@ WHERE c.method = 'POST'
   AND list_contains(templates, c.endpoint_template)
   AND (c.status_code IS NULL OR c.status_code BETWEEN 200 AND 299)
   AND NOT is_own_call(c.id, c.user_agent);
+
+-- The operations a run fetches: of the calls above, those whose operation is not stored yet and
+-- that were created at or after `window_start` (the epoch with --operations all), and those whose
+-- stored operation is still queued, uploaded or in progress, however old. candidate_operations.sql
+-- pages through them; count_candidate_operations.sql counts them for the progress line.
+CREATE OR REPLACE MACRO operation_candidates(templates, window_start) AS TABLE
+SELECT c.id, c.created_at
+FROM operation_starting_calls(templates) AS c
+WHERE (NOT c.operation_stored AND c.created_at >= window_start)
+  OR (c.operation_fetch_status = 'found' AND c.operation_status NOT IN ('completed', 'failed'));
 
 -- Async operations joined to the calls that started them (same id), for cost by kind of job.
 CREATE OR REPLACE VIEW operations_with_cost AS

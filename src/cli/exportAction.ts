@@ -10,7 +10,7 @@ import { describeCostSummary, readCostSummary } from "../load/costSummary.js";
 import { openWarehouse } from "../load/database.js";
 import { createLogger, type LogFormat, type Logger } from "../log/logger.js";
 import { printableLines } from "../log/printable.js";
-import { createProgress } from "../pipeline/progress.js";
+import { createProgress, type Progress } from "../pipeline/progress.js";
 import type { RunSummary } from "../pipeline/runSummary.js";
 import { type CliIo, printJson } from "./io.js";
 import { RunLine } from "./runLine.js";
@@ -89,7 +89,13 @@ export async function exportAndSummarise(
     if (output.json) runLine.failure(error, {});
     throw error;
   }
-  const logger = createLogger({ level: config.api.debug ? "debug" : "info", format: output.logFormat });
+  // Log lines go above the live progress line, once there is one, rather than into it.
+  let liveLine: Progress | undefined;
+  const logger = createLogger({
+    level: config.api.debug ? "debug" : "info",
+    format: output.logFormat,
+    write: (line) => (liveLine === undefined ? process.stderr.write(`${line}\n`) : liveLine.above(line)),
+  });
   const now = () => new Date();
   const runId = newRunId(now());
   const signal = interruptSignal(logger, () => {
@@ -102,8 +108,11 @@ export async function exportAndSummarise(
     write: (text) => process.stderr.write(text),
     log: (line) => logger.info(line),
     now: Date.now,
+    retries: () => client.stats.retries,
+    columns: () => process.stderr.columns,
   });
   let failedRun: RunSummary | undefined;
+  liveLine = progress;
   try {
     const { summary, exitCode } = await runExport(client, config.export, {
       logger,
@@ -133,6 +142,8 @@ export async function exportAndSummarise(
     if (output.json) runLine.failure(error, { summary: failedRun, runId });
     throw error;
   } finally {
+    // A run that threw ends its live line too, before the error is printed below it.
+    progress.done();
     await client.close();
   }
 }

@@ -54,3 +54,18 @@ export async function countOperationsOutsideWindow(
   );
   return Number(reader.getRows()[0]?.[0] ?? 0);
 }
+
+/**
+ * How many candidates OperationCandidates reads in all for `windowStart` (ISO, or null for the
+ * whole history), counted before the fetch (count_candidate_operations.sql).
+ */
+export async function countOperationCandidates(
+  warehouse: Warehouse,
+  windowStart: string | null,
+): Promise<number> {
+  const reader = await warehouse.connection.runAndReadAll(
+    fillSql(sqlFile("count_candidate_operations.sql"), TEMPLATES),
+    { window_start: windowStart ?? EPOCH.createdAt },
+  );
+  return Number(reader.getRows()[0]?.[0] ?? 0);
+}

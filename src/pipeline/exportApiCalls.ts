@@ -34,7 +34,7 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
   const { checkpoint, start } = await prepareRun(deps, options, startedAt, warn);
   const context = scanContext(deps, options, startedAt, warn);
   const prepare = lap();
-  progress.update({ phase: "fetching" });
+  progress.update({ phase: "fetching", counting: "records" });
   const scan = await scanWithFallback(context, start, checkpoint, warn);
   const rereads = await rereadAfterScan(context, scan, checkpoint);
   const futureWarning = context.future.warning();
@@ -170,7 +170,7 @@ async function fetchOperationsAfterScan(
   warn: (message: string) => void,
 ): Promise<{ fetched?: NonNullable<RunSummary["operations"]>; failure?: unknown } | undefined> {
   if (!options.operations || failure !== undefined || deps.signal.aborted) return undefined;
-  deps.progress.update({ phase: "fetching operations" });
+  deps.progress.update({ phase: "fetching operations", counting: "operations" });
   try {
     const fetched = await fetchOperations(
       {
@@ -199,7 +199,7 @@ async function writeDatasets(
   options: ExportOptions,
   warn: (message: string) => void,
 ): Promise<number> {
-  deps.progress.update({ phase: "writing parquet" });
+  deps.progress.update({ phase: "writing parquet", counting: "partitions" });
   let written = 0;
   for (const { dataset } of DATASETS) {
     written += await writeDirtyPartitions(deps.warehouse, {

@@ -1,7 +1,7 @@
 import type { ZooClient } from "../api/client.js";
 import type { ConcurrencyTrace } from "../extract/fetchOperationBodies.js";
 import type { Warehouse } from "../load/database.js";
-import { countOperationsOutsideWindow } from "../load/operationCandidates.js";
+import { countOperationCandidates, countOperationsOutsideWindow } from "../load/operationCandidates.js";
 import type { OperationLoader } from "../load/operationLoader.js";
 import { OperationsSource } from "./operationsSource.js";
 import type { Progress } from "./progress.js";
@@ -62,6 +62,7 @@ export async function fetchOperations(
   deps: OperationFetchDeps,
   options: OperationFetchOptions,
 ): Promise<OperationFetchResult> {
+  deps.progress.update({ total: await countOperationCandidates(deps.warehouse, options.windowStart) });
   const source = new OperationsSource({
     ...deps,
     runId: options.runId,
@@ -72,11 +73,10 @@ export async function fetchOperations(
   const run = await runSource(source, {
     batchRecords: options.commitRows ?? COMMIT_ROWS,
     signal: deps.signal,
-    afterCommit: async (batch, committed) => {
-      deps.progress.add({
-        operations: batch.rows.length,
-        rejected: batch.rejects.length + committed.refused,
-      });
+    // Answers as they are taken, so the rate is current; rows refused at load time after commits.
+    onPage: ({ records, rejected }) => deps.progress.add({ operations: records + rejected, rejected }),
+    afterCommit: async (_batch, committed) => {
+      if (committed.refused > 0) deps.progress.add({ rejected: committed.refused });
     },
   });
   if (run.ended === "failed") throw run.failure;

@@ -71,7 +71,7 @@ export async function rereadPending(
   });
   const { ids } = candidates;
   if (ids.length === 0) return { rereads: result, ...rows };
-  deps.progress.update({ phase: "re-reading calls pending billing" });
+  deps.progress.update({ phase: "re-reading calls pending billing", counting: "rereads", total: ids.length });
   result.left = candidates.backlog - ids.length;
   if (candidates.stale > 0) {
     warn(
@@ -134,6 +134,7 @@ async function rereadChunk(
     (answer) => {
       asked.push(answer.id);
       result.asked += 1;
+      deps.progress.add({ rereads: 1 });
       if (!answer.found) {
         notFound.push(answer.id);
         result.not_found += 1;
@@ -154,6 +155,7 @@ async function rereadChunk(
     const committed = await loader.commit(batch);
     rows.updated += committed.updated;
     rows.rejected += committed.rejected;
+    deps.progress.add({ rejected: committed.rejected });
   } else {
     await batch.rows.remove();
   }

@@ -69,8 +69,8 @@ export async function scanApiCalls(
     batchRecords: options.batchRecords,
     signal: deps.signal,
     onPage: ({ records, rejected }) => {
-      progress.add({ pages: 1, records, rejected });
-      progress.update({ retries: deps.client.stats.retries });
+      // Records seen, valid or rejected, as the run summary counts them.
+      progress.add({ pages: 1, records: records + rejected, rejected });
     },
     afterCommit: async (batch, committed, last) => {
       progress.add({ rejected: committed.refused });

@@ -74,4 +74,11 @@ function logFormatInArgv(argv: string[]): LogFormat {
   return argv.includes("--log-format=json") || (at >= 0 && argv[at + 1] === "json") ? "json" : "text";
 }
 
+// A reader that stops early (`zoo-usage export --help | head`) closes the pipe: what was left to
+// print has no reader, which is not an error of the command.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(process.exitCode ?? ExitCode.ok);
+  throw error;
+});
+
 process.exitCode = await main(process.argv);

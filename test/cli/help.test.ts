@@ -194,3 +194,21 @@ describe("--help shows the defaults the config applies", () => {
     expectLinesWithin(await help([]), 100);
   });
 });
+
+test("help read by a reader that stops early (`| head -1`) ends quietly, exit 0", async () => {
+  const { spawn } = await import("node:child_process");
+  const { CLI } = await import("../helpers/cli.js");
+  const child = spawn(process.execPath, [CLI, "export", "--help"], { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  // The reader is gone before the help is written, as `head -1` is after its line: the writes have
+  // nowhere to go.
+  child.stdout.destroy();
+  const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  clearTimeout(timer);
+  expect(stderr).toBe("");
+  expect(code).toBe(0);
+});

@@ -147,3 +147,72 @@ describe("export, report and operation get print times, money and keys alike (th
     expect(report.stdout).toMatch(new RegExp(`^\\s*${topCost.replace(/[.]/g, "\\.")}\\s`, "m"));
   });
 });
+
+describe("--print-config prints snake_case keys and the same redaction, in every command that has it", () => {
+  /** The commands `--help` lists under "Commands:", its own `help` aside. */
+  function commandsIn(help: string): string[] {
+    const listed = help.split(/^Commands:\n/m)[1] ?? "";
+    return [...listed.matchAll(/^ {2}(\S+)/gm)]
+      .map((match) => match[1] ?? "")
+      .filter((name) => name !== "help");
+  }
+
+  /** Every command of the CLI, subcommands included, as words of argv: ["operation", "get"]. */
+  async function everyCommand(at: string[] = []): Promise<{ path: string[]; help: string }[]> {
+    const result = await runCli([...at, "--help"], { timeoutMs: BOUND_MS });
+    expect(result.code, result.stderr).toBe(0);
+    const subcommands = commandsIn(result.stdout);
+    if (subcommands.length === 0) return [{ path: at, help: result.stdout }];
+    const nested = await Promise.all(subcommands.map((name) => everyCommand([...at, name])));
+    return nested.flat();
+  }
+
+  /** How each command with --print-config is run: both shapes of operation get. */
+  const RUNS: Record<string, string[][]> = {
+    export: [["export"]],
+    "operation get": [
+      ["operation", "get", "some-id"],
+      ["operation", "get", "some-id", "--from-db"],
+    ],
+  };
+  /** Where the secrets sit in a printed config. */
+  const SECRETS = ["$.api.token", "$.export.secret_key"];
+
+  function valueAt(json: unknown, at: string): unknown {
+    return at
+      .split(".")
+      .slice(1)
+      .reduce<unknown>((inner, key) => (inner as Record<string, unknown> | undefined)?.[key], json);
+  }
+
+  test("the commands that have it are the ones run here", async () => {
+    const commands = await everyCommand();
+    // The help was read: the commands it lists are found, subcommands included.
+    expect(commands.map((command) => command.path.join(" "))).toEqual(
+      expect.arrayContaining(["demo", "export", "operation get", "report", "sim"]),
+    );
+    const withIt = commands.filter((command) => command.help.includes("--print-config"));
+    expect(withIt.map((command) => command.path.join(" ")).sort()).toEqual(Object.keys(RUNS).sort());
+  });
+
+  test.each(
+    Object.values(RUNS)
+      .flat()
+      .map((args) => ({ args, name: args.join(" ") })),
+  )("$name --print-config", async ({ args }) => {
+    const secrets = { ZOO_API_TOKEN: "t-output-formats", ZOO_USAGE_SECRET_KEY: "5a".repeat(32) };
+    for (const [env, shown] of [
+      [secrets, "[redacted]"],
+      [{}, null],
+    ] as const) {
+      const result = await runCli([...args, "--print-config"], { env, timeoutMs: BOUND_MS });
+      expect(result.code, result.stderr).toBe(0);
+      const config = JSON.parse(result.stdout) as unknown;
+      const keys = keysOf(config);
+      expect(keys.length).toBeGreaterThan(3);
+      expect(keys.filter((key) => !SNAKE_CASE.test(key.slice(key.lastIndexOf(".") + 1)))).toEqual([]);
+      const present = SECRETS.filter((at) => keys.includes(at));
+      expect(present.map((at) => valueAt(config, at))).toEqual(present.map(() => shown));
+    }
+  });
+});

@@ -25,9 +25,9 @@ describe("--print-config: one shape, the secrets redacted, in every command that
     const config = JSON.parse(result.stdout) as Record<string, Record<string, unknown>>;
     expect(Object.keys(config)).toEqual(sections);
     if (config.api !== undefined) {
-      expect(config.api).toMatchObject({ token: "[redacted]", tokenSource: "ZOO_API_TOKEN" });
+      expect(config.api).toMatchObject({ token: "[redacted]", token_source: "ZOO_API_TOKEN" });
     }
-    if (config.export !== undefined) expect(config.export.secretKey).toBe("[redacted]");
+    if (config.export !== undefined) expect(config.export.secret_key).toBe("[redacted]");
   });
 });
 
@@ -43,14 +43,14 @@ describe("the environment rule through the built CLI", () => {
       });
       expect(exported.code, exported.stderr).toBe(0);
       const config = JSON.parse(exported.stdout) as {
-        api: { baseUrl: string };
-        export: { dbPath: string; outDir: string; secretKey: unknown };
+        api: { base_url: string };
+        export: { db_path: string; out_dir: string; secret_key: unknown };
       };
-      expect(config.api.baseUrl).toBe("https://api.zoo.dev/");
+      expect(config.api.base_url).toBe("https://api.zoo.dev/");
       expect(config.export).toMatchObject({
-        dbPath: path.join(dir, "zoo-usage", "zoo_usage.duckdb"),
-        outDir: path.join(dir, "zoo-usage", "parquet"),
-        secretKey: null,
+        db_path: path.join(dir, "zoo-usage", "zoo_usage.duckdb"),
+        out_dir: path.join(dir, "zoo-usage", "parquet"),
+        secret_key: null,
       });
       const report = await runCli(["report"], { env: blank, cwd: dir, timeoutMs: 20_000 });
       expect(report.code).toBe(2);

@@ -50,15 +50,15 @@ describe("the CLI's operations flags", () => {
   };
 
   test("no flag, --operations all, --no-operations and --operations-window reach the config", async () => {
-    expect(await printed()).toMatchObject({ operations: true, operationsWindowMs: 35 * DAY_MS });
+    expect(await printed()).toMatchObject({ operations: true, operations_window_ms: 35 * DAY_MS });
     expect(await printed("--operations", "all")).toMatchObject({
       operations: true,
-      operationsWindowMs: null,
+      operations_window_ms: null,
     });
     expect(await printed("--no-operations")).toMatchObject({ operations: false });
     expect(await printed("--operations-window", "10d")).toMatchObject({
       operations: true,
-      operationsWindowMs: 10 * DAY_MS,
+      operations_window_ms: 10 * DAY_MS,
     });
   });
 

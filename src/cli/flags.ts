@@ -131,10 +131,16 @@ export function addExportOptions(command: Command, readsEnv = true): Command {
       nonNegativeInteger,
     )
     .option("--json", "print the run summary as one line of JSON on stdout, whatever the outcome")
-    .addOption(
-      new Option("--log-format <format>", "stderr log lines: text, or json (one object a line)")
-        .choices(LOG_FORMATS)
-        .default("text"),
-    )
+    .addOption(logFormatOption())
     .option("--no-summary", "do not print the spend summary after the run");
+}
+
+/**
+ * `--log-format`, on every command that writes log lines or errors to stderr: with `json`, each of
+ * them is one JSON object a line (main.ts prints the error in the same format).
+ */
+export function logFormatOption(): Option {
+  return new Option("--log-format <format>", "stderr log lines: text, or json (one object a line)")
+    .choices(LOG_FORMATS)
+    .default("text");
 }

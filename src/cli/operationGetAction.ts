@@ -3,7 +3,7 @@ import { clientSettings } from "../config/apiConfig.js";
 import { type OperationGetFlags, operationGetCommandConfig } from "../config/commandConfig.js";
 import { printableConfig } from "../config/printableConfig.js";
 import { ExitCode, type ExitCodeValue } from "../errors.js";
-import { createLogger } from "../log/logger.js";
+import { createLogger, type LogFormat } from "../log/logger.js";
 import { type CliIo, printJson } from "./io.js";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -15,7 +15,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export async function operationGetAction(
   id: string,
-  flags: OperationGetFlags & { printConfig?: boolean },
+  flags: OperationGetFlags & { printConfig?: boolean; logFormat?: LogFormat },
   io: CliIo,
 ): Promise<ExitCodeValue> {
   const config = operationGetCommandConfig({ id, flags, env: io.env });
@@ -27,7 +27,7 @@ export async function operationGetAction(
     const { runOperationFromDb } = await import("../commands/operationFromDb.js");
     return runOperationFromDb({ ...config.operation, dbPath: config.warehouse.dbPath }, io.stdout);
   }
-  const logger = createLogger({ level: config.api.debug ? "debug" : "info" });
+  const logger = createLogger({ level: config.api.debug ? "debug" : "info", format: flags.logFormat });
   const client = createClient(clientSettings(config.api), { logger });
   try {
     const { runOperationGet } = await import("../commands/operationGet.js");

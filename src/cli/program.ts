@@ -6,7 +6,7 @@ import type { ExitCodeValue } from "../errors.js";
 import { SIM_DEFAULTS } from "../sim/defaults.js";
 import { exportAction } from "./exportAction.js";
 import { exportHelpText } from "./exportHelp.js";
-import { addApiOptions, addExportOptions, withDefault } from "./flags.js";
+import { addApiOptions, addExportOptions, logFormatOption, withDefault } from "./flags.js";
 import type { CliIo } from "./io.js";
 import {
   isoDate,
@@ -78,7 +78,8 @@ function addOperationCommand(program: Command, io: CliIo, done: Done): void {
       .option(
         "--db <path>",
         withDefault("with --from-db: the DuckDB database", `$ZOO_USAGE_DB, else ${DEFAULT_DB}`),
-      ),
+      )
+      .addOption(logFormatOption()),
   ).action(async (id: string, flags) => {
     const { operationGetAction } = await import("./operationGetAction.js");
     done(await operationGetAction(id, flags, io));
@@ -100,6 +101,7 @@ function addReportCommand(program: Command, io: CliIo, done: Done): void {
     .option("--top <n>", withDefault("rows in the top lists", DEFAULT_TOP), positiveInteger)
     .option("--json", "print the figures as JSON (money as exact decimal strings)")
     .option("--html <file>", "also write a self-contained HTML report to this file")
+    .addOption(logFormatOption())
     .option("--debug", "show stack traces")
     .action(async (flags) => {
       const { reportAction } = await import("./reportAction.js");

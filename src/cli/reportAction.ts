@@ -1,7 +1,7 @@
 import { reportCommandConfig } from "../config/commandConfig.js";
 import type { ReportFlags } from "../config/reportConfig.js";
 import { ExitCode, type ExitCodeValue } from "../errors.js";
-import { createLogger } from "../log/logger.js";
+import { createLogger, type LogFormat } from "../log/logger.js";
 import type { CliIo } from "./io.js";
 
 /**
@@ -9,7 +9,7 @@ import type { CliIo } from "./io.js";
  * which prints them and maps them to exit codes.
  */
 export async function reportAction(
-  flags: ReportFlags & { debug?: boolean },
+  flags: ReportFlags & { debug?: boolean; logFormat?: LogFormat },
   io: CliIo,
 ): Promise<ExitCodeValue> {
   const config = reportCommandConfig({ flags, env: io.env });
@@ -17,7 +17,7 @@ export async function reportAction(
   const { runReport } = await import("../report/runReport.js");
   await runReport(config.report, {
     stdout: io.stdout,
-    logger: createLogger({ level: flags.debug ? "debug" : "info" }),
+    logger: createLogger({ level: flags.debug ? "debug" : "info", format: flags.logFormat }),
     now: () => new Date(),
   });
   return ExitCode.ok;

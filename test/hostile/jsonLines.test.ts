@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 import { outputSeen, REPO_ROOT, runCli } from "../helpers/cli.js";
 import { exportOnce } from "../helpers/exportHarness.js";
 import { errorBody, pagedHandler, resourcesPerTest, sendJson, validCall } from "../helpers/hostileApi.js";
+import { expectJsonLogLines } from "../helpers/jsonLogLines.js";
 
 /**
  * `--json` is for cron jobs and log collectors: whatever the outcome, stdout is exactly one line
@@ -174,18 +175,6 @@ describe("--json on an interrupted run (exit 130)", () => {
 });
 
 describe("--log-format json writes only JSON objects on stderr", () => {
-  function expectJsonLogLines(stderr: string): { level: string; message: string }[] {
-    const lines = stderr.split("\n").filter((line) => line !== "");
-    expect(lines.length).toBeGreaterThan(0);
-    return lines.map((line) => {
-      const entry = JSON.parse(line) as { time: string; level: string; message: string };
-      expect(entry.time, line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-      expect(["debug", "info", "warn", "error"]).toContain(entry.level);
-      expect(typeof entry.message).toBe("string");
-      return entry;
-    });
-  }
-
   test("a run with rejects, --debug request lines among its log lines", async () => {
     const api = await hostile(
       pagedHandler([{ items: [validCall(1), validCall(2, { created_at: "yesterday-ish" })] }]),

@@ -1,0 +1,100 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { openWarehouse } from "../../src/load/database.js";
+import { queryDb, tempWorkspace } from "../helpers/exportHarness.js";
+
+/**
+ * Every table, view and column zoo-usage creates explains itself to a BI tool: a comment that
+ * survives the close and a reopen (which recreates the views), read back the way a reader sees the
+ * file (read-only, another instance). The README's warehouse reference names every one of them.
+ */
+
+/** The tables and views of the warehouse (not DuckDB's own, not temp), with their comments. */
+const OBJECTS_SQL = `
+  SELECT 'table' AS kind, table_name AS name, comment FROM duckdb_tables()
+  WHERE database_name = current_database() AND schema_name = 'main' AND NOT temporary AND NOT internal
+  UNION ALL
+  SELECT 'view', view_name, comment FROM duckdb_views()
+  WHERE database_name = current_database() AND schema_name = 'main' AND NOT temporary AND NOT internal
+  ORDER BY kind, name`;
+
+const COLUMNS_SQL = `
+  SELECT table_name || '.' || column_name AS name, comment FROM duckdb_columns()
+  WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal
+  ORDER BY table_name, column_index`;
+
+function uncommented(rows: Record<string, unknown>[]): string[] {
+  return rows
+    .filter((row) => typeof row.comment !== "string" || row.comment.trim() === "")
+    .map((row) => String(row.name));
+}
+
+let db = "";
+let cleanup = async () => {};
+
+beforeAll(async () => {
+  const workspace = await tempWorkspace();
+  db = workspace.db;
+  cleanup = workspace.cleanup;
+  (await openWarehouse(db)).close();
+});
+
+afterAll(async () => {
+  await cleanup();
+});
+
+describe("warehouse comments", () => {
+  test("a fresh warehouse comments every table, view and column", async () => {
+    const objects = await queryDb(db, OBJECTS_SQL);
+    const columns = await queryDb(db, COLUMNS_SQL);
+    expect(objects.filter((row) => row.kind === "table").length).toBeGreaterThanOrEqual(10);
+    expect(objects.filter((row) => row.kind === "view").length).toBeGreaterThanOrEqual(17);
+    expect(columns.length).toBeGreaterThan(250);
+    expect([...uncommented(objects), ...uncommented(columns)]).toEqual([]);
+  });
+
+  test("a reopened warehouse keeps them, views included, and view columns say what their source says", async () => {
+    (await openWarehouse(db)).close();
+    const objects = await queryDb(db, OBJECTS_SQL);
+    const columns = await queryDb(db, COLUMNS_SQL);
+    expect([...uncommented(objects), ...uncommented(columns)]).toEqual([]);
+    const [row] = await queryDb(
+      db,
+      `SELECT t.comment AS table_comment, v.comment AS view_comment
+       FROM duckdb_columns() AS t JOIN duckdb_columns() AS v USING (column_name)
+       WHERE t.table_name = 'api_calls' AND v.table_name = 'api_calls_enriched' AND column_name = 'minutes'`,
+    );
+    expect(row?.table_comment).toMatch(/minutes the call was billed for/);
+    expect(row?.view_comment).toBe(row?.table_comment);
+  });
+});
+
+/** The backticked names in the first cell of each row of a README table under `heading`. */
+function namesListedUnder(readme: string, heading: string): Set<string> {
+  const start = readme.indexOf(`\n${heading}`);
+  if (start < 0) throw new Error(`README has no "${heading}" section`);
+  const end = readme.indexOf("\n#", start + 1);
+  const names = new Set<string>();
+  for (const line of readme.slice(start, end < 0 ? undefined : end).split("\n")) {
+    const firstCell = /^\|([^|]*)\|/.exec(line)?.[1] ?? "";
+    for (const [, name] of firstCell.matchAll(/`(\w+)`/g)) if (name !== undefined) names.add(name);
+  }
+  return names;
+}
+
+describe("README warehouse reference", () => {
+  test("lists every table under Tables and every view under Views", async () => {
+    const readme = await readFile(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
+    const objects = await queryDb(db, OBJECTS_SQL);
+    const listedTables = namesListedUnder(readme, "### Tables");
+    const listedViews = namesListedUnder(readme, "### Views");
+    const tables = objects.filter((row) => row.kind === "table").map((row) => String(row.name));
+    const views = objects.filter((row) => row.kind === "view").map((row) => String(row.name));
+    expect(tables.filter((name) => !listedTables.has(name))).toEqual([]);
+    expect(views.filter((name) => !listedViews.has(name))).toEqual([]);
+    // And nothing listed that the warehouse does not have.
+    expect([...listedTables].filter((name) => !tables.includes(name))).toEqual([]);
+    expect([...listedViews].filter((name) => !views.includes(name))).toEqual([]);
+  });
+});

@@ -91,7 +91,10 @@ export async function commentWarehouse(connection: DuckDBConnection): Promise<vo
   const statements: string[] = [];
   for (const [table, columns] of wanted) {
     for (const [column, comment] of columns) {
-      if (stored.get(table)?.get(column) === comment) continue;
+      // A column the file comments but this database lacks is left to the code that needs it:
+      // comments never stop an open.
+      const current = stored.get(table)?.get(column);
+      if (current === undefined || current === comment) continue;
       const target =
         column === "" ? `${views.has(table) ? "VIEW" : "TABLE"} "${table}"` : `COLUMN "${table}"."${column}"`;
       statements.push(`COMMENT ON ${target} IS ${quotedString(comment)}`);

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openWarehouse } from "../../src/load/database.js";
-import { queryDb, tempWorkspace } from "../helpers/exportHarness.js";
+import { queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
 
 /**
  * Every table, view and column zoo-usage creates explains itself to a BI tool: a comment that
@@ -67,6 +67,38 @@ describe("warehouse comments", () => {
     );
     expect(row?.table_comment).toMatch(/minutes the call was billed for/);
     expect(row?.view_comment).toBe(row?.table_comment);
+  });
+});
+
+describe("warehouse comments on an older database", () => {
+  test("a database with a keyed api_calls and fewer export_state columns opens, and what it has is commented", async () => {
+    const workspace = await tempWorkspace();
+    try {
+      await writeDb(
+        workspace.db,
+        `CREATE TABLE api_calls (
+           id UUID PRIMARY KEY, user_id UUID NOT NULL, org_id UUID, method VARCHAR NOT NULL,
+           endpoint VARCHAR, endpoint_template VARCHAR, status_code INTEGER,
+           created_at TIMESTAMPTZ NOT NULL, started_at TIMESTAMPTZ, completed_at TIMESTAMPTZ,
+           updated_at TIMESTAMPTZ NOT NULL, duration_raw BIGINT, duration_ms DOUBLE, minutes INTEGER,
+           seconds INTEGER, price_usd DECIMAL(18, 6), token_hash VARCHAR, email VARCHAR,
+           ip_address VARCHAR, origin VARCHAR, user_agent VARCHAR, request_query_params VARCHAR,
+           stripe_invoice_item_id VARCHAR, extra JSON, first_seen_run_id VARCHAR NOT NULL,
+           last_changed_run_id VARCHAR NOT NULL);
+         INSERT INTO api_calls (id, user_id, method, created_at, updated_at, first_seen_run_id, last_changed_run_id)
+         SELECT uuid(), uuid(), 'GET', now(), now(), 'old', 'old' FROM range(100);
+         CREATE TABLE export_state (singleton BOOLEAN PRIMARY KEY DEFAULT true CHECK (singleton),
+           user_id UUID, resume_token VARCHAR, resume_run_id VARCHAR, high_water_created TIMESTAMPTZ,
+           last_complete_scan TIMESTAMPTZ);`,
+      );
+      (await openWarehouse(workspace.db)).close();
+      const columns = await queryDb(workspace.db, COLUMNS_SQL);
+      expect(columns.map((row) => row.name)).toContain("api_calls.price_flags");
+      expect(columns.map((row) => row.name)).not.toContain("export_state.duration_unit");
+      expect(uncommented(columns)).toEqual([]);
+    } finally {
+      await workspace.cleanup();
+    }
   });
 });
 

@@ -5,6 +5,7 @@ import { ExitCode, ZooUsageError } from "../errors.js";
 import { type DuckDBConnection, DuckDBInstance, quotedString } from "./duckdb.js";
 import { sqlFile } from "./sqlFiles.js";
 import { inTransaction } from "./transaction.js";
+import { commentWarehouse } from "./warehouseComments.js";
 import { assertWarehousePath } from "./warehouseFile.js";
 import { inspectWarehouse, SCHEMA_FILES } from "./warehouseShape.js";
 
@@ -151,12 +152,13 @@ async function removeStaleSpillFiles(dir: string): Promise<void> {
 }
 
 /**
- * Tables and views in one transaction: one commit instead of one per statement at each start,
- * and a crash in the middle leaves no half-made schema.
+ * Tables, views and their comments in one transaction: one commit instead of one per statement at
+ * each start, and a crash in the middle leaves no half-made schema.
  */
 async function createSchema(connection: DuckDBConnection): Promise<void> {
   await inTransaction(connection, async () => {
     for (const file of SCHEMA_FILES) await connection.run(sqlFile(file));
+    await commentWarehouse(connection);
   });
 }
 

@@ -1,0 +1,206 @@
+-- What every table, view and column means, for BI tools and `duckdb_columns()`. Applied on every
+-- open after the schema and the views (CREATE OR REPLACE VIEW drops a view's comments). Times are
+-- TIMESTAMPTZ instants shown in UTC; money is USD as DECIMAL(18,6), exact to the micro-dollar.
+-- "API:" names the field of ApiCallWithPrice or AsyncApiCallOutput (spec/zoo-openapi.json) a column
+-- holds. A view column not commented here takes the comment of the same column of the table or view
+-- it selects from (warehouseComments.ts).
+
+COMMENT ON TABLE api_calls IS 'One row per API call of the token''s user (GET /user/api-calls), the newest version of each (highest updated_at). README: The warehouse.';
+COMMENT ON COLUMN api_calls.id IS 'API: id. The unique identifier of the API call; also the id of the async operation it started, if any.';
+COMMENT ON COLUMN api_calls.user_id IS 'API: user_id. The ID of the user that made the API call (the token''s user).';
+COMMENT ON COLUMN api_calls.org_id IS 'API: org_id. The organization the call is billable through, if any; NULL otherwise.';
+COMMENT ON COLUMN api_calls.method IS 'API: method. The HTTP method requested (GET, POST, ...).';
+COMMENT ON COLUMN api_calls.endpoint IS 'API: endpoint. The concrete path requested, ids included (/file/conversion/step/obj).';
+COMMENT ON COLUMN api_calls.endpoint_template IS 'Derived from endpoint: the route template of the spec it matches (/file/conversion/{src_format}/{output_format}); unmatched paths get {id} for uuids and {n} for numbers. Group cost by this.';
+COMMENT ON COLUMN api_calls.status_code IS 'API: status_code. The HTTP status code the API returned to the call; NULL if not recorded.';
+COMMENT ON COLUMN api_calls.created_at IS 'API: created_at. When the API call was created (UTC). Days and months of the views and the Parquet partitions are cut from this.';
+COMMENT ON COLUMN api_calls.started_at IS 'API: started_at. When the call started billing (UTC); NULL if it has not.';
+COMMENT ON COLUMN api_calls.completed_at IS 'API: completed_at. When the call completed billing (UTC); NULL while billing is pending, and its price may still change.';
+COMMENT ON COLUMN api_calls.updated_at IS 'API: updated_at. When the API last updated the call (UTC); moves when billing completes. The loader keeps the version with the highest.';
+COMMENT ON COLUMN api_calls.duration_raw IS 'API: duration, as sent (int64). The spec gives no unit; duration_ms converts it with --duration-unit. README: Duration.';
+COMMENT ON COLUMN api_calls.duration_ms IS 'Derived: duration_raw in milliseconds, converted with the unit stored in export_state.duration_unit (default ns). README: Duration.';
+COMMENT ON COLUMN api_calls.minutes IS 'API: minutes. The number of minutes the call was billed for; NULL until billed or when not billed by time.';
+COMMENT ON COLUMN api_calls.seconds IS 'API: seconds. The number of seconds the call was billed for; NULL until billed or when not billed by time.';
+COMMENT ON COLUMN api_calls.price_usd IS 'API: price. The price of the call in USD, exact DECIMAL(18,6); a price with more than 6 decimals is rounded half-even (see price_raw). Negative for a refund or credit. NULL when the API gave none. README: Money.';
+COMMENT ON COLUMN api_calls.token_hash IS 'API: token (the UUID of the API token that made the call), as HMAC-SHA256 under the export''s secret key: stable across runs, not reversible. NULL with --token-column drop.';
+COMMENT ON COLUMN api_calls.email IS 'API: email. The user''s email address: kept, hashed (HMAC-SHA256) or NULL per --email-column. Personal data.';
+COMMENT ON COLUMN api_calls.ip_address IS 'API: ip_address. The IP address the call came from: kept, hashed (HMAC-SHA256) or NULL per --ip-address-column. Personal data.';
+COMMENT ON COLUMN api_calls.origin IS 'API: origin. The origin of the API call, as the API reports it (the spec says no more).';
+COMMENT ON COLUMN api_calls.user_agent IS 'API: user_agent. The User-Agent of the request; zoo-usage/... marks the exporter''s own calls.';
+COMMENT ON COLUMN api_calls.request_query_params IS 'API: request_query_params. The query string sent with the request.';
+COMMENT ON COLUMN api_calls.stripe_invoice_item_id IS 'API: stripe_invoice_item_id. The Stripe invoice item the call is billed on, if billable.';
+COMMENT ON COLUMN api_calls.extra IS 'Fields of the API record this version does not know, as a JSON object, so an API change loses nothing; NULL when there are none.';
+COMMENT ON COLUMN api_calls.first_seen_run_id IS 'Exporter bookkeeping: the run (runs.run_id) that first stored this call.';
+COMMENT ON COLUMN api_calls.last_changed_run_id IS 'Exporter bookkeeping: the run (runs.run_id) that last changed this row.';
+COMMENT ON COLUMN api_calls.price_raw IS 'API: price, as the API printed it, when price_usd is that value rounded half-even to the micro-dollar; NULL when price_usd is exact. README: Money.';
+COMMENT ON COLUMN api_calls.price_flags IS 'What is unusual about the price: rounded, negative or negative,rounded; NULL for an ordinary price. README: Money.';
+
+COMMENT ON TABLE rejects IS 'Records that could not be loaded (API calls and async operations), kept with the reason instead of dropped; a run with rejects exits with code 4.';
+COMMENT ON COLUMN rejects.run_id IS 'The run (runs.run_id) that rejected the record.';
+COMMENT ON COLUMN rejects.rejected_at IS 'When the record was rejected (UTC).';
+COMMENT ON COLUMN rejects.record_id IS 'The id of the rejected record when it has one that can be read; NULL otherwise.';
+COMMENT ON COLUMN rejects.reason IS 'Why it was rejected: the field and what was wrong with it, or DuckDB''s error.';
+COMMENT ON COLUMN rejects.raw_json IS 'The record as received, JSON text (an operation''s output files replaced by their sizes).';
+
+COMMENT ON TABLE runs IS 'One row per export run: written at start (status running), updated at the end with the run''s counts.';
+COMMENT ON COLUMN runs.run_id IS 'The run''s id, as in api_calls.first_seen_run_id, rejects.run_id and the logs.';
+COMMENT ON COLUMN runs.started_at IS 'When the run started (UTC).';
+COMMENT ON COLUMN runs.finished_at IS 'When the run ended (UTC); NULL for a run still going or killed.';
+COMMENT ON COLUMN runs.status IS 'running, completed, partial (rejects, or stopped early), failed or interrupted.';
+COMMENT ON COLUMN runs.scan_mode IS 'How the listing was scanned: full (from the beginning), incremental (from the lookback window) or resume (an interrupted scan''s checkpoint).';
+COMMENT ON COLUMN runs.requests IS 'HTTP requests the run made to the API, retries included.';
+COMMENT ON COLUMN runs.pages IS 'Pages of GET /user/api-calls the run read.';
+COMMENT ON COLUMN runs.records_seen IS 'API call records the run read from the listing.';
+COMMENT ON COLUMN runs.records_new IS 'Calls the run stored for the first time.';
+COMMENT ON COLUMN runs.records_updated IS 'Stored calls the run replaced with a newer version (higher updated_at), re-reads included.';
+COMMENT ON COLUMN runs.records_rejected IS 'API call records the run put in rejects.';
+COMMENT ON COLUMN runs.partitions_written IS 'Parquet partition files the run rewrote.';
+COMMENT ON COLUMN runs.retries IS 'Requests the run retried (429, 5xx, network errors).';
+COMMENT ON COLUMN runs.message IS 'What stopped the run, then its warnings, separated by semicolons; NULL when there were none.';
+
+COMMENT ON TABLE export_state IS 'Exporter bookkeeping: the checkpoint, one row, committed in the same transaction as the rows it covers.';
+COMMENT ON COLUMN export_state.singleton IS 'Always true: keeps the table at one row.';
+COMMENT ON COLUMN export_state.user_id IS 'The user whose calls this database holds; a token of another user is refused.';
+COMMENT ON COLUMN export_state.resume_token IS 'Where an interrupted scan continues: a page token sealed with AES-256-GCM under the export''s secret key; NULL once a scan has reached the end.';
+COMMENT ON COLUMN export_state.resume_run_id IS 'The run that wrote resume_token.';
+COMMENT ON COLUMN export_state.high_water_created IS 'The highest created_at stored (UTC): the lookback window of a nightly run ends here.';
+COMMENT ON COLUMN export_state.last_complete_scan IS 'When a scan last reached the end of the listing (UTC).';
+COMMENT ON COLUMN export_state.duration_unit IS 'The unit of api_calls.duration_raw that duration_ms was derived with: ns, us, ms or s (--duration-unit).';
+COMMENT ON COLUMN export_state.partitioning IS 'How the Parquet dataset is partitioned: month or day (--partition).';
+
+COMMENT ON TABLE page_ladder IS 'Exporter bookkeeping: sealed page tokens of scanned pages, so a nightly run restarts before its lookback window instead of from the beginning.';
+COMMENT ON COLUMN page_ladder.last_created_at IS 'The created_at of the last call on the page the token follows (UTC).';
+COMMENT ON COLUMN page_ladder.token IS 'The next_page token of that page, sealed with AES-256-GCM under the export''s secret key.';
+COMMENT ON COLUMN page_ladder.run_id IS 'The run that read the page.';
+
+COMMENT ON TABLE parquet_dirty IS 'Exporter bookkeeping: Parquet partitions whose rows changed and are not yet rewritten; cleared once the partition file is swapped in.';
+COMMENT ON COLUMN parquet_dirty.dataset IS 'The Parquet dataset: api_calls or async_operations.';
+COMMENT ON COLUMN parquet_dirty.partition IS 'The partition: the UTC month (or day, with --partition day) of created_at, as in the dataset''s folder names.';
+
+COMMENT ON TABLE async_operations IS 'Async operations (long-running CAD jobs, GET /async/operations/{id}), one per API call that started one; output files are never stored, only their names and sizes.';
+COMMENT ON COLUMN async_operations.id IS 'API: id. The operation''s id, the same as the id of the API call that started it (api_calls.id).';
+COMMENT ON COLUMN async_operations.call_created_at IS 'Derived: created_at of the API call that started the operation (UTC); the Parquet dataset is partitioned by it.';
+COMMENT ON COLUMN async_operations.fetch_status IS 'Exporter bookkeeping: found; not_found (the API answered 404, not asked again); or rejected (the body is in rejects, not asked again).';
+COMMENT ON COLUMN async_operations.operation_type IS 'API: type. The kind of job: file_conversion, file_mass, text_to_cad, ... (unknown types are kept, see raw_unknown).';
+COMMENT ON COLUMN async_operations.status IS 'API: status. queued, uploaded, in_progress, completed or failed.';
+COMMENT ON COLUMN async_operations.user_id IS 'API: user_id. The user who created the operation.';
+COMMENT ON COLUMN async_operations.created_at IS 'API: created_at. When the operation was created (UTC).';
+COMMENT ON COLUMN async_operations.started_at IS 'API: started_at. When the operation started running (UTC).';
+COMMENT ON COLUMN async_operations.completed_at IS 'API: completed_at. When the operation completed (UTC).';
+COMMENT ON COLUMN async_operations.updated_at IS 'API: updated_at. When the operation was last updated (UTC).';
+COMMENT ON COLUMN async_operations.queue_ms IS 'Derived: started_at - created_at in milliseconds, the time the job waited in the queue.';
+COMMENT ON COLUMN async_operations.run_ms IS 'Derived: completed_at - started_at in milliseconds, the time the job ran.';
+COMMENT ON COLUMN async_operations.error IS 'API: error. The error the job returned, if any.';
+COMMENT ON COLUMN async_operations.src_format IS 'API: src_format. The format of the source file.';
+COMMENT ON COLUMN async_operations.output_format IS 'API: output_format. The format of the output (file conversion, text-to-CAD).';
+COMMENT ON COLUMN async_operations.output_unit IS 'API: output_unit. The unit of result_value or of the center of mass.';
+COMMENT ON COLUMN async_operations.result_value IS 'API: mass, volume, density or surface_area, whichever the operation_type returns, in output_unit.';
+COMMENT ON COLUMN async_operations.center_of_mass_x IS 'API: center_of_mass.x (file_center_of_mass), in output_unit.';
+COMMENT ON COLUMN async_operations.center_of_mass_y IS 'API: center_of_mass.y (file_center_of_mass), in output_unit.';
+COMMENT ON COLUMN async_operations.center_of_mass_z IS 'API: center_of_mass.z (file_center_of_mass), in output_unit.';
+COMMENT ON COLUMN async_operations.material_density IS 'API: material_density. The material density the user gave (file_mass), in material_density_unit.';
+COMMENT ON COLUMN async_operations.material_density_unit IS 'API: material_density_unit. The unit of material_density.';
+COMMENT ON COLUMN async_operations.material_mass IS 'API: material_mass. The material mass the user gave (file_density), in material_mass_unit.';
+COMMENT ON COLUMN async_operations.material_mass_unit IS 'API: material_mass_unit. The unit of material_mass.';
+COMMENT ON COLUMN async_operations.model IS 'API: model. The model used (text-to-CAD).';
+COMMENT ON COLUMN async_operations.model_version IS 'API: model_version. The version of the model (text-to-CAD).';
+COMMENT ON COLUMN async_operations.kcl_version IS 'API: kcl_version. The version of KCL requested (text-to-CAD).';
+COMMENT ON COLUMN async_operations.feedback IS 'API: feedback. Feedback from the user, if any (text-to-CAD).';
+COMMENT ON COLUMN async_operations.prompt IS 'API: prompt. The prompt (text-to-CAD).';
+COMMENT ON COLUMN async_operations.conversation_id IS 'API: conversation_id. Groups the prompts of one conversation (text-to-CAD).';
+COMMENT ON COLUMN async_operations.project_name IS 'API: project_name. The project the prompt belongs to (text-to-CAD multi-file iteration).';
+COMMENT ON COLUMN async_operations.output_count IS 'Derived: the number of output files.';
+COMMENT ON COLUMN async_operations.output_bytes IS 'Derived: the total size of the output files in bytes, as sent (base64 text; plain text for the multi-file iteration).';
+COMMENT ON COLUMN async_operations.outputs IS 'Derived from API outputs: [{"name": ..., "bytes": ...}] for each output file; the contents are never stored.';
+COMMENT ON COLUMN async_operations.details IS 'API fields without a column of their own (format options, source ranges, code, fields this version does not know), as a JSON object.';
+COMMENT ON COLUMN async_operations.raw_unknown IS 'The whole body of an operation whose type this version does not know (outputs replaced by their sizes), as JSON; NULL for known types.';
+COMMENT ON COLUMN async_operations.fetched_at IS 'Exporter bookkeeping: when the exporter fetched the operation (UTC).';
+COMMENT ON COLUMN async_operations.fetch_run_id IS 'Exporter bookkeeping: the run (runs.run_id) that last fetched it.';
+
+COMMENT ON TABLE own_calls IS 'Exporter bookkeeping: the x-api-call-id of every response an export received, per run; marks the exporter''s own calls (is_own_call) when they come back in the listing.';
+COMMENT ON COLUMN own_calls.id IS 'The x-api-call-id response header: the id of that request as an API call (api_calls.id).';
+COMMENT ON COLUMN own_calls.run_id IS 'The run that made the request.';
+
+COMMENT ON TABLE pending_rereads IS 'Exporter bookkeeping: stored calls pending billing from before the lookback window, re-read one by one (GET /user/api-calls/{id}).';
+COMMENT ON COLUMN pending_rereads.id IS 'The call (api_calls.id).';
+COMMENT ON COLUMN pending_rereads.last_asked_at IS 'When a run last asked the API for it (UTC).';
+COMMENT ON COLUMN pending_rereads.asks IS 'How many times runs have asked for it.';
+COMMENT ON COLUMN pending_rereads.not_found IS 'True when the API answered 404: the stored row is kept as it is and not asked again.';
+
+COMMENT ON TABLE warehouse_identity IS 'Exporter bookkeeping: which warehouse this is; the Parquet dataset records the id of the warehouse that writes it (_zoo_usage_owner.json).';
+COMMENT ON COLUMN warehouse_identity.warehouse_id IS 'A random UUID made when the database was created.';
+COMMENT ON COLUMN warehouse_identity.created_at IS 'When the id was made (UTC).';
+
+COMMENT ON VIEW api_calls_enriched IS 'api_calls with the UTC day and month, whether billing is pending, and whether the call is the exporter''s own.';
+COMMENT ON COLUMN api_calls_enriched.day IS 'The UTC day of created_at.';
+COMMENT ON COLUMN api_calls_enriched.month IS 'The UTC month of created_at, as the DATE of its first day (2026-10-01).';
+COMMENT ON COLUMN api_calls_enriched.billing_pending IS 'True while billing has not completed (completed_at is NULL): the price may still change.';
+COMMENT ON COLUMN api_calls_enriched.is_own_call IS 'True for a request of the exporter itself: its id is in own_calls or its user_agent starts with zoo-usage/.';
+
+COMMENT ON VIEW api_calls_excluding_own IS 'api_calls_enriched without the exporter''s own calls.';
+
+COMMENT ON VIEW cost_per_day IS 'Calls and cost per UTC day of created_at, every call.';
+COMMENT ON COLUMN cost_per_day.calls IS 'Calls created that day.';
+COMMENT ON COLUMN cost_per_day.priced_calls IS 'Calls with a price (price_usd not NULL).';
+COMMENT ON COLUMN cost_per_day.pending_calls IS 'Calls whose billing has not completed.';
+COMMENT ON COLUMN cost_per_day.cost_usd IS 'The exact sum of price_usd in USD, DECIMAL(18,6) (0 when no call is priced).';
+
+COMMENT ON VIEW cost_per_month IS 'Calls and cost per UTC month of created_at, every call.';
+COMMENT ON COLUMN cost_per_month.calls IS 'Calls created that month.';
+
+COMMENT ON VIEW cost_per_day_excluding_own IS 'cost_per_day without the exporter''s own calls.';
+COMMENT ON VIEW cost_per_month_excluding_own IS 'cost_per_month without the exporter''s own calls.';
+
+COMMENT ON VIEW own_calls_per_month IS 'The exporter''s own calls and their cost per UTC month, beside the totals.';
+COMMENT ON COLUMN own_calls_per_month.calls IS 'All calls created that month.';
+COMMENT ON COLUMN own_calls_per_month.own_calls IS 'The exporter''s own calls among them.';
+COMMENT ON COLUMN own_calls_per_month.cost_usd IS 'The exact sum of price_usd of all calls in USD, DECIMAL(18,6).';
+COMMENT ON COLUMN own_calls_per_month.own_cost_usd IS 'The exact sum of price_usd of the exporter''s own calls in USD, DECIMAL(18,6).';
+COMMENT ON COLUMN own_calls_per_month.cost_excluding_own_usd IS 'The exact sum of price_usd of all other calls in USD, DECIMAL(18,6).';
+
+COMMENT ON VIEW cost_per_endpoint IS 'Calls and cost per endpoint_template, every call, most expensive first.';
+COMMENT ON COLUMN cost_per_endpoint.calls IS 'Calls to the endpoint.';
+COMMENT ON COLUMN cost_per_endpoint.max_price_usd IS 'The highest price_usd of one call, USD.';
+COMMENT ON COLUMN cost_per_endpoint.first_call_at IS 'created_at of the first call (UTC).';
+COMMENT ON COLUMN cost_per_endpoint.last_call_at IS 'created_at of the last call (UTC).';
+
+COMMENT ON VIEW cost_per_day_endpoint IS 'Calls and cost per UTC day and endpoint_template, every call.';
+COMMENT ON COLUMN cost_per_day_endpoint.calls IS 'Calls to the endpoint that day.';
+
+COMMENT ON VIEW cost_per_method_status IS 'Calls and cost per HTTP method and status code, every call.';
+COMMENT ON COLUMN cost_per_method_status.calls IS 'Calls with that method and status code.';
+
+COMMENT ON VIEW pending_billing IS 'Calls whose billing has not completed (completed_at is NULL): their price may still change.';
+
+COMMENT ON VIEW duration_unit_evidence IS 'The unit the undocumented duration implies: raw units per microsecond of completed_at - started_at, over calls created in the last 7 days of the history. README: Duration.';
+COMMENT ON COLUMN duration_unit_evidence.calls_compared IS 'Calls with a positive duration_raw and completed_at after started_at.';
+COMMENT ON COLUMN duration_unit_evidence.median_raw_per_us IS 'The median of duration_raw per microsecond of billing: about 1000 means ns, 1 us, 0.001 ms, 0.000001 s.';
+COMMENT ON COLUMN duration_unit_evidence.p05_raw_per_us IS 'The 5th percentile of duration_raw per microsecond of billing.';
+COMMENT ON COLUMN duration_unit_evidence.p95_raw_per_us IS 'The 95th percentile of duration_raw per microsecond of billing.';
+COMMENT ON COLUMN duration_unit_evidence.implied_unit IS 'The unit the median implies: ns, us, ms, s, or unclear.';
+
+COMMENT ON VIEW operations_with_cost IS 'Async operations found by the API, joined to the API calls that started them (same id) for their price.';
+COMMENT ON COLUMN operations_with_cost.price_usd IS 'price_usd of the API call that started the operation, USD DECIMAL(18,6).';
+COMMENT ON COLUMN operations_with_cost.endpoint_template IS 'endpoint_template of the API call that started the operation.';
+COMMENT ON COLUMN operations_with_cost.billing_pending IS 'True while the billing of the starting call has not completed: the price may still change.';
+
+COMMENT ON VIEW cost_per_operation_type IS 'Operations and their cost per type and status.';
+COMMENT ON COLUMN cost_per_operation_type.operations IS 'Operations of that type and status.';
+COMMENT ON COLUMN cost_per_operation_type.priced_operations IS 'Operations whose starting call has a price.';
+COMMENT ON COLUMN cost_per_operation_type.cost_usd IS 'The exact sum of the starting calls'' price_usd in USD, DECIMAL(18,6).';
+
+COMMENT ON VIEW billed_failed_operations IS 'Operations that failed but were billed (price_usd > 0), most expensive first.';
+
+COMMENT ON VIEW operation_timings IS 'Queue and run times of completed operations per type: 50th, 90th and 99th percentiles in milliseconds.';
+COMMENT ON COLUMN operation_timings.operations IS 'Completed operations of that type.';
+COMMENT ON COLUMN operation_timings.queue_ms_p50 IS 'Median queue_ms (created to started), milliseconds.';
+COMMENT ON COLUMN operation_timings.queue_ms_p90 IS '90th percentile of queue_ms, milliseconds.';
+COMMENT ON COLUMN operation_timings.queue_ms_p99 IS '99th percentile of queue_ms, milliseconds.';
+COMMENT ON COLUMN operation_timings.run_ms_p50 IS 'Median run_ms (started to completed), milliseconds.';
+COMMENT ON COLUMN operation_timings.run_ms_p90 IS '90th percentile of run_ms, milliseconds.';
+COMMENT ON COLUMN operation_timings.run_ms_p99 IS '99th percentile of run_ms, milliseconds.';
+
+COMMENT ON VIEW conversion_pairs IS 'File conversions per source and output format: how many, how many failed, and their cost.';
+COMMENT ON COLUMN conversion_pairs.conversions IS 'File conversions between the two formats.';
+COMMENT ON COLUMN conversion_pairs.failed IS 'Those whose status is failed.';
+COMMENT ON COLUMN conversion_pairs.cost_usd IS 'The exact sum of the starting calls'' price_usd in USD, DECIMAL(18,6).';

@@ -1,0 +1,104 @@
+import type { DuckDBConnection } from "./duckdb.js";
+import { quotedString } from "./duckdb.js";
+import { sqlFile } from "./sqlFiles.js";
+
+/**
+ * Where each view's columns come from, nearest first: a view column that sql/comments.sql does not
+ * comment takes the comment of the column of the same name in the first of these that has one. A
+ * `SELECT *` view (api_calls_enriched, operations_with_cost) would otherwise repeat every comment of
+ * its table. In views.sql's order, so that a view's sources are commented before it.
+ */
+const VIEW_SOURCES: ReadonlyArray<readonly [view: string, sources: readonly string[]]> = [
+  ["api_calls_enriched", ["api_calls"]],
+  ["api_calls_excluding_own", ["api_calls_enriched"]],
+  ["cost_per_day", ["api_calls_enriched"]],
+  ["cost_per_month", ["cost_per_day", "api_calls_enriched"]],
+  ["cost_per_day_excluding_own", ["cost_per_day"]],
+  ["cost_per_month_excluding_own", ["cost_per_month"]],
+  ["own_calls_per_month", ["api_calls_enriched"]],
+  ["cost_per_endpoint", ["cost_per_day", "api_calls"]],
+  ["cost_per_day_endpoint", ["cost_per_day", "api_calls_enriched"]],
+  ["cost_per_method_status", ["cost_per_day", "api_calls"]],
+  ["pending_billing", ["api_calls"]],
+  ["operations_with_cost", ["async_operations"]],
+  ["cost_per_operation_type", ["async_operations"]],
+  ["billed_failed_operations", ["operations_with_cost"]],
+  ["operation_timings", ["async_operations"]],
+  ["conversion_pairs", ["async_operations"]],
+];
+
+/** One COMMENT statement of sql/comments.sql: `COMMENT ON COLUMN table.column IS '...';`. */
+const COMMENT_STATEMENT = /^COMMENT ON (TABLE|VIEW|COLUMN) (\w+)(?:\.(\w+))? IS '((?:[^']|'')*)';$/gm;
+
+/** The comments sql/comments.sql sets, by table or view, then column ("" for the table itself). */
+function fileComments(): Map<string, Map<string, string>> {
+  const text = sqlFile("comments.sql");
+  const comments = new Map<string, Map<string, string>>();
+  let statements = 0;
+  for (const [, kind, table = "", column = "", quoted = ""] of text.matchAll(COMMENT_STATEMENT)) {
+    statements += 1;
+    const target = kind === "COLUMN" ? column : "";
+    const columns = comments.get(table) ?? new Map<string, string>();
+    columns.set(target, quoted.replaceAll("''", "'"));
+    comments.set(table, columns);
+  }
+  const written = text.match(/^COMMENT ON/gm)?.length ?? 0;
+  if (statements !== written) {
+    throw new Error(
+      `sql/comments.sql: ${written - statements} COMMENT statements not on one line of the expected form`,
+    );
+  }
+  return comments;
+}
+
+/**
+ * Comments every table, view and column (sql/comments.sql, then the view columns that share their
+ * source's meaning), so BI tools and `duckdb_columns()` explain each name. Runs on every open after
+ * the views are created (CREATE OR REPLACE VIEW drops a view's comments), and sets only the comments
+ * that differ from the stored ones: each COMMENT is a catalog change the open would commit, and on a
+ * reopen the tables' comments are already there. All in one statement string: a round trip per
+ * COMMENT would cost more than the comments.
+ */
+export async function commentWarehouse(connection: DuckDBConnection): Promise<void> {
+  const reader = await connection.runAndReadAll(
+    `SELECT table_name, '' AS column_name, comment, false AS is_view FROM duckdb_tables()
+     WHERE database_name = current_database() AND schema_name = 'main' AND NOT temporary
+     UNION ALL
+     SELECT view_name, '', comment, true FROM duckdb_views()
+     WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal AND NOT temporary
+     UNION ALL
+     SELECT table_name, column_name, comment, NULL FROM duckdb_columns()
+     WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal`,
+  );
+  const stored = new Map<string, Map<string, string>>();
+  const views = new Set<string>();
+  for (const [table, column, comment, isView] of reader.getRows()) {
+    const columns = stored.get(String(table)) ?? new Map<string, string>();
+    columns.set(String(column), comment === null ? "" : String(comment));
+    stored.set(String(table), columns);
+    if (isView === true) views.add(String(table));
+  }
+  const wanted = fileComments();
+  for (const [view, sources] of VIEW_SOURCES) {
+    const columns = wanted.get(view) ?? new Map<string, string>();
+    for (const column of stored.get(view)?.keys() ?? []) {
+      if (column === "" || columns.has(column)) continue;
+      const inherited = sources.map((source) => wanted.get(source)?.get(column)).find((text) => !!text);
+      if (inherited !== undefined) columns.set(column, inherited);
+    }
+    wanted.set(view, columns);
+  }
+  const statements: string[] = [];
+  for (const [table, columns] of wanted) {
+    for (const [column, comment] of columns) {
+      // A column the file comments but this database lacks is left to the code that needs it:
+      // comments never stop an open.
+      const current = stored.get(table)?.get(column);
+      if (current === undefined || current === comment) continue;
+      const target =
+        column === "" ? `${views.has(table) ? "VIEW" : "TABLE"} "${table}"` : `COLUMN "${table}"."${column}"`;
+      statements.push(`COMMENT ON ${target} IS ${quotedString(comment)}`);
+    }
+  }
+  if (statements.length > 0) await connection.run(statements.join(";\n"));
+}

@@ -111,7 +111,8 @@ const FILES = repositoryFiles();
 const BASENAMES = new Set(FILES.map((file) => path.basename(file)));
 
 const ISSUE_NUMBER = /\bissues? #?\d+|(?<![&\w])#\d+\b/i;
-const SHARED_FOLDER = /\.\.\/shared\b|\bshared\/docs\b/;
+/** A path up from the comment's folder (`../x`, `../../x/y`), checked like a file name. */
+const PARENT_PATH = /(?<![\w./-])(?:\.\.\/)+[\w-]+(?:\/[\w-]+)*\/?(?![\w./-])/g;
 /** A file name with an extension of this repository's files; with or without folders. */
 const FILE_TOKEN = /[\w.-]*(?:\/[\w.-]+)*\.(?:ts|mts|js|mjs|cjs|sql|json|md|sh|ya?ml)\b/g;
 /** Extensions a bare name (no folder) is checked for: `Node.js` is prose, `apiCallLoader.ts` a file. */
@@ -135,13 +136,18 @@ function findings(comment: string, file: string): string[] {
   const found: string[] = [];
   const issue = comment.match(ISSUE_NUMBER);
   if (issue !== null) found.push(`an issue number ("${issue[0]}")`);
-  if (SHARED_FOLDER.test(comment)) found.push("a folder outside the repository (../shared)");
+  for (const match of comment.matchAll(PARENT_PATH)) {
+    const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(file), match[0]));
+    if (resolved.startsWith("../") || !existsSync(path.join(ROOT, resolved))) {
+      found.push(`a folder that is not in the repository (${match[0]})`);
+    }
+  }
   for (const match of comment.matchAll(FILE_TOKEN)) {
     let start = match.index ?? 0;
     while (start > 0 && !/[\s`("']/.test(comment[start - 1] ?? "")) start -= 1;
     const word = comment.slice(start, (match.index ?? 0) + match[0].length);
-    // Part of a URL, a glob or a placeholder, not a path of this checkout; ../shared is told above.
-    if (/:\/\/|[*<>]/.test(word) || SHARED_FOLDER.test(match[0])) continue;
+    // Part of a URL, a glob or a placeholder, not a path of this checkout.
+    if (/:\/\/|[*<>]/.test(word)) continue;
     if (!fileExists(match[0], file)) found.push(`a file that is not in the repository (${match[0]})`);
   }
   return found;
@@ -184,7 +190,9 @@ describe("the reference check itself", () => {
   test.each([
     ["// peak RSS fell (bench, issue 5)", 'an issue number ("issue 5")'],
     ["/** Fixed in #12. */", 'an issue number ("#12")'],
-    ["// see ../shared/docs/house-style.md", "a folder outside the repository (../shared)"],
+    ["// see the notes in ../../../notes/", "a folder that is not in the repository (../../../notes/)"],
+    ["// as ../plans says", "a folder that is not in the repository (../plans)"],
+    ["// see ../../notes/house-style.md", "a file that is not in the repository (../../notes/house-style.md)"],
     ["// the DuckDB traps (duckdb-notes.md)", "a file that is not in the repository (duckdb-notes.md)"],
     ["// as bench/missing.mjs measures", "a file that is not in the repository (bench/missing.mjs)"],
     ["// the loader (src/load/gone.ts)", "a file that is not in the repository (src/load/gone.ts)"],
@@ -195,6 +203,7 @@ describe("the reference check itself", () => {
   test.each([
     "// the shape is checked (warehouseShape.ts), then the views applied (sql/views.sql)",
     "// raised and retried (./outOfMemory.ts, ../errors.ts), as in src/cli/main.js once built",
+    "// fetched by ../extract, which imports nothing of ../load/",
     "// spec/zoo-openapi.json, package.json and bench/README.md",
     "// https://github.com/duckdb/duckdb/blob/main/src/main.ts and *.parquet files",
     "// zod's issues keep their paths; Node.js reads it; a colour like #1f2933 or &#39;",

@@ -17,11 +17,18 @@ export function describeUrl(url: URL): string {
   return `${shown.pathname}${shown.search}`;
 }
 
-/** Removes every occurrence of the given secrets from a free text (an API message, a cause). */
-export function scrubText(text: string, secrets: readonly string[]): string {
+/**
+ * Removes every occurrence of the given secrets from a free text (an API message, a cause), each
+ * replaced by `mask` of it (by default a prefix that tells tokens apart in a log).
+ */
+export function scrubText(
+  text: string,
+  secrets: readonly string[],
+  mask: (secret: string) => string = redactSecret,
+): string {
   let out = text;
   for (const secret of secrets) {
-    if (secret.length > 0) out = out.split(secret).join(redactSecret(secret));
+    if (secret.length > 0) out = out.split(secret).join(mask(secret));
   }
   return out;
 }

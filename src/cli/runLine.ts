@@ -1,5 +1,7 @@
+import { scrubText } from "../api/redact.js";
 import { TOKEN_ENV_VARS } from "../config/apiConfig.js";
 import type { Env } from "../config/environment.js";
+import { REDACTED } from "../config/printableConfig.js";
 import { ExitCode, type ExitCodeValue, ZooUsageError } from "../errors.js";
 import { jsonLine } from "../log/jsonLine.js";
 import type { RunSummary } from "../pipeline/runSummary.js";
@@ -58,12 +60,11 @@ export class RunLine {
   }
 }
 
-/** Error messages quote what they failed on: a token from the environment is never among it. */
+/**
+ * Error messages quote what they failed on: a token from the environment is never among it, not
+ * even in part (the line is kept in files, unlike a log a person reads once).
+ */
 function withoutTokens(text: string, env: Env): string {
-  let result = text;
-  for (const name of TOKEN_ENV_VARS) {
-    const token = env[name]?.trim();
-    if (token !== undefined && token.length >= 4) result = result.split(token).join("[redacted]");
-  }
-  return result;
+  const tokens = TOKEN_ENV_VARS.map((name) => env[name]?.trim() ?? "").filter((token) => token.length >= 4);
+  return scrubText(text, tokens, () => REDACTED);
 }

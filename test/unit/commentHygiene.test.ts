@@ -192,7 +192,10 @@ describe("the reference check itself", () => {
     ["/** Fixed in #12. */", 'an issue number ("#12")'],
     ["// see the notes in ../../../notes/", "a folder that is not in the repository (../../../notes/)"],
     ["// as ../plans says", "a folder that is not in the repository (../plans)"],
-    ["// see ../../notes/house-style.md", "a file that is not in the repository (../../notes/house-style.md)"],
+    [
+      "// see ../../notes/house-style.md",
+      "a file that is not in the repository (../../notes/house-style.md)",
+    ],
     ["// the DuckDB traps (duckdb-notes.md)", "a file that is not in the repository (duckdb-notes.md)"],
     ["// as bench/missing.mjs measures", "a file that is not in the repository (bench/missing.mjs)"],
     ["// the loader (src/load/gone.ts)", "a file that is not in the repository (src/load/gone.ts)"],

@@ -65,6 +65,12 @@ export function addExportOptions(command: Command, readsEnv = true): Command {
     .option("--full-refresh", "rescan the whole history instead of the recent window")
     .addOption(
       new Option(
+        "--scope <scope>",
+        withDefault("whose calls: the token's user, or its whole organisation (org admins)", d.scope),
+      ).choices(["user", "org"]),
+    )
+    .addOption(
+      new Option(
         "--partition <by>",
         withDefault("Parquet partitioning by UTC created_at", d.partition),
       ).choices(["month", "day"]),

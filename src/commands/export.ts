@@ -65,6 +65,7 @@ export async function runExport(
         batchRecords: config.batchRecords,
         durationUnit: config.durationUnit,
         partitioning: config.partitioning,
+        scope: config.scope,
         privacy: config.privacy,
         maxPriceUsd: config.maxPriceUsd,
         operations: config.operations,

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { API_SCOPES } from "../api/scope.js";
 import { ZooUsageError } from "../errors.js";
 import { PARTITIONINGS } from "../load/partitioning.js";
 import { DEFAULT_DURATION_UNIT, DURATION_UNITS } from "../transform/durationUnit.js";
@@ -44,6 +45,7 @@ export const EXPORT_DEFAULTS = {
   operationsWindow: DEFAULT_OPERATIONS_WINDOW,
   operationsConcurrency: DEFAULT_OPERATIONS_CONCURRENCY,
   maxPendingRereads: 1000,
+  scope: "user",
 } as const;
 
 /** The flags of `zoo-usage export`, as commander hands them over (all optional). */
@@ -54,6 +56,7 @@ export interface ExportFlags {
   lookback?: string | undefined;
   fullRefresh?: boolean | undefined;
   partition?: string | undefined;
+  scope?: string | undefined;
   durationUnit?: string | undefined;
   tokenColumn?: string | undefined;
   emailColumn?: string | undefined;
@@ -75,6 +78,8 @@ const ExportConfigSchema = z.object({
   lookbackMs: z.number().int().nonnegative(),
   fullRefresh: z.boolean(),
   partitioning: z.enum(PARTITIONINGS as ["month", "day"]),
+  /** Whose calls: the token's own user or the whole organisation it administers. */
+  scope: z.enum(API_SCOPES as ["user", "org"]),
   durationUnit: z.enum(DURATION_UNITS as ["ns", "us", "ms", "s"]),
   privacy: z.object({
     token: z.enum(FIELD_POLICIES as ["keep", "hash", "drop"]),
@@ -111,6 +116,7 @@ const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
   lookbackMs: "--lookback",
   fullRefresh: "--full-refresh",
   partitioning: "--partition",
+  scope: "--scope",
   durationUnit: "--duration-unit",
   "privacy.token": "--token-column",
   "privacy.email": "--email-column",
@@ -136,6 +142,7 @@ export function loadExportConfig(input: { flags: ExportFlags; env: Env }): Expor
     lookbackMs: parseDuration(flags.lookback ?? EXPORT_DEFAULTS.lookback, "--lookback"),
     fullRefresh: flags.fullRefresh ?? false,
     partitioning: flags.partition ?? EXPORT_DEFAULTS.partition,
+    scope: flags.scope ?? EXPORT_DEFAULTS.scope,
     durationUnit: flags.durationUnit ?? EXPORT_DEFAULTS.durationUnit,
     privacy: {
       token: flags.tokenColumn ?? EXPORT_DEFAULTS.tokenColumn,

@@ -1,4 +1,5 @@
 import type { ZooClient } from "../api/client.js";
+import type { ApiScope } from "../api/scope.js";
 import type { Warehouse } from "../load/database.js";
 import type { Partitioning } from "../load/partitioning.js";
 import type { Logger } from "../log/logger.js";
@@ -18,6 +19,8 @@ export interface ExportOptions {
   batchRecords: number;
   durationUnit: DurationUnit;
   partitioning: Partitioning;
+  /** `/user/...` or `/org/...` endpoints; a warehouse holds one scope and one owner. */
+  scope: ApiScope;
   privacy: PrivacyPolicy;
   maxPriceUsd: number;
   outDir: string;

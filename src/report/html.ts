@@ -74,7 +74,8 @@ function heading(figures: ReportFigures): string {
 function cards(figures: ReportFigures): string {
   const { totals, pending_billing: pending, rejects, own_calls: own } = figures;
   const card = (key: string, value: string, note: string, exact = "") =>
-    `<div class="card"><div class="k">${esc(key)}</div><div class="v"${
+    // --chars lets the stylesheet size a long figure down to fit its card on one line.
+    `<div class="card"><div class="k">${esc(key)}</div><div class="v" style="--chars:${value.length}"${
       exact === "" ? "" : ` title="${esc(exact)}"`
     }>${esc(value)}</div><div class="n">${esc(note)}</div></div>`;
   return `<div class="cards">${[

@@ -2,7 +2,7 @@
  * The page's only stylesheet, inlined: system fonts, no web font or image to fetch. It lays out
  * by class, so any section reads at 400 px: a table or a chart sits in a `.scroll` container that
  * scrolls sideways on its own, and the page itself never does. Headline figures never wrap; their
- * size follows the card's width (container units), down to a floor that still fits a phone.
+ * size follows the card's width (container units) and their length (--chars, set on each).
  */
 export const PAGE_CSS = `
 :root { color-scheme: light; --ink: #1f2933; --muted: #5f6b7a; --line: #e3e8ef; --accent: #2563eb; }
@@ -19,7 +19,7 @@ p, dd, .sub { overflow-wrap: anywhere; }
 .card, section { background: #fff; border: 1px solid var(--line); border-radius: 8px; min-width: 0; }
 .card { padding: 12px 14px; container-type: inline-size; }
 .card .k { color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .04em; }
-.card .v { font-size: 20px; font-size: clamp(15px, 10.5cqi, 28px); line-height: 1.25; font-weight: 600;
+.card .v { font-size: 20px; font-size: clamp(12px, min(10.5cqi, 150cqi / var(--chars, 10)), 28px); line-height: 1.25; font-weight: 600;
   font-variant-numeric: tabular-nums; white-space: nowrap; }
 .card .n { color: var(--muted); font-size: 12px; overflow-wrap: anywhere; }
 section { padding: 16px 18px; margin-bottom: 16px; }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REPO_ROOT, runCli } from "../helpers/cli.js";
 import { queryDb } from "../helpers/exportHarness.js";
 import { CHROMIUM, chromiumInstalled, launchChromium } from "./chromium.js";
-import { buildWarehouse, editDb, OPERATION_VIEW_FIXTURES } from "./fixtures.js";
+import { buildWarehouse, copyDb, editDb, OPERATION_VIEW_FIXTURES } from "./fixtures.js";
 import { measureLayout } from "./pageLayout.js";
 
 const ARTIFACTS = path.join(REPO_ROOT, "test-artifacts");
@@ -36,6 +36,8 @@ describe("the HTML report in headless Chromium", () => {
     /** The default page, and the same report with --show-email. */
     let page: string;
     let pageWithEmail: string;
+    /** The same calls priced a million times higher: a 17-character headline must still fit one line. */
+    let pageLarge: string;
     let emails: string[];
 
     beforeAll(async () => {
@@ -59,6 +61,11 @@ describe("the HTML report in headless Chromium", () => {
         const result = await runCli(["report", "--db", fixture.db, "--html", target, ...extra]);
         if (result.code !== 0) throw new Error(`report failed: ${result.stderr}`);
       }
+      const large = await copyDb(fixture.db, "large.duckdb");
+      await editDb(large, ["UPDATE api_calls SET price_usd = price_usd * 1000000"]);
+      pageLarge = path.join(fixture.dir, "report-large.html");
+      const result = await runCli(["report", "--db", large, "--html", pageLarge]);
+      if (result.code !== 0) throw new Error(`report failed: ${result.stderr}`);
       browser = await launchChromium({ width: 1280, height: 900 });
     });
     afterAll(async () => {
@@ -96,7 +103,8 @@ describe("the HTML report in headless Chromium", () => {
     test("every chart rendered, no console error, no request leaves the file, data shown as text", async () => {
       const { tab, outside, problems } = await open(page, 1280);
       try {
-        const charts = await tab.$$eval("svg.chart", (svgs) =>
+        // Column charts are SVG; bar charts are HTML rows (they re-lay on a narrow screen).
+        const charts = await tab.$$eval("svg.chart, .bars", (svgs) =>
           svgs.map((svg) => {
             const box = svg.getBoundingClientRect();
             const marks = [...svg.querySelectorAll(".mark")].filter((mark) => {
@@ -172,13 +180,14 @@ describe("the HTML report in headless Chromium", () => {
       }
     });
 
-    test.each(WIDTHS)(
-      "at %i px: no page overflow, one-line headline, text >= 11 px, tables scroll",
-      async (width) => {
-        const { tab, problems } = await open(page, width);
+    test.each(WIDTHS.flatMap((width) => [[width, "typical"] as const, [width, "large"] as const]))(
+      "at %i px, %s amounts: no page overflow, one-line headline, text >= 11 px, tables scroll",
+      async (width, amounts) => {
+        const { tab, problems } = await open(amounts === "large" ? pageLarge : page, width);
         try {
           await mkdir(ARTIFACTS, { recursive: true });
-          await tab.screenshot({ path: path.join(ARTIFACTS, `report-${width}.png`), fullPage: true });
+          const name = amounts === "large" ? `report-${width}-large.png` : `report-${width}.png`;
+          await tab.screenshot({ path: path.join(ARTIFACTS, name), fullPage: true });
           const layout = await measureLayout(tab);
           expect(layout.pageWidth, "the page never scrolls sideways").toBeLessThanOrEqual(
             layout.viewportWidth,

@@ -59,9 +59,9 @@ export function monthlySection(figures: ReportFigures): string {
   )}</section>`;
 }
 
-/** "whole month", or the days the period keeps of it ("15-31"). */
+/** "whole month", or the days the period keeps of it ("10-15 to 10-31"). */
 function coveredDays(month: MonthFigure): string {
   return isWholeMonth(month.first_day, month.last_day)
     ? "whole month"
-    : `${month.first_day.slice(8)}-${month.last_day.slice(8)} only`;
+    : `${month.first_day.slice(5)} to ${month.last_day.slice(5)}`;
 }

@@ -39,7 +39,7 @@ table { width: 100%; border-collapse: collapse; font-size: 13px; }
 th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { color: var(--muted); font-weight: 600; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-td.wrap { overflow-wrap: anywhere; min-width: 12ch; }
+td.wrap { overflow-wrap: anywhere; min-width: 18ch; }
 td.nowrap, th.nowrap { white-space: nowrap; }
 tbody tr:last-child td { border-bottom: 0; }
 code { font-size: 12px; }

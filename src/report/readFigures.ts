@@ -19,8 +19,8 @@ export interface FigureOptions {
   to: string | null;
   top: number;
   generatedAt: Date;
-  /** Email addresses are read only when asked for (personal data). */
-  showEmail: boolean;
+  /** Email addresses are read only when asked for (personal data); default false. */
+  showEmail?: boolean;
 }
 
 /**
@@ -104,14 +104,14 @@ export async function readReportFigures(
               cost_usd: text(other, "cost_usd"),
             },
     },
-    emails_shown: options.showEmail,
+    emails_shown: options.showEmail === true,
     most_expensive_calls: calls.map((row) => ({
       id: text(row, "id"),
       created_at: text(row, "created_at"),
       method: text(row, "method"),
       endpoint_template: optionalText(row, "endpoint_template"),
       status_code: optionalInteger(row, "status_code"),
-      ...(options.showEmail ? { email: optionalText(row, "email") } : {}),
+      ...(options.showEmail === true ? { email: optionalText(row, "email") } : {}),
       price_usd: text(row, "price_usd"),
       billing_pending: row.billing_pending === true,
     })),

@@ -15,37 +15,60 @@ export interface PageLayout {
   boxesOutside: string[];
 }
 
+/** The few browser globals the measurement uses: the test project is typed without the DOM lib. */
+interface Box {
+  left: number;
+  right: number;
+  height: number;
+}
+interface Node {
+  getBoundingClientRect(): Box;
+  getScreenCTM?(): { a: number; b: number } | null;
+  querySelector(selector: string): Node | null;
+  getAttribute(name: string): string | null;
+  textContent: string | null;
+  innerText: string;
+  parentElement: Node | null;
+}
+interface Browser {
+  innerWidth: number;
+  document: {
+    documentElement: { scrollWidth: number };
+    querySelectorAll(selector: string): Iterable<Node> & ArrayLike<Node>;
+  };
+  getComputedStyle(node: Node): { lineHeight: string; paddingRight: string; fontSize: string };
+}
+
 export async function measureLayout(tab: Page): Promise<PageLayout> {
   return tab.evaluate(() => {
-    const viewportWidth = window.innerWidth;
-    const headlines = [...document.querySelectorAll<HTMLElement>(".card .v")].map((value) => {
+    const { innerWidth, document, getComputedStyle } = globalThis as unknown as Browser;
+    const px = (value: string) => Number.parseFloat(value);
+    const headlines = [...document.querySelectorAll(".card .v")].map((value) => {
       const box = value.getBoundingClientRect();
-      const card = value.parentElement as HTMLElement;
+      const card = value.parentElement as Node;
+      const style = getComputedStyle(value);
       return {
         text: value.textContent ?? "",
         height: box.height,
-        lineHeight: Number.parseFloat(getComputedStyle(value).lineHeight),
+        lineHeight: px(style.lineHeight),
         // The value's right edge past the card's content box.
-        overflow:
-          box.right -
-          (card.getBoundingClientRect().right - Number.parseFloat(getComputedStyle(card).paddingRight)),
+        overflow: box.right - (card.getBoundingClientRect().right - px(getComputedStyle(card).paddingRight)),
       };
     });
-    const sizes = [...document.querySelectorAll<SVGTextElement>("svg text")].map((text) => {
-      const matrix = text.getScreenCTM();
+    const sizes = [...document.querySelectorAll("svg text")].map((text) => {
+      const matrix = text.getScreenCTM?.() ?? null;
       const scale = matrix === null ? 0 : Math.hypot(matrix.a, matrix.b);
-      return Number.parseFloat(getComputedStyle(text).fontSize) * scale;
+      return px(getComputedStyle(text).fontSize) * scale;
     });
-    const boxesOutside = [...document.querySelectorAll<HTMLElement>(".scroll")]
+    const boxesOutside = [...document.querySelectorAll(".scroll")]
       .filter(
-        (box) =>
-          box.getBoundingClientRect().right > viewportWidth + 0.5 || box.getBoundingClientRect().left < 0,
+        (box) => box.getBoundingClientRect().right > innerWidth + 0.5 || box.getBoundingClientRect().left < 0,
       )
       .map(
         (box) => box.innerText.slice(0, 40) || (box.querySelector("svg")?.getAttribute("aria-label") ?? "?"),
       );
     return {
-      viewportWidth,
+      viewportWidth: innerWidth,
       pageWidth: document.documentElement.scrollWidth,
       headlines,
       svgTexts: sizes.length,

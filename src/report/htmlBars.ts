@@ -1,4 +1,5 @@
 import { escapeHtml as esc } from "./escapeHtml.js";
+import { breakable } from "./htmlParts.js";
 
 export interface BarRow {
   label: string;
@@ -26,11 +27,13 @@ export function barChart(options: { title: string; rows: BarRow[] }): string {
   const rows = options.rows.map((row) => {
     // A value above zero stays visible: at least a sliver of the track.
     const share = row.value > 0 ? Math.max(0.3, (100 * row.value) / max) : 0;
+    // The row is no box of its own (its cells share the chart's columns): each cell has the tooltip.
+    const title = `title="${esc(row.title)}"`;
     return (
-      `<div class="bar-row" title="${esc(row.title)}">` +
-      `<span class="bar-label">${esc(row.label)}</span>` +
-      `<span class="bar-track"><span class="mark" style="width:${share.toFixed(2)}%;background:${esc(row.color)}"></span></span>` +
-      `<span class="bar-value">${esc(row.text)}</span></div>`
+      `<div class="bar-row">` +
+      `<span class="bar-label" ${title}>${breakable(row.label)}</span>` +
+      `<span class="bar-track" ${title}><span class="mark" style="width:${share.toFixed(2)}%;background:${esc(row.color)}"></span></span>` +
+      `<span class="bar-value" ${title}>${esc(row.text)}</span></div>`
     );
   });
   return `${head}${rows.join("")}</div>`;

@@ -43,6 +43,6 @@ export function table(headers: string[], rows: string[][], kinds: ColumnKind[]):
  * breaks a path or an address between its parts rather than inside a word. The markup goes in after
  * escaping, and no entity contains either character.
  */
-function breakable(text: string): string {
+export function breakable(text: string): string {
   return esc(text).replace(/\//g, "/<wbr>").replace(/@/g, "<wbr>@");
 }

@@ -29,8 +29,8 @@ section { padding: 16px 18px; margin-bottom: 16px; }
 .scroll { max-width: 100%; overflow-x: auto; -webkit-overflow-scrolling: touch; }
 .scroll + .scroll { margin-top: 12px; }
 svg.chart { display: block; height: auto; }
-.bars { font-size: 13px; }
-.bar-row { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 3fr) 10.5em; gap: 2px 10px; align-items: center; padding: 2px 0; }
+.bars { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 3fr) max-content; gap: 4px 10px; align-items: center; font-size: 13px; }
+.bar-row { display: contents; }
 .bar-label { text-align: right; overflow-wrap: anywhere; }
 .bar-track { display: block; height: 14px; }
 .bar-track .mark { display: block; height: 100%; border-radius: 2px; }
@@ -50,7 +50,7 @@ dl { margin: 0; } dt { font-weight: 600; margin-top: 8px; } dd { margin: 2px 0 0
   .card { padding: 10px 12px; }
   section { padding: 12px; }
   h1 { font-size: 20px; }
-  .bar-row { grid-template-columns: minmax(0, 1fr) auto; gap: 2px 8px; padding-top: 6px; }
-  .bar-label { grid-column: 1 / -1; text-align: left; }
+  .bars { grid-template-columns: minmax(0, 1fr) max-content; gap: 2px 8px; }
+  .bar-label { grid-column: 1 / -1; text-align: left; margin-top: 6px; }
 }
 `;

@@ -4,9 +4,10 @@ import { isIsoDay, isIsoMonth, lastDayOf, loadReportConfig } from "../../src/con
 import { ZooUsageError } from "../../src/errors.js";
 import { printable } from "../../src/log/printable.js";
 import { addDays, dayRange, isWholeMonth, trailingWindow } from "../../src/report/calendar.js";
-import { niceTicks } from "../../src/report/chartAxis.js";
+import { niceTicks, tickLabel } from "../../src/report/chartAxis.js";
 import { escapeHtml } from "../../src/report/escapeHtml.js";
 import { barChart } from "../../src/report/htmlBars.js";
+import { table } from "../../src/report/htmlParts.js";
 import { toJson } from "../../src/report/runReport.js";
 import { sparkline } from "../../src/report/sparkline.js";
 import { columnChart } from "../../src/report/svgCharts.js";
@@ -153,6 +154,23 @@ describe("text helpers", () => {
     ["123456789012.999999", "$123,456,789,013.00"],
   ])("centsHeadline(%j) is %s: to the cent, half away from zero, no float", (decimal, text) => {
     expect(centsHeadline(decimal)).toBe(text);
+  });
+
+  test.each([
+    [0.25, "0.25"],
+    [1500, "1.5k"],
+    [2_500_000, "2.5M"],
+    [2_000_000_000, "2B"],
+  ])("tickLabel(%d) is %s", (value, label) => {
+    expect(tickLabel(value)).toBe(label);
+  });
+
+  test("a wrapping table cell breaks paths after / and addresses before @, escaped first", () => {
+    const html = table(["a", "b"], [["/x/<y>", "n@example.com"]], ["wrap", "nowrap"]);
+    expect(html).toContain('<td class="wrap">/<wbr>x/<wbr>&lt;y&gt;</td>');
+    // Only wrapping columns get break opportunities.
+    expect(html).toContain('<td class="nowrap">n@example.com</td>');
+    expect(html.startsWith('<div class="scroll"><table>')).toBe(true);
   });
 
   test("toJson turns a stray bigint into text instead of throwing", () => {

@@ -96,11 +96,25 @@ function addReportCommand(program: Command, io: CliIo, done: Done): void {
       "--db <path>",
       withDefault("DuckDB database file, opened read-only", `$ZOO_USAGE_DB, else ${DEFAULT_DB}`),
     )
-    .option("--from <day>", "first UTC day of the period, YYYY-MM-DD (default: the first call)")
-    .option("--to <day>", "last UTC day of the period, YYYY-MM-DD, included (default: the last call)")
+    .option(
+      "--from <day>",
+      "first UTC day of the period, YYYY-MM-DD, or YYYY-MM for its first day (default: the first call)",
+    )
+    .option(
+      "--to <day>",
+      "last UTC day of the period, included, YYYY-MM-DD, or YYYY-MM for its last day (default: the last call)",
+    )
+    .option(
+      "--month <YYYY-MM>",
+      "the whole UTC month as the period; not with --from/--to (default: none, see --from and --to)",
+    )
     .option("--top <n>", withDefault("rows in the top lists", DEFAULT_TOP), positiveInteger)
     .option("--json", "print the figures as JSON (money as exact decimal strings)")
     .option("--html <file>", "also write a self-contained HTML report to this file")
+    .option(
+      "--show-email",
+      "show the email address of each of the most expensive calls (personal data: hidden by default)",
+    )
     .addOption(logFormatOption())
     .option("--debug", "show stack traces")
     .action(async (flags) => {

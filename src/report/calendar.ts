@@ -29,3 +29,8 @@ export function trailingWindow(
   const first = addDays(last, -(length - 1));
   return { first: first < notBefore ? notBefore : first, last };
 }
+
+/** True when the days `first`..`last` are one whole calendar month (1st to its last day). */
+export function isWholeMonth(first: string, last: string): boolean {
+  return first.endsWith("-01") && first.slice(0, 7) === last.slice(0, 7) && addDays(last, 1).endsWith("-01");
+}

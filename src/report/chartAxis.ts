@@ -12,9 +12,10 @@ export function niceTicks(max: number, count = 5): number[] {
   return ticks;
 }
 
-/** A tick label: 1.5k, 12k, 2.5M; small values keep enough decimals to differ. */
+/** A tick label: 1.5k, 12k, 2.5M, 2B; small values keep enough decimals to differ. */
 export function tickLabel(value: number): string {
   const abs = Math.abs(value);
+  if (abs >= 1e9) return `${trim(value / 1e9)}B`;
   if (abs >= 1e6) return `${trim(value / 1e6)}M`;
   if (abs >= 1e3) return `${trim(value / 1e3)}k`;
   return trim(value);

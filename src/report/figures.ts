@@ -14,6 +14,27 @@ export interface DayFigure {
   cost_usd: string;
 }
 
+/**
+ * A UTC calendar month of the period (finance reconciles by invoice month): the sums of its days in
+ * the period. Every month the period touches has a row, months without calls included.
+ */
+export interface MonthFigure {
+  /** `YYYY-MM`. */
+  month: string;
+  /**
+   * The month's days inside the period: the whole month unless --from / --to cut into it (an open
+   * end is the first or last day with calls, so the current month ends on the last day exported).
+   */
+  first_day: string;
+  last_day: string;
+  calls: number;
+  priced_calls: number;
+  pending_calls: number;
+  /** Calls answered with status_code >= 400. */
+  failed_calls: number;
+  cost_usd: string;
+}
+
 export interface EndpointFigure {
   /** 1 for the most expensive template. */
   rank: number;
@@ -30,7 +51,8 @@ export interface CallFigure {
   method: string;
   endpoint_template: string | null;
   status_code: number | null;
-  email: string | null;
+  /** Personal data: present only with --show-email (null when the call has none). */
+  email?: string | null;
   price_usd: string;
   billing_pending: boolean;
 }
@@ -89,16 +111,23 @@ export interface ReportFigures {
     failed_calls: number;
     cost_usd: string;
   };
-  /** The last (up to) 30 days of the period, for the terminal chart. */
+  /**
+   * The days of the terminal's daily chart: every day of the period when it has at most
+   * SPARKLINE_MAX_DAYS, else its last RECENT_DAYS days; null without a period or calls.
+   */
   recent: { first_day: string; last_day: string; calls: number; cost_usd: string } | null;
   /** Each UTC day of the period that has calls, as cost_per_day has it (plus failures). */
   days: DayFigure[];
+  /** Each UTC month of the period, from its first month to its last, zeros included. */
+  months: MonthFigure[];
   endpoints: {
     templates: number;
     top: EndpointFigure[];
     /** The templates after the top ones, summed; null when there are none. */
     other: { templates: number; calls: number; priced_calls: number; cost_usd: string } | null;
   };
+  /** True when --show-email asked for the email addresses of the most expensive calls. */
+  emails_shown: boolean;
   most_expensive_calls: CallFigure[];
   pending_billing: { calls: number; cost_usd_so_far: string; oldest_created_at: string | null };
   rejects: {

@@ -24,11 +24,25 @@ export function legend(items: [string, string][]): string {
 /** How a column lays out: right-aligned numbers, unbroken text (dates), or text that may wrap. */
 export type ColumnKind = "num" | "nowrap" | "wrap";
 
-/** A table of text cells, escaped here; `kinds[i]` lays out column i (default "wrap"). */
+/**
+ * A table of text cells, escaped here; `kinds[i]` lays out column i (default "wrap"). It sits in
+ * its own scroll container: on a narrow screen it scrolls sideways instead of being cut.
+ */
 export function table(headers: string[], rows: string[][], kinds: ColumnKind[]): string {
-  const cell = (tag: "th" | "td", text: string, i: number) =>
-    `<${tag} class="${kinds[i] ?? "wrap"}">${esc(text)}</${tag}>`;
-  return `<table><thead><tr>${headers.map((h, i) => cell("th", h, i)).join("")}</tr></thead><tbody>${rows
+  const cell = (tag: "th" | "td", text: string, i: number) => {
+    const kind = kinds[i] ?? "wrap";
+    return `<${tag} class="${kind}">${kind === "wrap" ? breakable(text) : esc(text)}</${tag}>`;
+  };
+  return `<div class="scroll"><table><thead><tr>${headers.map((h, i) => cell("th", h, i)).join("")}</tr></thead><tbody>${rows
     .map((row) => `<tr>${row.map((text, i) => cell("td", text, i)).join("")}</tr>`)
-    .join("")}</tbody></table>`;
+    .join("")}</tbody></table></div>`;
+}
+
+/**
+ * Escaped text with a line-break opportunity after each "/" and before each "@", so a narrow column
+ * breaks a path or an address between its parts rather than inside a word. The markup goes in after
+ * escaping, and no entity contains either character.
+ */
+export function breakable(text: string): string {
+  return esc(text).replace(/\//g, "/<wbr>").replace(/@/g, "<wbr>@");
 }

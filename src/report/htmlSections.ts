@@ -1,24 +1,46 @@
 import { escapeHtml as esc } from "./escapeHtml.js";
 import type { CallFigure, ReportFigures } from "./figures.js";
-import { legend, statusColor, table } from "./htmlParts.js";
-import { type BarRow, barChart } from "./svgCharts.js";
+import { type BarRow, barChart } from "./htmlBars.js";
+import { type ColumnKind, legend, statusColor, table } from "./htmlParts.js";
 import { chartValue, groupCount, groupDigits } from "./usd.js";
 
-/** The most expensive calls, exact prices, every data field escaped. */
-export function callsTable(calls: CallFigure[]): string {
+export function callsSection(figures: ReportFigures): string {
+  const note = figures.emails_shown
+    ? ""
+    : `<p class="note">Email addresses are personal data and not shown; <code>--show-email</code> adds them.</p>`;
+  return `<section><h2>Most expensive calls</h2>${callsTable(figures.most_expensive_calls, figures.emails_shown)}${note}</section>`;
+}
+
+/** The most expensive calls, exact prices, every data field escaped; emails only when asked for. */
+function callsTable(calls: CallFigure[], emails: boolean): string {
   if (calls.length === 0) return `<p class="note">No priced calls in this period.</p>`;
+  const columns: { header: string; kind: ColumnKind; cell: (call: CallFigure) => string }[] = [
+    {
+      header: "price USD",
+      kind: "num",
+      cell: (call) => `${groupDigits(call.price_usd)}${call.billing_pending ? " (pending)" : ""}`,
+    },
+    {
+      header: "created (UTC)",
+      kind: "nowrap",
+      cell: (call) => call.created_at.replace("T", " ").replace("Z", ""),
+    },
+    { header: "method", kind: "nowrap", cell: (call) => call.method },
+    { header: "endpoint template", kind: "wrap", cell: (call) => call.endpoint_template ?? "(no template)" },
+    {
+      header: "status",
+      kind: "num",
+      cell: (call) => (call.status_code === null ? "-" : String(call.status_code)),
+    },
+    ...(emails
+      ? [{ header: "email", kind: "wrap" as const, cell: (call: CallFigure) => call.email ?? "-" }]
+      : []),
+    { header: "call id", kind: "wrap", cell: (call) => call.id },
+  ];
   return table(
-    ["price USD", "created (UTC)", "method", "endpoint template", "status", "email", "call id"],
-    calls.map((call) => [
-      `${groupDigits(call.price_usd)}${call.billing_pending ? " (pending)" : ""}`,
-      call.created_at.replace("T", " ").replace("Z", ""),
-      call.method,
-      call.endpoint_template ?? "(no template)",
-      call.status_code === null ? "-" : String(call.status_code),
-      call.email ?? "-",
-      call.id,
-    ]),
-    ["num", "nowrap", "nowrap", "wrap", "num", "wrap", "wrap"],
+    columns.map((column) => column.header),
+    calls.map((call) => columns.map((column) => column.cell(call))),
+    columns.map((column) => column.kind),
   );
 }
 
@@ -55,9 +77,9 @@ export function operationsSection(figures: ReportFigures): string {
         );
   return `<section><h2>Spend by operation type and status</h2>${legend(
     statuses.map((status) => [status ?? "(no status)", statusColor(status)]),
-  )}${barChart({ title: "Spend by async operation type and status, USD", rows: bars, labelChars: 46 })}
+  )}${barChart({ title: "Spend by async operation type and status, USD", rows: bars })}
 <p class="note">Whole history: the view <code>cost_per_operation_type</code> has no date.</p>
-<h2 style="margin-top:14px">Failed operations billed anyway</h2>
+<h3>Failed operations billed anyway</h3>
 <p>${esc(`${groupCount(failed.operations)} operations, ${groupDigits(failed.cost_usd)} USD, created in this period.`)}</p>${failedTable}</section>`;
 }
 
@@ -97,6 +119,14 @@ const DEFINITIONS: [string, string][] = [
   [
     "Operations",
     "Spend per async operation type and status is the view cost_per_operation_type (whole history); failed operations billed anyway come from billed_failed_operations, by the UTC day they were created.",
+  ],
+  [
+    "Months",
+    "UTC calendar months, as finance reconciles by invoice month. --month 2026-10 reports one whole month; --from 2026-10 starts on its first day, --to 2026-12 ends on its last. A month the period cuts into shows the days it covers.",
+  ],
+  [
+    "Money",
+    "Headline figures are rounded to the cent (half away from zero); the tables, the tooltips and --json show the exact amounts.",
   ],
   ["Charts", "Bar heights are drawn from the exact figures; hover a bar to see its exact value."],
 ];

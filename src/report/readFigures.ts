@@ -2,14 +2,16 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import type { Warehouse } from "../load/database.js";
 import { sqlFile } from "../load/sqlFiles.js";
 import { isoTime } from "../log/isoTime.js";
-import { trailingWindow } from "./calendar.js";
+import { daySpan, trailingWindow } from "./calendar.js";
 import type { ReportFigures } from "./figures.js";
 import { readOperationFigures } from "./readOperationFigures.js";
 import { readOwnCallFigures } from "./readOwnCallFigures.js";
 import { count, optionalInteger, optionalText, queryRows, text } from "./rowValues.js";
 
-/** Days in the terminal's "recent" chart. */
-export const RECENT_DAYS = 30;
+/** A period of at most this many days is drawn whole in the terminal (two months fit 80 columns). */
+export const SPARKLINE_MAX_DAYS = 62;
+/** Days drawn of a longer period: its last ones, a month's worth. */
+export const RECENT_DAYS = 31;
 
 export interface FigureOptions {
   /** UTC days, both included; null leaves that end open. */
@@ -17,6 +19,8 @@ export interface FigureOptions {
   to: string | null;
   top: number;
   generatedAt: Date;
+  /** Email addresses are read only when asked for (personal data); default false. */
+  showEmail?: boolean;
 }
 
 /**
@@ -33,6 +37,7 @@ export async function readReportFigures(
 
   const [totals = {}] = await queryRows(connection, sqlFile("report_totals.sql"), period);
   const days = await queryRows(connection, sqlFile("report_daily.sql"), period);
+  const months = await queryRows(connection, sqlFile("report_monthly.sql"), period);
   const endpoints = await queryRows(connection, sqlFile("report_endpoints.sql"), ranked);
   const calls = await queryRows(connection, sqlFile("report_top_calls.sql"), ranked);
   const [pending = {}] = await queryRows(connection, sqlFile("report_pending.sql"), period);
@@ -70,6 +75,16 @@ export async function readReportFigures(
       failed_calls: count(row, "failed_calls"),
       cost_usd: text(row, "cost_usd"),
     })),
+    months: months.map((row) => ({
+      month: text(row, "month"),
+      first_day: text(row, "first_day"),
+      last_day: text(row, "last_day"),
+      calls: count(row, "calls"),
+      priced_calls: count(row, "priced_calls"),
+      pending_calls: count(row, "pending_calls"),
+      failed_calls: count(row, "failed_calls"),
+      cost_usd: text(row, "cost_usd"),
+    })),
     endpoints: {
       templates: topEndpoints.length + (other === undefined ? 0 : count(other, "templates")),
       top: topEndpoints.map((row) => ({
@@ -89,13 +104,14 @@ export async function readReportFigures(
               cost_usd: text(other, "cost_usd"),
             },
     },
+    emails_shown: options.showEmail === true,
     most_expensive_calls: calls.map((row) => ({
       id: text(row, "id"),
       created_at: text(row, "created_at"),
       method: text(row, "method"),
       endpoint_template: optionalText(row, "endpoint_template"),
       status_code: optionalInteger(row, "status_code"),
-      email: optionalText(row, "email"),
+      ...(options.showEmail === true ? { email: optionalText(row, "email") } : {}),
       price_usd: text(row, "price_usd"),
       billing_pending: row.billing_pending === true,
     })),
@@ -116,14 +132,20 @@ export async function readReportFigures(
   };
 }
 
-/** The last RECENT_DAYS days of the period (not before its first day): their calls and spend. */
+/**
+ * The days of the terminal's daily chart and their calls and spend: the whole period when it has
+ * at most SPARKLINE_MAX_DAYS days (a requested month starts on its 1st), else its last RECENT_DAYS.
+ */
 async function readRecent(
   connection: DuckDBConnection,
   lastDay: string | null,
   firstDay: string | null,
 ): Promise<ReportFigures["recent"]> {
   if (lastDay === null || firstDay === null) return null;
-  const window = trailingWindow(lastDay, RECENT_DAYS, firstDay);
+  const window =
+    daySpan(firstDay, lastDay) <= SPARKLINE_MAX_DAYS
+      ? { first: firstDay, last: lastDay }
+      : trailingWindow(lastDay, RECENT_DAYS, firstDay);
   const [row = {}] = await queryRows(
     connection,
     "SELECT coalesce(sum(calls), 0)::BIGINT AS calls, coalesce(sum(cost_usd), 0)::DECIMAL(38, 6)::VARCHAR AS cost_usd FROM cost_per_day WHERE day BETWEEN $first::DATE AND $last::DATE",

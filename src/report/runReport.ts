@@ -61,6 +61,7 @@ async function readFigures(config: ReportConfig, generatedAt: Date): Promise<Rep
       from: config.from,
       to: config.to,
       top: config.top,
+      showEmail: config.showEmail,
       generatedAt,
     });
   } finally {

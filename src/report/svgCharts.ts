@@ -1,4 +1,4 @@
-import { clip, labelEvery, niceTicks, tickLabel } from "./chartAxis.js";
+import { labelEvery, niceTicks, tickLabel } from "./chartAxis.js";
 import { escapeHtml as esc } from "./escapeHtml.js";
 
 /**
@@ -16,16 +16,26 @@ export interface Series {
 
 export interface ColumnChartOptions {
   title: string;
-  /** UTC days `YYYY-MM-DD`, one column each. */
-  days: string[];
+  /** One column each: UTC days `YYYY-MM-DD` or months `YYYY-MM`, named in the tooltips. */
+  columns: string[];
   /** Stacked bottom to top in this order. */
   series: Series[];
   unit: string;
+  /** The x label of a column; by default a day's `MM-DD`, in full for the first and for each 1 January. */
+  label?: (column: string, index: number) => string;
+  /** Room an x label needs, in SVG units: labels are skipped to keep this much between them. */
+  labelWidth?: number;
   width?: number;
   height?: number;
 }
 
-const FONT = 'font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif" font-size="11"';
+/** Text size in SVG units. */
+const FONT_SIZE = 12;
+/** The smallest rendered text size: a chart is never shrunk below it (its container scrolls). */
+const MIN_TEXT_PX = 11;
+/** The largest: a small chart in a wide page is not blown up past it. */
+const MAX_TEXT_PX = 13;
+const FONT = `font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif" font-size="${FONT_SIZE}"`;
 const MUTED = "#5f6b7a";
 const GRID = "#e3e8ef";
 
@@ -36,8 +46,10 @@ export function columnChart(options: ColumnChartOptions): string {
   const margin = { top: 22, right: 12, bottom: 26, left: 58 };
   const plotWidth = width - margin.left - margin.right;
   const plotHeight = height - margin.top - margin.bottom;
-  const count = options.days.length;
-  const totals = options.days.map((_, i) => options.series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0));
+  const count = options.columns.length;
+  const totals = options.columns.map((_, i) =>
+    options.series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0),
+  );
   if (count === 0 || !totals.some((total) => total > 0)) return emptyChart(options.title, width, height);
 
   const ticks = niceTicks(Math.max(...totals));
@@ -54,7 +66,7 @@ export function columnChart(options: ColumnChartOptions): string {
       `<text x="${margin.left - 6}" y="${ty}" dy="0.32em" text-anchor="end" fill="${MUTED}">${esc(tickLabel(tick))}</text>`,
     );
   }
-  options.days.forEach((day, i) => {
+  options.columns.forEach((column, i) => {
     const x = (margin.left + i * band + (band - barWidth) / 2).toFixed(2);
     let base = 0;
     for (const series of options.series) {
@@ -66,17 +78,18 @@ export function columnChart(options: ColumnChartOptions): string {
         const h = Math.max(0.5, y0 - y1);
         parts.push(
           `<rect class="mark" x="${x}" y="${(y0 - h).toFixed(2)}" width="${barWidth.toFixed(2)}" height="${h.toFixed(2)}" fill="${series.color}">` +
-            `<title>${esc(`${day} ${series.name}: ${series.texts[i] ?? ""}`)}</title></rect>`,
+            `<title>${esc(`${column} ${series.name}: ${series.texts[i] ?? ""}`)}</title></rect>`,
         );
       }
       base += value;
     }
   });
-  const every = labelEvery(count, band, 64);
-  options.days.forEach((day, i) => {
+  const every = labelEvery(count, band, options.labelWidth ?? 64);
+  const label = options.label ?? dayLabel;
+  options.columns.forEach((column, i) => {
     if (i % every !== 0) return;
     const x = (margin.left + i * band + band / 2).toFixed(1);
-    const text = i === 0 || day.endsWith("-01-01") ? day : day.slice(5);
+    const text = label(column, i);
     parts.push(`<text x="${x}" y="${height - 8}" text-anchor="middle" fill="${MUTED}">${esc(text)}</text>`);
   });
   parts.push(
@@ -86,50 +99,24 @@ export function columnChart(options: ColumnChartOptions): string {
   return frame(options.title, width, height, parts);
 }
 
-export interface BarRow {
-  label: string;
-  value: number;
-  /** Exact text shown at the end of the bar. */
-  text: string;
-  color: string;
-  /** The tooltip: the full label and the exact figures. */
-  title: string;
+function dayLabel(day: string, index: number): string {
+  return index === 0 || day.endsWith("-01-01") ? day : day.slice(5);
 }
 
-/** Horizontal bars, one row each, largest first as given; labels in a fixed column. */
-export function barChart(options: {
-  title: string;
-  rows: BarRow[];
-  width?: number;
-  labelChars?: number;
-}): string {
-  const width = options.width ?? 960;
-  const labelChars = options.labelChars ?? 48;
-  const rowHeight = 24;
-  const margin = { top: 6, right: 150, bottom: 6, left: Math.round(labelChars * 6.4) + 12 };
-  const height = margin.top + margin.bottom + rowHeight * Math.max(1, options.rows.length);
-  const max = Math.max(0, ...options.rows.map((row) => row.value));
-  if (options.rows.length === 0 || max <= 0) return emptyChart(options.title, width, 60);
-  const plotWidth = width - margin.left - margin.right;
-  const parts = options.rows.map((row, i) => {
-    const top = margin.top + i * rowHeight;
-    const barWidth = row.value > 0 ? Math.max(1, (row.value / max) * plotWidth) : 0;
-    const mid = (top + rowHeight / 2).toFixed(1);
-    return (
-      `<g><title>${esc(row.title)}</title>` +
-      `<text x="${margin.left - 8}" y="${mid}" dy="0.32em" text-anchor="end" fill="#1f2933">${esc(clip(row.label, labelChars))}</text>` +
-      `<rect class="mark" x="${margin.left}" y="${top + 4}" width="${barWidth.toFixed(2)}" height="${rowHeight - 8}" rx="2" fill="${row.color}"/>` +
-      `<text x="${(margin.left + barWidth + 6).toFixed(1)}" y="${mid}" dy="0.32em" fill="${MUTED}">${esc(row.text)}</text></g>`
-    );
-  });
-  return frame(options.title, width, height, parts);
-}
-
+/**
+ * The chart fills its container's width, but never narrower than keeps its text MIN_TEXT_PX high
+ * (a narrow screen scrolls the chart inside its container instead of shrinking the text), nor wider
+ * than MAX_TEXT_PX allows. The container (class "scroll") scrolls sideways, never the page.
+ */
 function frame(title: string, width: number, height: number, parts: string[]): string {
+  // Two pixels over: layout rounds widths to fractions of a pixel.
+  const minWidth = Math.ceil((width * MIN_TEXT_PX) / FONT_SIZE) + 2;
+  const maxWidth = Math.floor((width * MAX_TEXT_PX) / FONT_SIZE);
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" aria-label="${esc(title)}" ` +
-    `viewBox="0 0 ${width} ${height}" width="100%" preserveAspectRatio="xMinYMin meet" ${FONT}>` +
-    `<title>${esc(title)}</title>${parts.join("")}</svg>`
+    `<div class="scroll chart-box"><svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" aria-label="${esc(title)}" ` +
+    `viewBox="0 0 ${width} ${height}" width="100%" style="min-width:${minWidth}px;max-width:${maxWidth}px" ` +
+    `preserveAspectRatio="xMinYMin meet" ${FONT}>` +
+    `<title>${esc(title)}</title>${parts.join("")}</svg></div>`
   );
 }
 

@@ -1,6 +1,6 @@
 import { printable } from "../log/printable.js";
-import { dayRange } from "./calendar.js";
-import type { DayFigure, ReportFigures } from "./figures.js";
+import { dayRange, isWholeMonth } from "./calendar.js";
+import type { DayFigure, MonthFigure, ReportFigures } from "./figures.js";
 import { sparkline } from "./sparkline.js";
 import { chartValue, groupCount, groupDigits, percent } from "./usd.js";
 
@@ -10,7 +10,15 @@ export function renderTerminal(figures: ReportFigures): string {
   if (figures.totals.calls === 0) {
     lines.push("no calls in this period");
   } else {
-    lines.push(...totalLines(figures), "", ...recentLines(figures), "", ...endpointLines(figures));
+    lines.push(
+      ...totalLines(figures),
+      "",
+      ...monthLines(figures),
+      "",
+      ...recentLines(figures),
+      "",
+      ...endpointLines(figures),
+    );
   }
   lines.push("", ...rejectLines(figures));
   if (figures.operations !== null) lines.push("", ...operationLines(figures.operations));
@@ -65,6 +73,31 @@ function ownCallLines(figures: ReportFigures): string[] {
       `(${percent(own.calls, figures.totals.calls)}), ${groupDigits(own.cost_usd)} USD; ` +
       `spend without them ${groupDigits(own.cost_usd_excluding_own)} USD`,
   ];
+}
+
+/** Spend per UTC month of the period, exact, with the days a month covers when cut. */
+function monthLines(figures: ReportFigures): string[] {
+  return [
+    "spend per UTC month",
+    ...table(
+      ["month", "cost USD", "calls", "failed", "pending", ""],
+      figures.months.map((month) => [
+        month.month,
+        groupDigits(month.cost_usd),
+        groupCount(month.calls),
+        groupCount(month.failed_calls),
+        groupCount(month.pending_calls),
+        partialMonth(month),
+      ]),
+      [1, 2, 3, 4],
+    ),
+  ];
+}
+
+function partialMonth(month: MonthFigure): string {
+  return isWholeMonth(month.first_day, month.last_day)
+    ? ""
+    : `${month.first_day.slice(5)} .. ${month.last_day.slice(5)} only`;
 }
 
 function recentLines(figures: ReportFigures): string[] {
@@ -149,13 +182,13 @@ function operationLines(operations: NonNullable<ReportFigures["operations"]>): s
   ];
 }
 
-/** Right-aligned numeric columns, then left-aligned text columns; data made printable. */
-function table(headers: string[], dataRows: string[][]): string[] {
+/** Right-aligned numeric columns (by index), left-aligned text columns; data made printable. */
+function table(headers: string[], dataRows: string[][], numbers: number[] = [0, 1]): string[] {
   const rows = dataRows.map((row) => row.map(printable));
   const widths = headers.map((header, i) =>
     Math.max(header.length, ...rows.map((row) => (row[i] ?? "").length)),
   );
-  const numeric = (i: number) => i < 2;
+  const numeric = (i: number) => numbers.includes(i);
   const format = (cells: string[]) =>
     `  ${cells
       .map((cell, i) => (numeric(i) ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0)))

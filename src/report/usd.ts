@@ -23,3 +23,19 @@ export function chartValue(decimal: string): number {
 export function percent(part: number, whole: number): string {
   return whole === 0 ? "-" : `${((100 * part) / whole).toFixed(1)}%`;
 }
+
+/**
+ * An amount rounded to the cent for a headline: "116634.921986" -> "$116,634.92". Rounds half away
+ * from zero on the decimal digits (BigInt, no float), so it is the amount a person would write;
+ * the exact value stays in the tables, the tooltips and --json.
+ */
+export function centsHeadline(decimal: string): string {
+  const match = /^(-?)(\d+)(?:\.(\d*))?$/.exec(decimal);
+  if (match === null) return decimal;
+  const [, sign = "", integer = "", fraction = ""] = match;
+  const thousandths = BigInt(`${integer}${fraction.padEnd(3, "0").slice(0, 3)}`);
+  const cents = (thousandths + 5n) / 10n;
+  const text = cents.toString().padStart(3, "0");
+  const negative = sign === "-" && cents > 0n;
+  return `${negative ? "-" : ""}$${groupDigits(`${text.slice(0, -2)}.${text.slice(-2)}`)}`;
+}

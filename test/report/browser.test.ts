@@ -1,16 +1,20 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REPO_ROOT, runCli } from "../helpers/cli.js";
 import { queryDb } from "../helpers/exportHarness.js";
 import { CHROMIUM, chromiumInstalled, launchChromium } from "./chromium.js";
-import { buildWarehouse, editDb, OPERATION_VIEW_FIXTURES } from "./fixtures.js";
+import { buildWarehouse, copyDb, editDb, OPERATION_VIEW_FIXTURES } from "./fixtures.js";
+import { measureLayout } from "./pageLayout.js";
 
-const SCREENSHOT = path.join(REPO_ROOT, "test-artifacts", "report.png");
+const ARTIFACTS = path.join(REPO_ROOT, "test-artifacts");
 /** Markup that would run, fetch or break the page if any data reached it unescaped. */
 const HOSTILE_ENDPOINT = `/x/</title><script>document.title='pwned'</script><img src="http://zoo-usage.invalid/e.png">`;
 const HOSTILE_EMAIL = `"><svg onload="document.title='pwned'"></svg><b>@example.com`;
+/** The widths a report is read at: a laptop, a large screen, a phone. */
+const WIDTHS = [1280, 1920, 400] as const;
 
 const installed = chromiumInstalled();
 if (!installed) {
@@ -28,7 +32,13 @@ describe("the HTML report in headless Chromium", () => {
 
   describe.skipIf(!installed)("rendered as a user sees it", () => {
     let fixture: Awaited<ReturnType<typeof buildWarehouse>>;
+    let browser: Awaited<ReturnType<typeof launchChromium>>;
+    /** The default page, and the same report with --show-email. */
     let page: string;
+    let pageWithEmail: string;
+    /** The same calls priced a million times higher: a 17-character headline must still fit one line. */
+    let pageLarge: string;
+    let emails: string[];
 
     beforeAll(async () => {
       fixture = await buildWarehouse({ seed: 13, calls: 3000, days: 40 });
@@ -39,35 +49,62 @@ describe("the HTML report in headless Chromium", () => {
            email = '${HOSTILE_EMAIL.replaceAll("'", "''")}'
          WHERE id = (SELECT id FROM api_calls ORDER BY price_usd DESC NULLS LAST LIMIT 1)`,
       ]);
+      emails = (
+        await queryDb(fixture.db, "SELECT DISTINCT email FROM api_calls WHERE email IS NOT NULL")
+      ).map((row) => String(row.email));
       page = path.join(fixture.dir, "report.html");
-      const result = await runCli(["report", "--db", fixture.db, "--html", page]);
+      pageWithEmail = path.join(fixture.dir, "report-email.html");
+      for (const [target, extra] of [
+        [page, []],
+        [pageWithEmail, ["--show-email"]],
+      ] as const) {
+        const result = await runCli(["report", "--db", fixture.db, "--html", target, ...extra]);
+        if (result.code !== 0) throw new Error(`report failed: ${result.stderr}`);
+      }
+      const large = await copyDb(fixture.db, "large.duckdb");
+      await editDb(large, ["UPDATE api_calls SET price_usd = price_usd * 1000000"]);
+      pageLarge = path.join(fixture.dir, "report-large.html");
+      const result = await runCli(["report", "--db", large, "--html", pageLarge]);
       if (result.code !== 0) throw new Error(`report failed: ${result.stderr}`);
+      browser = await launchChromium({ width: 1280, height: 900 });
     });
-    afterAll(() => fixture.cleanup());
+    afterAll(async () => {
+      await browser?.close();
+      await fixture?.cleanup();
+    });
+
+    /** A tab on a report file that records console errors, dialogs and any request leaving the file. */
+    async function open(
+      file: string,
+      width: number,
+    ): Promise<{ tab: Page; outside: string[]; problems: string[] }> {
+      const outside: string[] = [];
+      const problems: string[] = [];
+      const tab = await browser.context.newPage();
+      await tab.setViewportSize({ width, height: 900 });
+      await tab.route("**/*", (route) => {
+        const url = route.request().url();
+        if (url.startsWith("file:")) return route.continue();
+        outside.push(url);
+        return route.abort();
+      });
+      tab.on("console", (message) => {
+        if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
+      });
+      tab.on("pageerror", (error) => problems.push(error.message));
+      tab.on("dialog", (dialog) => {
+        problems.push(`dialog: ${dialog.message()}`);
+        void dialog.dismiss();
+      });
+      await tab.goto(pathToFileURL(file).href, { waitUntil: "load" });
+      return { tab, outside, problems };
+    }
 
     test("every chart rendered, no console error, no request leaves the file, data shown as text", async () => {
-      const browser = await launchChromium({ width: 1200, height: 900 });
+      const { tab, outside, problems } = await open(page, 1280);
       try {
-        const outside: string[] = [];
-        const problems: string[] = [];
-        await browser.context.route("**/*", (route) => {
-          const url = route.request().url();
-          if (url.startsWith("file:")) return route.continue();
-          outside.push(url);
-          return route.abort();
-        });
-        const tab = await browser.context.newPage();
-        tab.on("console", (message) => {
-          if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
-        });
-        tab.on("pageerror", (error) => problems.push(error.message));
-        tab.on("dialog", (dialog) => {
-          problems.push(`dialog: ${dialog.message()}`);
-          void dialog.dismiss();
-        });
-        await tab.goto(pathToFileURL(page).href, { waitUntil: "load" });
-
-        const charts = await tab.$$eval("svg.chart", (svgs) =>
+        // Column charts are SVG; bar charts are HTML rows (they re-lay on a narrow screen).
+        const charts = await tab.$$eval("svg.chart, .bars", (svgs) =>
           svgs.map((svg) => {
             const box = svg.getBoundingClientRect();
             const marks = [...svg.querySelectorAll(".mark")].filter((mark) => {
@@ -84,38 +121,124 @@ describe("the HTML report in headless Chromium", () => {
           }),
         );
         expect(charts.map((chart) => chart.label)).toEqual([
+          "Spend per UTC month, USD",
           "Spend per UTC day, USD",
           "Calls per UTC day, failures (status ≥ 400) on top",
           "Spend by endpoint template, USD",
           "Spend by async operation type and status, USD",
         ]);
         for (const chart of charts) {
-          expect(chart.width, chart.label).toBeGreaterThan(400);
+          expect(chart.width, chart.label).toBeGreaterThan(300);
           expect(chart.height, chart.label).toBeGreaterThan(40);
-          expect(chart.marks, chart.label).toBeGreaterThan(2);
+          expect(chart.marks, chart.label).toBeGreaterThanOrEqual(2);
           expect(chart.empty, chart.label).toBe(false);
         }
         // One column per day with calls in the spend chart: 40 simulated days.
-        expect(charts[0]?.marks).toBeGreaterThanOrEqual(38);
+        expect(charts[1]?.marks).toBeGreaterThanOrEqual(38);
 
-        // The hostile strings are shown as text, and nothing in them ran or was fetched.
+        // The hostile endpoint is shown as text, and nothing in it ran or was fetched.
         const text = await tab.locator("body").innerText();
         expect(text).toContain(HOSTILE_ENDPOINT);
-        expect(text).toContain(HOSTILE_EMAIL);
         expect(await tab.title()).toMatch(/^Zoo API spend, /);
         expect(await tab.$$eval("script, img, main svg:not(.chart)", (found) => found.length)).toBe(0);
 
-        // The spend card is the view's exact total.
-        const [total] = await queryDb(fixture.db, "SELECT sum(cost_usd)::VARCHAR AS cost FROM cost_per_day");
-        const grouped = String(total?.cost).replace(/\B(?=(\d{3})+(?!\d)\.)/g, ",");
-        expect(await tab.locator(".card").first().innerText()).toContain(grouped);
+        // The spend card: the view's exact total to the cent, the exact value in its note.
+        const [total] = await queryDb(
+          fixture.db,
+          "SELECT sum(cost_usd)::VARCHAR AS cost, round(sum(cost_usd), 2)::VARCHAR AS cents FROM cost_per_day",
+        );
+        const grouped = (decimal: string) => decimal.replace(/\B(?=(\d{3})+(?!\d)\.)/g, ",");
+        const card = await tab.locator(".card").first().innerText();
+        expect(card).toContain(`$${grouped(String(total?.cents))}`);
+        expect(card).toContain(grouped(String(total?.cost)));
 
         expect(outside).toEqual([]);
         expect(problems).toEqual([]);
-        await mkdir(path.dirname(SCREENSHOT), { recursive: true });
-        await tab.screenshot({ path: SCREENSHOT, fullPage: true });
       } finally {
-        await browser.close();
+        await tab.close();
+      }
+    });
+
+    test("the monthly table holds every month of the data, exact, adding up to the total", async () => {
+      const { tab } = await open(page, 1280);
+      try {
+        const rows = await tab.$$eval("section.months tbody tr", (trs) =>
+          trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "")),
+        );
+        const months = await queryDb(
+          fixture.db,
+          "SELECT strftime(month, '%Y-%m') AS month, calls, cost_usd::VARCHAR AS cost FROM cost_per_month ORDER BY month",
+        );
+        expect(months.length).toBeGreaterThanOrEqual(2);
+        const grouped = (decimal: string) => decimal.replace(/\B(?=(\d{3})+(?!\d)\.)/g, ",");
+        expect(rows.slice(0, -1).map((row) => [row[0], row.at(-1)])).toEqual(
+          months.map((month) => [month.month, grouped(String(month.cost))]),
+        );
+        expect(rows.at(-1)?.[0]).toBe("total");
+      } finally {
+        await tab.close();
+      }
+    });
+
+    test.each(WIDTHS.flatMap((width) => [[width, "typical"] as const, [width, "large"] as const]))(
+      "at %i px, %s amounts: no page overflow, one-line headline, text >= 11 px, tables scroll",
+      async (width, amounts) => {
+        const { tab, problems } = await open(amounts === "large" ? pageLarge : page, width);
+        try {
+          await mkdir(ARTIFACTS, { recursive: true });
+          const name = amounts === "large" ? `report-${width}-large.png` : `report-${width}.png`;
+          await tab.screenshot({ path: path.join(ARTIFACTS, name), fullPage: true });
+          const layout = await measureLayout(tab);
+          expect(layout.pageWidth, "the page never scrolls sideways").toBeLessThanOrEqual(
+            layout.viewportWidth,
+          );
+          expect(layout.headlines.length).toBeGreaterThanOrEqual(5);
+          for (const headline of layout.headlines) {
+            expect(headline.height, `${headline.text} is one line`).toBeLessThan(headline.lineHeight * 1.5);
+            expect(headline.overflow, `${headline.text} fits its card`).toBeLessThanOrEqual(0);
+          }
+          expect(layout.headlines[0]?.text).toMatch(/^\$\d{1,3}(,\d{3})*\.\d{2}$/);
+          expect(layout.svgTexts).toBeGreaterThan(40);
+          expect(layout.smallestSvgTextPx).toBeGreaterThanOrEqual(11);
+          // Every chart and table lies inside the viewport's width; what is wider scrolls in its box.
+          expect(layout.boxesOutside).toEqual([]);
+          expect(layout.tables).toBeGreaterThanOrEqual(2);
+          expect(problems).toEqual([]);
+        } finally {
+          await tab.close();
+        }
+      },
+    );
+
+    test("email addresses appear only with --show-email", async () => {
+      expect(emails).toContain(HOSTILE_EMAIL);
+      for (const [file, shown] of [
+        [page, false],
+        [pageWithEmail, true],
+      ] as const) {
+        const { tab, problems } = await open(file, 400);
+        try {
+          const markup = await tab.content();
+          const text = await tab.locator("body").innerText();
+          const present = emails.filter((email) => text.includes(email));
+          if (shown) {
+            // Shown as text, escaped: nothing in it ran.
+            expect(present).toContain(HOSTILE_EMAIL);
+            expect(await tab.locator("th", { hasText: "email" }).count()).toBe(1);
+            await tab.screenshot({ path: path.join(ARTIFACTS, "report-400-email.png"), fullPage: true });
+            expect((await measureLayout(tab)).pageWidth).toBeLessThanOrEqual(400);
+          } else {
+            expect(present).toEqual([]);
+            expect(
+              emails.filter((email) => markup.includes(email) || markup.includes(email.split("@")[0] ?? "")),
+            ).toEqual([]);
+            expect(markup).not.toMatch(/@example\.com|"email"|>email</);
+            expect(text).toContain("--show-email");
+          }
+          expect(problems).toEqual([]);
+        } finally {
+          await tab.close();
+        }
       }
     });
   });

@@ -68,8 +68,26 @@ describe("zoo-usage report (the built CLI)", () => {
     const out = result.stdout;
     expect(out).toMatch(/^period\s+\d{4}-\d{2}-\d{2} \.\. \d{4}-\d{2}-\d{2}/m);
     expect(out).toMatch(/^spend\s+[\d,]+\.\d{6} USD over [\d,]+ calls/m);
-    expect(out).toMatch(/spend per day, \d{4}-\d{2}-\d{2} \.\. \d{4}-\d{2}-\d{2} \(30 UTC days\)/);
-    expect(out).toMatch(/^ {2}[▁▂▃▄▅▆▇█·]{30}$/m);
+    // The whole period (40 days fit a line): one character per day.
+    const [days] = await queryDb(
+      fixture.db,
+      "SELECT (max(day) - min(day) + 1)::INTEGER AS n FROM cost_per_day",
+    );
+    expect(Number(days?.n)).toBeGreaterThanOrEqual(39);
+    expect(out).toMatch(
+      new RegExp(`spend per day, \\d{4}-\\d{2}-\\d{2} \\.\\. \\d{4}-\\d{2}-\\d{2} \\(${days?.n} UTC days\\)`),
+    );
+    expect(out).toMatch(new RegExp(`^ {2}[▁▂▃▄▅▆▇█·]{${days?.n}}$`, "m"));
+    // The monthly table: each month's exact spend.
+    const months = await queryDb(
+      fixture.db,
+      "SELECT strftime(month, '%Y-%m') AS month, cost_usd::VARCHAR AS cost FROM cost_per_month ORDER BY month",
+    );
+    expect(out).toContain("spend per UTC month");
+    for (const month of months) {
+      const cost = String(month.cost).replace(/\B(?=(\d{3})+(?!\d)\.)/g, ",");
+      expect(out).toMatch(new RegExp(`^ {2}${month.month} +${cost.replace(".", "\\.")} `, "m"));
+    }
     expect(out).toContain(String(top?.t));
     expect(out).toMatch(/^pending\s+/m);
     expect(out).toMatch(/^rejects\s+none/m);
@@ -97,7 +115,89 @@ describe("zoo-usage report (the built CLI)", () => {
     expect(await sha256(fixture.db)).toBe(before);
   });
 
+  test("--month 2026-10: the whole UTC month, the daily chart from the 1st to the 31st", async () => {
+    const month = await runCli(["report", "--db", fixture.db, "--month", "2026-10", "--json"]);
+    expect(month.code, month.stderr).toBe(0);
+    const figures = JSON.parse(month.stdout) as ReportFigures;
+    expect([figures.period.from, figures.period.to]).toEqual(["2026-10-01", "2026-10-31"]);
+    expect(figures.recent).toMatchObject({ first_day: "2026-10-01", last_day: "2026-10-31" });
+    const [view] = await queryDb(
+      fixture.db,
+      "SELECT calls, cost_usd::VARCHAR AS cost FROM cost_per_month WHERE month = DATE '2026-10-01'",
+    );
+    expect(figures.months).toEqual([
+      expect.objectContaining({
+        month: "2026-10",
+        first_day: "2026-10-01",
+        last_day: "2026-10-31",
+        calls: Number(view?.calls),
+        cost_usd: view?.cost,
+      }),
+    ]);
+    // The same period written as days, or as months: the same figures.
+    const days = await runCli([
+      "report",
+      "--db",
+      fixture.db,
+      "--from",
+      "2026-10-01",
+      "--to",
+      "2026-10-31",
+      "--json",
+    ]);
+    const months = await runCli([
+      "report",
+      "--db",
+      fixture.db,
+      "--from",
+      "2026-10",
+      "--to",
+      "2026-10",
+      "--json",
+    ]);
+    const strip = (text: string) => ({ ...(JSON.parse(text) as ReportFigures), generated_at: "" });
+    expect(strip(days.stdout)).toEqual(strip(month.stdout));
+    expect(strip(months.stdout)).toEqual(strip(month.stdout));
+
+    const text = await runCli(["report", "--db", fixture.db, "--from", "2026-10-01", "--to", "2026-10-31"]);
+    expect(text.stdout).toContain("spend per day, 2026-10-01 .. 2026-10-31 (31 UTC days)");
+    expect(text.stdout).toMatch(/^ {2}[▁▂▃▄▅▆▇█·]{31}$/m);
+    expect(text.stdout).toMatch(/^ {2}10-01 +10-31 /m);
+
+    // The HTML charts: one column slot per day, the first labelled 2026-10-01.
+    const page = path.join(fixture.dir, "october.html");
+    expect((await runCli(["report", "--db", fixture.db, "--month", "2026-10", "--html", page])).code).toBe(0);
+    const html = await readFile(page, "utf8");
+    const spend = html.slice(html.indexOf('aria-label="Spend per UTC day, USD"'));
+    expect(spend).toMatch(/^[\s\S]*?<text [^>]*text-anchor="middle"[^>]*>2026-10-01<\/text>/);
+    expect(spend.slice(0, spend.indexOf("</svg>"))).not.toContain("2026-09-30");
+  });
+
+  test("emails only with --show-email, in --json, the terminal and the page", async () => {
+    const [top] = await queryDb(
+      fixture.db,
+      "SELECT email FROM api_calls ORDER BY price_usd DESC NULLS LAST, created_at, id LIMIT 1",
+    );
+    const email = String(top?.email);
+    expect(email).toContain("@");
+    const hidden = await runCli(["report", "--db", fixture.db, "--json"]);
+    expect(hidden.stdout).not.toContain(email);
+    expect(hidden.stdout).not.toContain('"email"');
+    expect((JSON.parse(hidden.stdout) as ReportFigures).emails_shown).toBe(false);
+    const shown = await runCli(["report", "--db", fixture.db, "--json", "--show-email"]);
+    expect((JSON.parse(shown.stdout) as ReportFigures).most_expensive_calls[0]?.email).toBe(email);
+    const page = path.join(fixture.dir, "no-email.html");
+    const terminal = await runCli(["report", "--db", fixture.db, "--html", page]);
+    expect(terminal.stdout).not.toContain("@");
+    expect(await readFile(page, "utf8")).not.toContain(email);
+    const help = await runCli(["report", "--help"]);
+    expect(help.stdout).toMatch(/--show-email\s+show the email address/);
+  });
+
   test.each([
+    [["--month", "2026-10", "--from", "2026-10-02"], /--month cannot be combined with --from or --to/],
+    [["--month", "10/2026"], /--month expects a UTC calendar month written YYYY-MM, got "10\/2026"/],
+    [["--to", "2026-13"], /--to expects a UTC calendar day written YYYY-MM-DD, got "2026-13"/],
     [["--from", "2026-02-30"], /--from expects a UTC calendar day written YYYY-MM-DD, got "2026-02-30"/],
     [["--to", "last week"], /--to expects a UTC calendar day/],
     [["--from", "2026-10-05", "--to", "2026-10-01"], /--from 2026-10-05 is after --to 2026-10-01/],

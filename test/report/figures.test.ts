@@ -13,10 +13,15 @@ function micros(decimal: string): bigint {
   return BigInt(integer) * 1_000_000n + BigInt(fraction.padEnd(6, "0").slice(0, 6));
 }
 
-async function figuresOf(db: string, from: string | null, to: string | null): Promise<ReportFigures> {
+async function figuresOf(
+  db: string,
+  from: string | null,
+  to: string | null,
+  showEmail = false,
+): Promise<ReportFigures> {
   const warehouse = await openWarehouse(db, { readOnly: true });
   try {
-    return await readReportFigures(warehouse, { from, to, top: TOP, generatedAt: new Date(0) });
+    return await readReportFigures(warehouse, { from, to, top: TOP, generatedAt: new Date(0), showEmail });
   } finally {
     warehouse.close();
   }
@@ -158,7 +163,118 @@ describe("report figures read from a warehouse the real pipeline built", () => {
     });
     expect(figures.days).toEqual([]);
     expect(figures.endpoints).toEqual({ templates: 0, top: [], other: null });
-    expect(figures.recent).toMatchObject({ first_day: "2001-01-02", last_day: "2001-01-31", calls: 0 });
+    // Every day of the requested month, from the 1st: a day without calls is a zero.
+    expect(figures.recent).toMatchObject({ first_day: "2001-01-01", last_day: "2001-01-31", calls: 0 });
+    expect(figures.months).toEqual([
+      {
+        month: "2001-01",
+        first_day: "2001-01-01",
+        last_day: "2001-01-31",
+        calls: 0,
+        priced_calls: 0,
+        pending_calls: 0,
+        failed_calls: 0,
+        cost_usd: "0.000000",
+      },
+    ]);
+    // No period and no call: no month at all.
+    const empty = await copyDb(withoutOperations, "empty.duckdb");
+    await editDb(empty, ["DELETE FROM api_calls"]);
+    expect((await figuresOf(empty, null, null)).months).toEqual([]);
+  });
+
+  test("months: every UTC month of the period, equal to cost_per_month, adding up to the total", async () => {
+    const figures = await figuresOf(withoutOperations, null, null);
+    const months = await queryDb(
+      withoutOperations,
+      "SELECT strftime(month, '%Y-%m') AS month, calls, priced_calls, pending_calls, cost_usd::VARCHAR AS cost FROM cost_per_month ORDER BY month",
+    );
+    expect(months.length).toBeGreaterThanOrEqual(2);
+    expect(
+      figures.months.map((m) => [m.month, m.calls, m.priced_calls, m.pending_calls, m.cost_usd]),
+    ).toEqual(
+      months.map((m) => [m.month, Number(m.calls), Number(m.priced_calls), Number(m.pending_calls), m.cost]),
+    );
+    expect(figures.months.reduce((sum, m) => sum + micros(m.cost_usd), 0n)).toBe(
+      micros(figures.totals.cost_usd),
+    );
+    expect(figures.months.reduce((sum, m) => sum + m.failed_calls, 0)).toBe(figures.totals.failed_calls);
+    // An open end is the first / last day with calls: the months say which of their days they hold.
+    expect(figures.months[0]?.first_day).toBe(figures.period.first_day);
+    expect(figures.months.at(-1)?.last_day).toBe(figures.period.last_day);
+
+    // --from / --to inside months: the months are cut to the period, and still add up.
+    const cut = await figuresOf(withoutOperations, "2026-09-30", "2026-10-02");
+    expect(cut.months.map((m) => [m.month, m.first_day, m.last_day])).toEqual([
+      ["2026-09", "2026-09-30", "2026-09-30"],
+      ["2026-10", "2026-10-01", "2026-10-02"],
+    ]);
+    expect(cut.months.reduce((sum, m) => sum + micros(m.cost_usd), 0n)).toBe(micros(cut.totals.cost_usd));
+  });
+
+  test("months on real calendar edges: a leap February, December into January, empty months as zeros", async () => {
+    const edges = await copyDb(withoutOperations, "edges.duckdb");
+    // Four calls moved to the edges of months, to the microsecond; prices set to known amounts.
+    await editDb(edges, [
+      `CREATE TEMP TABLE moved AS
+         SELECT id, row_number() OVER (ORDER BY id) AS n FROM api_calls WHERE price_usd IS NOT NULL ORDER BY id LIMIT 4`,
+      `UPDATE api_calls SET
+         created_at = CASE (SELECT n FROM moved WHERE moved.id = api_calls.id)
+           WHEN 1 THEN TIMESTAMPTZ '2024-02-29 23:59:59.999999+00'
+           WHEN 2 THEN TIMESTAMPTZ '2024-03-01 00:00:00+00'
+           WHEN 3 THEN TIMESTAMPTZ '2026-12-31 23:59:59.999999+00'
+           ELSE TIMESTAMPTZ '2027-01-01 00:00:00+00' END,
+         price_usd = CASE (SELECT n FROM moved WHERE moved.id = api_calls.id)
+           WHEN 1 THEN 1.000001 WHEN 2 THEN 2.000002 WHEN 3 THEN 3.000003 ELSE 4.000004 END,
+         status_code = 200
+       WHERE id IN (SELECT id FROM moved)`,
+    ]);
+    const february = await figuresOf(edges, "2024-02-01", "2024-02-29");
+    expect(february.months).toEqual([
+      {
+        month: "2024-02",
+        first_day: "2024-02-01",
+        last_day: "2024-02-29",
+        calls: 1,
+        priced_calls: 1,
+        pending_calls: february.totals.pending_calls,
+        failed_calls: 0,
+        cost_usd: "1.000001",
+      },
+    ]);
+    expect(february.recent).toMatchObject({ first_day: "2024-02-01", last_day: "2024-02-29", calls: 1 });
+
+    const newYear = await figuresOf(edges, "2026-12-01", "2027-01-31");
+    expect(newYear.months.map((m) => [m.month, m.first_day, m.last_day, m.calls, m.cost_usd])).toEqual([
+      ["2026-12", "2026-12-01", "2026-12-31", 1, "3.000003"],
+      ["2027-01", "2027-01-01", "2027-01-31", 1, "4.000004"],
+    ]);
+    expect(newYear.totals.cost_usd).toBe("7.000007");
+
+    // The months between the moved calls and the rest are listed, as zeros.
+    const all = await figuresOf(edges, null, null);
+    const months = all.months.map((m) => m.month);
+    expect(months[0]).toBe("2024-02");
+    expect(months.at(-1)).toBe("2027-01");
+    expect(months).toHaveLength(12 * 2 + 12);
+    expect(all.months.find((m) => m.month === "2025-06")).toMatchObject({ calls: 0, cost_usd: "0.000000" });
+    expect(all.months.reduce((sum, m) => sum + micros(m.cost_usd), 0n)).toBe(micros(all.totals.cost_usd));
+  });
+
+  test("emails are read only when asked for", async () => {
+    const hidden = await figuresOf(withoutOperations, null, null);
+    expect(hidden.emails_shown).toBe(false);
+    expect(hidden.most_expensive_calls.length).toBe(TOP);
+    expect(hidden.most_expensive_calls.every((call) => !("email" in call))).toBe(true);
+    expect(JSON.stringify(hidden)).not.toMatch(/@|"email"/);
+    const shown = await figuresOf(withoutOperations, null, null, true);
+    expect(shown.emails_shown).toBe(true);
+    const [first] = await queryDb(
+      withoutOperations,
+      "SELECT email FROM api_calls ORDER BY price_usd DESC NULLS LAST, created_at, id LIMIT 1",
+    );
+    expect(shown.most_expensive_calls[0]?.email).toBe(first?.email);
+    expect(String(first?.email)).toContain("@");
   });
 
   test("with the operation views: their figures, as the views give them", async () => {

@@ -1,0 +1,80 @@
+import type { Page } from "playwright-core";
+
+/** What a reader sees of the page's layout, measured in the browser after layout and scaling. */
+export interface PageLayout {
+  viewportWidth: number;
+  /** document.documentElement.scrollWidth: wider than the viewport means the page scrolls sideways. */
+  pageWidth: number;
+  /** The headline figures (the cards' values): their box, line height and any overflow of the card. */
+  headlines: { text: string; height: number; lineHeight: number; overflow: number }[];
+  svgTexts: number;
+  /** The smallest SVG text as drawn: its font size times the SVG's scale on screen. */
+  smallestSvgTextPx: number;
+  tables: number;
+  /** Scroll containers (charts, tables) whose box reaches past the viewport. */
+  boxesOutside: string[];
+}
+
+/** The few browser globals the measurement uses: the test project is typed without the DOM lib. */
+interface Box {
+  left: number;
+  right: number;
+  height: number;
+}
+interface Node {
+  getBoundingClientRect(): Box;
+  getScreenCTM?(): { a: number; b: number } | null;
+  querySelector(selector: string): Node | null;
+  getAttribute(name: string): string | null;
+  textContent: string | null;
+  innerText: string;
+  parentElement: Node | null;
+}
+interface Browser {
+  innerWidth: number;
+  document: {
+    documentElement: { scrollWidth: number };
+    querySelectorAll(selector: string): Iterable<Node> & ArrayLike<Node>;
+  };
+  getComputedStyle(node: Node): { lineHeight: string; paddingRight: string; fontSize: string };
+}
+
+export async function measureLayout(tab: Page): Promise<PageLayout> {
+  return tab.evaluate(() => {
+    const { innerWidth, document, getComputedStyle } = globalThis as unknown as Browser;
+    const px = (value: string) => Number.parseFloat(value);
+    const headlines = [...document.querySelectorAll(".card .v")].map((value) => {
+      const box = value.getBoundingClientRect();
+      const card = value.parentElement as Node;
+      const style = getComputedStyle(value);
+      return {
+        text: value.textContent ?? "",
+        height: box.height,
+        lineHeight: px(style.lineHeight),
+        // The value's right edge past the card's content box.
+        overflow: box.right - (card.getBoundingClientRect().right - px(getComputedStyle(card).paddingRight)),
+      };
+    });
+    const sizes = [...document.querySelectorAll("svg text")].map((text) => {
+      const matrix = text.getScreenCTM?.() ?? null;
+      const scale = matrix === null ? 0 : Math.hypot(matrix.a, matrix.b);
+      return px(getComputedStyle(text).fontSize) * scale;
+    });
+    const boxesOutside = [...document.querySelectorAll(".scroll")]
+      .filter(
+        (box) => box.getBoundingClientRect().right > innerWidth + 0.5 || box.getBoundingClientRect().left < 0,
+      )
+      .map(
+        (box) => box.innerText.slice(0, 40) || (box.querySelector("svg")?.getAttribute("aria-label") ?? "?"),
+      );
+    return {
+      viewportWidth: innerWidth,
+      pageWidth: document.documentElement.scrollWidth,
+      headlines,
+      svgTexts: sizes.length,
+      smallestSvgTextPx: Math.min(...sizes),
+      tables: document.querySelectorAll(".scroll > table").length,
+      boxesOutside,
+    };
+  });
+}

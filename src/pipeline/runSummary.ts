@@ -1,4 +1,5 @@
 import type { FinishedRun } from "../load/runHistory.js";
+import type { InvoicesSummary } from "./exportInvoices.js";
 import type { OperationFetchResult } from "./fetchOperations.js";
 
 export type RunStatus = "completed" | "partial" | "failed" | "interrupted";
@@ -28,6 +29,8 @@ export interface RunSummary extends FinishedRun {
    * the run read everything, the scan failed, or --max-pending-rereads is 0).
    */
   pending_rereads?: PendingRereads;
+  /** The account's invoices listed and stored this run (absent when the scan failed or stopped). */
+  invoices?: InvoicesSummary;
   /** Peak resident memory of the exporting process (set by the CLI, which owns process facts). */
   peak_rss_mb?: number;
 }

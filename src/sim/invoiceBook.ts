@@ -1,7 +1,13 @@
 import { billingOf } from "./billing.js";
 import { kindOf } from "./callFacts.js";
 import type { Dataset } from "./dataset.js";
-import { billingAccountOf, derivedStripeId, invoiceItemId, monthIndexOfMicros, monthStartMicros } from "./invoiceItems.js";
+import {
+  billingAccountOf,
+  derivedStripeId,
+  invoiceItemId,
+  monthIndexOfMicros,
+  monthStartMicros,
+} from "./invoiceItems.js";
 import { US_PER_HOUR } from "./time.js";
 import type { UserProfile } from "./users.js";
 

@@ -1,5 +1,5 @@
-import { billingAccountOf } from "./invoiceItems.js";
 import type { InvoiceBook, SimInvoice } from "./invoiceBook.js";
+import { billingAccountOf } from "./invoiceItems.js";
 import { errorReply, type Reply } from "./responses.js";
 import { authenticate, type RouteContext } from "./routes.js";
 import { formatMicros, microsFromDate } from "./time.js";
@@ -99,7 +99,9 @@ function invoiceJson(invoice: SimInvoice): string {
     `"collection_method":"charge_automatically"`,
     `"created_at":"${formatMicros(invoice.createdUs).replace(/\.\d+Z$/, "Z")}"`,
     `"currency":"usd"`,
-    ...(invoice.customerEmail === undefined ? [] : [`"customer_email":${JSON.stringify(invoice.customerEmail)}`]),
+    ...(invoice.customerEmail === undefined
+      ? []
+      : [`"customer_email":${JSON.stringify(invoice.customerEmail)}`]),
     `"customer_id":"${invoice.customerId}"`,
     `"description":"Zoo API usage"`,
     `"id":"${invoice.id}"`,

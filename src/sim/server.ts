@@ -5,11 +5,11 @@ import { createClock, type SimClock } from "./clock.js";
 import { handleControl } from "./control.js";
 import { Dataset, DEFAULT_NOW_ISO } from "./dataset.js";
 import { FaultInjector } from "./faults.js";
+import { InvoiceBook } from "./invoiceBook.js";
+import { listInvoices } from "./invoiceRoutes.js";
 import { RecordedCalls } from "./recordedCalls.js";
 import { type HoldMatch, type RequestGate, RequestGates } from "./requestGate.js";
 import { errorReply, newRequestId, type Reply, send } from "./responses.js";
-import { InvoiceBook } from "./invoiceBook.js";
-import { listInvoices } from "./invoiceRoutes.js";
 import { getApiCall, getAsyncOperation, listApiCalls, type RouteContext } from "./routes.js";
 import { SimStats } from "./stats.js";
 import { microsFromDate } from "./time.js";
@@ -126,7 +126,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const callId = API_CALL_PATH.exec(path)?.[1];
     const invoiceScope = INVOICES_PATH.exec(path)?.[1] as "user" | "org" | undefined;
     const known =
-      path === "/user/api-calls" || operationId !== undefined || callId !== undefined || invoiceScope !== undefined;
+      path === "/user/api-calls" ||
+      operationId !== undefined ||
+      callId !== undefined ||
+      invoiceScope !== undefined;
     if (!known) return errorReply(requestId, 404, "Not Found");
     // The routes are GET only in the spec; Dropshot answers other methods with 405.
     if (method !== "GET")
@@ -135,7 +138,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     if (operationId !== undefined) return getAsyncOperation(routes, requestId, operationId, authorization);
     if (callId !== undefined) return getApiCall(routes, requestId, callId, authorization);
     if (invoiceScope !== undefined)
-      return listInvoices(routes, invoices, invoiceScope, requestId, new URLSearchParams(queryString), authorization);
+      return listInvoices(
+        routes,
+        invoices,
+        invoiceScope,
+        requestId,
+        new URLSearchParams(queryString),
+        authorization,
+      );
     return listApiCalls(routes, requestId, new URLSearchParams(queryString), authorization);
   }
 

@@ -41,6 +41,16 @@ interface MonthTotals {
 }
 
 /**
+ * A month still settling, summed up to its first call not billed at `nowUs`: the calls before it
+ * stay billed as the clock moves on, so a later request resumes there.
+ */
+interface PartialMonth {
+  nowUs: number;
+  next: number;
+  byAccount: Map<string, number>;
+}
+
+/**
  * The simulator's invoices, derived from its calls: an account gets an invoice for each closed UTC
  * month in which its calls cost something, once every priced call of that month is billed (late
  * billing can land weeks after the month ends: until then the month has no invoice). Its one line
@@ -48,12 +58,14 @@ interface MonthTotals {
  * their prices, exact in micro-dollars. The current month has no invoice yet.
  *
  * Summing a month reads every call of it once, so a month is summed on first request and kept once
- * settled (it cannot change after that); only months still settling are summed again.
+ * settled (it cannot change after that); a month still settling keeps its sums up to its first
+ * unbilled call, and a later request goes on from there.
  */
 export class InvoiceBook {
   readonly #dataset: Dataset;
   readonly #plantDisagreement: boolean;
   readonly #settled = new Map<number, MonthTotals>();
+  readonly #partial = new Map<number, PartialMonth>();
 
   constructor(dataset: Dataset, plantDisagreement: boolean) {
     this.#dataset = dataset;
@@ -123,11 +135,15 @@ export class InvoiceBook {
     if (known !== undefined) return known;
     const dataset = this.#dataset;
     const { timeline, seed } = dataset;
-    const from = timeline.countCreatedBy(monthStartMicros(month) - 1);
     const to = timeline.countCreatedBy(monthStartMicros(month + 1) - 1);
-    const byAccount = new Map<string, number>();
+    // Resumed only on a clock that has not gone back: calls billed then are billed now.
+    const partial = this.#partial.get(month);
+    const resume = partial !== undefined && partial.nowUs <= nowUs ? partial : undefined;
+    const from = resume?.next ?? timeline.countCreatedBy(monthStartMicros(month) - 1);
+    const byAccount = new Map(resume?.byAccount ?? []);
     let settled = true;
-    for (let i = from; i < to; i++) {
+    let i = from;
+    for (; i < to; i++) {
       const createdUs = timeline.createdAt(i);
       const billing = billingOf(seed, i, createdUs, kindOf(seed, i), dataset.priceMode, dataset.lateBilling);
       const micros = billing.price.micros;
@@ -140,7 +156,10 @@ export class InvoiceBook {
       byAccount.set(account, (byAccount.get(account) ?? 0) + micros);
     }
     const totals = { settled, byAccount };
-    if (settled) this.#settled.set(month, totals);
+    if (settled) {
+      this.#settled.set(month, totals);
+      this.#partial.delete(month);
+    } else this.#partial.set(month, { nowUs, next: i, byAccount: new Map(byAccount) });
     return totals;
   }
 }

@@ -5,18 +5,7 @@ import { saveInvoices } from "../load/invoiceStore.js";
 import { type InvoiceReject, type InvoiceRows, invoiceRows } from "../transform/invoiceRow.js";
 import { applyPolicy } from "../transform/privacy.js";
 import type { ExportDeps, ExportOptions } from "./exportSettings.js";
-
-/** What the invoices step did (RunSummary.invoices). */
-export interface InvoicesSummary {
-  /** saved: listed and stored; skipped: the token may not list them (403/404); failed: see message. */
-  status: "saved" | "skipped" | "failed";
-  invoices: number;
-  lines: number;
-  new_invoices: number;
-  /** Invoices that did not validate: in `rejects` with the reason (the run ends partial). */
-  rejected: number;
-  message?: string;
-}
+import type { InvoicesSummary } from "./runSummary.js";
 
 /** Invoices per page: an account has one a month, so a page or two is the whole history. */
 const PAGE_LIMIT = 100;

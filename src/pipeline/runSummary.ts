@@ -1,5 +1,4 @@
 import type { FinishedRun } from "../load/runHistory.js";
-import type { InvoicesSummary } from "./exportInvoices.js";
 import type { OperationFetchResult } from "./fetchOperations.js";
 
 export type RunStatus = "completed" | "partial" | "failed" | "interrupted";
@@ -69,4 +68,16 @@ export function newRunSummary(runId: string): RunSummary {
     phase_seconds: { prepare: 0, scan: 0, operations: 0, parquet: 0 },
     warnings: [],
   };
+}
+
+/** What the invoices step did (RunSummary.invoices). */
+export interface InvoicesSummary {
+  /** saved: listed and stored; skipped: the token may not list them (403/404); failed: see message. */
+  status: "saved" | "skipped" | "failed";
+  invoices: number;
+  lines: number;
+  new_invoices: number;
+  /** Invoices that did not validate: in `rejects` with the reason (the run ends partial). */
+  rejected: number;
+  message?: string;
 }

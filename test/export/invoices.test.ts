@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import type { ExportFlags } from "../../src/config/exportConfig.js";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../src/sim/index.js";
 import { listAllCalls, toMicros } from "../helpers/apiTruth.js";
+import { runCli } from "../helpers/cli.js";
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 
 /** Four months of calls of one personal account, settled well before the exporter's clock. */
@@ -224,5 +225,28 @@ describe("invoices in the warehouse", () => {
     );
     expect(Number(counts?.invoices)).toBe(Number(counts?.ids));
     expect(Number(counts?.lines)).toBe(again.invoices?.lines);
+  });
+});
+
+describe("the built CLI", () => {
+  test("export --json reports the invoices; report --json has them beside the spend", async () => {
+    sim = await startSimulator({ ...SIM, invoiceDisagreement: true });
+    const workspace = await tempWorkspace();
+    cleanups.push(workspace.cleanup);
+    const env = { ZOO_API_TOKEN: sim.users[0]?.token ?? "", ZOO_HOST: sim.url };
+    const exported = await runCli(
+      ["export", "--db", workspace.db, "--out", workspace.out, "--no-operations", "--json"],
+      { env, timeoutMs: 60_000 },
+    );
+    expect(exported.code, exported.stderr).toBe(0);
+    const summary = JSON.parse(exported.stdout) as { invoices?: { status: string; invoices: number } };
+    expect(summary.invoices?.status).toBe("saved");
+    expect(summary.invoices?.invoices).toBeGreaterThanOrEqual(3);
+    const report = await runCli(["report", "--db", workspace.db, "--json"], { env: {}, timeoutMs: 60_000 });
+    expect(report.code, report.stderr).toBe(0);
+    const figures = JSON.parse(report.stdout) as {
+      invoices: { lines: { not_agreeing: { difference_usd: string }[] } } | null;
+    };
+    expect(figures.invoices?.lines.not_agreeing.map((line) => line.difference_usd)).toEqual(["1.230000"]);
   });
 });

@@ -103,3 +103,26 @@ test("a listing that keeps failing leaves the calls stored and the run partial (
   expect(summary.invoices?.status).toBe("failed");
   expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM api_calls")).toEqual([{ n: 2 }]);
 });
+
+test.each([
+  [
+    "hash",
+    (stored: unknown) => typeof stored === "string" && stored !== "ada@example.com" && stored.length > 20,
+  ],
+  ["drop", (stored: unknown) => stored === null],
+  ["keep", (stored: unknown) => stored === "ada@example.com"],
+])("--email-column %s applies to the invoices' customer_email", async (policy, expected) => {
+  const api = await resources.hostile(
+    handler((_request, res) =>
+      sendJson(res, 200, pageBody([{ ...INVOICE, customer_email: "ada@example.com" }], null)),
+    ),
+  );
+  const workspace = await resources.workspace();
+  await exportOnce({
+    baseUrl: api.url,
+    token: "hostile-token",
+    flags: { db: workspace.db, out: workspace.out, operations: false, emailColumn: policy },
+  });
+  const [row] = await queryDb(workspace.db, "SELECT customer_email FROM invoices");
+  expect(expected(row?.customer_email), String(row?.customer_email)).toBe(true);
+});

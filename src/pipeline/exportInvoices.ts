@@ -24,6 +24,8 @@ export async function exportInvoices(
   options: ExportOptions,
   warn: (message: string) => void,
 ): Promise<InvoicesSummary> {
+  const startedAt = deps.now().getTime();
+  const seconds = () => (deps.now().getTime() - startedAt) / 1000;
   const empty = { invoices: 0, lines: 0, new_invoices: 0, rejected: 0 };
   deps.progress.update({ phase: "fetching invoices" });
   const stored: InvoiceRows[] = [];
@@ -52,7 +54,7 @@ export async function exportInvoices(
     );
     if (saved.rejected > 0)
       warn(`${saved.rejected} invoice(s) did not validate and went to the rejects table with the reason`);
-    return { status: "saved", ...saved };
+    return { status: "saved", ...saved, seconds: seconds() };
   } catch (error) {
     if (
       error instanceof ZooUsageError &&
@@ -60,11 +62,11 @@ export async function exportInvoices(
     ) {
       const message = `invoices skipped: the API answered ${error.code === "api.forbidden" ? "403" : "404"} to the ${options.scope} invoices listing (${error.code === "api.forbidden" ? "not an org admin" : "no payment account"}); the calls are exported all the same`;
       warn(message);
-      return { status: "skipped", ...empty, message };
+      return { status: "skipped", ...empty, seconds: seconds(), message };
     }
     const reason = error instanceof Error ? error.message : String(error);
     const message = `invoices not stored: ${error instanceof PaginationAnomaly ? "the listing's pages did not advance: " : ""}${reason}`;
     warn(message);
-    return { status: "failed", ...empty, rejected: rejects.length, message };
+    return { status: "failed", ...empty, rejected: rejects.length, seconds: seconds(), message };
   }
 }

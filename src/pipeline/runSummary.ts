@@ -79,5 +79,7 @@ export interface InvoicesSummary {
   new_invoices: number;
   /** Invoices that did not validate: in `rejects` with the reason (the run ends partial). */
   rejected: number;
+  /** Wall time of the step (listing and storing); phase_seconds.operations includes it. */
+  seconds: number;
   message?: string;
 }

@@ -266,7 +266,7 @@ COMMENT ON COLUMN invoice_line_reconciliation.line_number IS 'The line''s positi
 COMMENT ON COLUMN invoice_line_reconciliation.line_id IS 'The line''s id (invoice_lines.id).';
 COMMENT ON COLUMN invoice_line_reconciliation.invoice_item IS 'The invoice item the line bills (invoice_lines.invoice_item).';
 COMMENT ON COLUMN invoice_line_reconciliation.description IS 'The line''s description.';
-COMMENT ON COLUMN invoice_line_reconciliation.currency IS 'The line''s currency; the calls are priced in USD, so a line in another currency differs.';
+COMMENT ON COLUMN invoice_line_reconciliation.currency IS 'The line''s currency as sent; the calls are priced in USD, so only a USD line compares like with like.';
 COMMENT ON COLUMN invoice_line_reconciliation.usage_month IS 'The UTC month (its first day) the line bills: the month of its earliest call, or for a line without calls the month before the invoice was made (Zoo invoices usage in arrears).';
 COMMENT ON COLUMN invoice_line_reconciliation.line_amount_usd IS 'The line''s amount, exact DECIMAL(38,6).';
 COMMENT ON COLUMN invoice_line_reconciliation.calls IS 'Stored calls whose stripe_invoice_item_id is the line''s invoice item.';

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { ZooUsageError } from "../errors.js";
-import { hasInexactDuration, itemsWithExactDurations } from "./exactJson.js";
+import { hasInexactDuration, itemsWithExactDurations, parseWithNumberTexts } from "./exactJson.js";
 import { itemsArrayJson, peekNextPage, peekNextPageAtHead } from "./itemsJson.js";
 import { type BodyFilter, OutputSkippingFilter } from "./operationBody.js";
 import type { MeasuredOutput } from "./outputSize.js";
 import type { AsyncOperation } from "./schemas/index.js";
 import { AsyncOperationSchema, isUuid } from "./schemas/index.js";
+import { type ApiScope, scopedPath } from "./scope.js";
 import type { Transport } from "./transport.js";
 
 export type SortMode = "created_at_ascending" | "created_at_descending";
@@ -105,6 +106,40 @@ export class ZooClient {
     return {
       items: exactItems(envelope.data.items, response.bytes),
       itemsJson: itemsArrayJson(response.bytes, response.body),
+      nextPage: envelope.data.next_page ?? null,
+      requestId: response.requestId,
+    };
+  }
+
+  /**
+   * GET /user/payment/invoices or /org/payment/invoices (InvoiceResultsPage), items unvalidated so
+   * one bad invoice is rejected alone. The body is read again with every number as the text the
+   * server wrote (parseWithNumberTexts): invoice amounts are money, and a double would round them.
+   * A 403 (not an org admin) is `api.forbidden`, a 404 (no payment account) `api.not_found`.
+   */
+  async listInvoices(params: {
+    scope: ApiScope;
+    limit?: number;
+    pageToken?: string | null;
+    signal?: AbortSignal | undefined;
+  }): Promise<RawApiCallsPage> {
+    const path = scopedPath(params.scope, "payment/invoices");
+    const response = await this.transport.getJson(
+      path,
+      {
+        limit: params.limit === undefined ? undefined : String(params.limit),
+        page_token: params.pageToken ?? undefined,
+      },
+      {
+        signal: params.signal,
+        notFoundHint: "The token's account has no invoices to list (no payment account).",
+      },
+    );
+    const envelope = PageEnvelopeSchema.safeParse(parseWithNumberTexts(response.bytes.toString("utf8")));
+    if (!envelope.success) throw invalidBody(`GET ${path}`, response.requestId, envelope.error);
+    return {
+      items: envelope.data.items,
+      itemsJson: undefined,
       nextPage: envelope.data.next_page ?? null,
       requestId: response.requestId,
     };

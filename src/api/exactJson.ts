@@ -28,6 +28,23 @@ export function itemsWithExactDurations(text: string): unknown[] {
   return Array.isArray(items) ? items : [];
 }
 
+/**
+ * A JSON number kept as the text the server wrote ("12.30", "1e-7"): what parseWithNumberTexts makes
+ * of every number, so that money reaches the schema with every digit sent and no double between.
+ */
+export class JsonNumberText {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * The body with every number as a JsonNumberText. For small bodies whose numbers are money (the
+ * invoices listing): this parser is much slower than JSON.parse. `text` must be well-formed JSON.
+ */
+export function parseWithNumberTexts(text: string): unknown {
+  const parser = new ExactParser(text, true);
+  return parser.value("");
+}
+
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const INTEGER = /^-?\d+$/;
 /** A string's body: anything but a quote, a backslash or a control character, or an escape. */
@@ -39,7 +56,10 @@ const WHITESPACE = /[ \t\n\r]*/y;
 class ExactParser {
   private at = 0;
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly numbersAsText = false,
+  ) {}
 
   value(where: string): unknown {
     this.skipWhitespace();
@@ -129,11 +149,12 @@ class ExactParser {
     throw new SyntaxError(`unexpected character at ${this.at}`);
   }
 
-  private number(exactInteger: boolean): number | bigint {
+  private number(exactInteger: boolean): number | bigint | JsonNumberText {
     NUMBER.lastIndex = this.at;
     const match = NUMBER.exec(this.text);
     if (match === null) throw new SyntaxError(`expected a value at ${this.at}`);
     this.at += match[0].length;
+    if (this.numbersAsText) return new JsonNumberText(match[0]);
     const value = Number(match[0]);
     if (exactInteger && INTEGER.test(match[0]) && !Number.isSafeInteger(value)) return BigInt(match[0]);
     return value;
@@ -149,4 +170,20 @@ class ExactParser {
     if (this.text[this.at] !== char) throw new SyntaxError(`expected ${char} at ${this.at}`);
     this.at += 1;
   }
+}
+
+/**
+ * JSON text of a value parseWithNumberTexts made: every JsonNumberText written back as the digits
+ * the server sent, so a stored copy (a reject's raw_json, an invoice's discounts) is what was read.
+ */
+export function stringifyWithNumberTexts(value: unknown): string {
+  if (value instanceof JsonNumberText) return value.text;
+  if (Array.isArray(value)) return `[${value.map((item) => stringifyWithNumberTexts(item)).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const fields = Object.entries(value).map(
+      ([key, item]) => `${JSON.stringify(key)}:${stringifyWithNumberTexts(item)}`,
+    );
+    return `{${fields.join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
 }

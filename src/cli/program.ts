@@ -140,6 +140,7 @@ function addSimCommand(program: Command, io: CliIo, done: Done): void {
     )
     .option("--price-as-string", "serve prices as decimal strings, as Zoo's docs show")
     .option("--record-own-traffic", "list every served API request as a call of its user, as Zoo does")
+    .option("--invoice-disagreement", "add $1.23 to one invoice line, for the reconciliation to find")
     .option(
       "--output-bytes <n>",
       withDefault("size of each operation's first output file, e.g. 20000000", "as generated"),

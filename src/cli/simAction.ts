@@ -14,6 +14,7 @@ export interface SimFlags {
   priceAsString?: boolean;
   priceMode: "realistic" | "adversarial";
   recordOwnTraffic?: boolean;
+  invoiceDisagreement?: boolean;
   outputBytes?: number;
   lateBilling?: number;
   latencyMs?: number;
@@ -41,6 +42,7 @@ export async function simAction(flags: SimFlags, io: CliIo): Promise<ExitCodeVal
       priceAsString: flags.priceAsString ?? false,
       priceMode: flags.priceMode,
       recordOwnTraffic: flags.recordOwnTraffic ?? false,
+      invoiceDisagreement: flags.invoiceDisagreement ?? false,
       outputBytes: flags.outputBytes,
       ...(flags.lateBilling === undefined ? {} : { lateBilling: { share: flags.lateBilling } }),
       faults: {

@@ -114,6 +114,11 @@ export function describeRun(summary: RunSummary, config: ExportConfig): string {
       : [
           `  calls pending billing re-read ${summary.pending_rereads.asked} (${summary.pending_rereads.settled} settled, ${summary.pending_rereads.still_pending} still pending, ${summary.pending_rereads.not_found} not found, ${summary.pending_rereads.left} left for the next run)`,
         ]),
+    ...(summary.invoices?.status === "saved"
+      ? [
+          `  invoices stored ${summary.invoices.invoices} (${summary.invoices.lines} lines, ${summary.invoices.new_invoices} new, ${summary.invoices.rejected} rejected)`,
+        ]
+      : []),
     `  Parquet partitions written ${summary.partitions_written}`,
     `  time: ${Object.entries(summary.phase_seconds)
       .map(([phase, seconds]) => `${phase} ${seconds.toFixed(1)} s`)

@@ -25,6 +25,7 @@ const VIEW_SOURCES: ReadonlyArray<readonly [view: string, sources: readonly stri
   ["billed_failed_operations", ["operations_with_cost"]],
   ["operation_timings", ["async_operations"]],
   ["conversion_pairs", ["async_operations"]],
+  ["invoice_lines_without_calls", ["invoice_line_reconciliation"]],
 ];
 
 /** One COMMENT statement of sql/comments.sql: `COMMENT ON COLUMN table.column IS '...';`. */

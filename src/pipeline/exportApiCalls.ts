@@ -7,6 +7,7 @@ import { recordOwnCalls } from "../load/ownCalls.js";
 import { writeDirtyPartitions } from "../load/parquetExport.js";
 import { finishRun } from "../load/runHistory.js";
 import { isoTime } from "../log/isoTime.js";
+import { exportInvoices } from "./exportInvoices.js";
 import type { ExportDeps, ExportOptions } from "./exportSettings.js";
 import { fetchOperations } from "./fetchOperations.js";
 import { DATASETS, prepareRun, scanContext } from "./prepareRun.js";
@@ -41,6 +42,8 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
   if (futureWarning !== undefined) warn(futureWarning);
   const scanSeconds = lap();
   let failure = scan.failure ?? rereads?.failure;
+  const invoices =
+    failure === undefined && !deps.signal.aborted ? await exportInvoices(deps, options, warn) : undefined;
   const operations = await fetchOperationsAfterScan(deps, options, startedAt, failure, warn);
   failure ??= operations?.failure;
   const operationsSeconds = lap();
@@ -65,11 +68,14 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
     phase_seconds: { prepare, scan: scanSeconds, operations: operationsSeconds, parquet: parquetSeconds },
     ...(operations?.fetched === undefined ? {} : { operations: operations.fetched }),
     ...(rereads?.rereads === undefined ? {} : { pending_rereads: rereads.rereads }),
+    ...(invoices === undefined ? {} : { invoices }),
   };
   summary.status = statusOf(
     failure,
     deps.signal.aborted,
-    summary.records_rejected + (summary.operations?.rejected ?? 0),
+    summary.records_rejected +
+      (summary.operations?.rejected ?? 0) +
+      (invoices === undefined ? 0 : invoices.rejected + (invoices.status === "failed" ? 1 : 0)),
   );
   if (failure !== undefined) summary.message = failure instanceof Error ? failure.message : String(failure);
   summary.warnings = warnings.lines();

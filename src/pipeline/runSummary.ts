@@ -28,6 +28,8 @@ export interface RunSummary extends FinishedRun {
    * the run read everything, the scan failed, or --max-pending-rereads is 0).
    */
   pending_rereads?: PendingRereads;
+  /** The account's invoices listed and stored this run (absent when the scan failed or stopped). */
+  invoices?: InvoicesSummary;
   /** Peak resident memory of the exporting process (set by the CLI, which owns process facts). */
   peak_rss_mb?: number;
 }
@@ -66,4 +68,18 @@ export function newRunSummary(runId: string): RunSummary {
     phase_seconds: { prepare: 0, scan: 0, operations: 0, parquet: 0 },
     warnings: [],
   };
+}
+
+/** What the invoices step did (RunSummary.invoices). */
+export interface InvoicesSummary {
+  /** saved: listed and stored; skipped: the token may not list them (403/404); failed: see message. */
+  status: "saved" | "skipped" | "failed";
+  invoices: number;
+  lines: number;
+  new_invoices: number;
+  /** Invoices that did not validate: in `rejects` with the reason (the run ends partial). */
+  rejected: number;
+  /** Wall time of the step (listing and storing); phase_seconds.operations includes it. */
+  seconds: number;
+  message?: string;
 }

@@ -1,3 +1,5 @@
+import type { InvoiceFigures } from "./readInvoiceFigures.js";
+
 /**
  * The figures of a report: what the terminal, `--json` and the HTML page show. Money is always an
  * exact decimal string as DuckDB printed it from a DECIMAL sum (never a JS number); counts are
@@ -139,4 +141,6 @@ export interface ReportFigures {
   own_calls: OwnCallFigures | null;
   /** Present only when the database has the operation views. */
   operations: OperationFigures | null;
+  /** Present only when the database has the invoice reconciliation views. */
+  invoices: InvoiceFigures | null;
 }

@@ -7,6 +7,7 @@ import { monthlySection } from "./htmlMonths.js";
 import { COLORS } from "./htmlParts.js";
 import { callsSection, definitions, operationsSection, rejectsSection } from "./htmlSections.js";
 import { PAGE_CSS } from "./htmlStyle.js";
+import { invoicesSection } from "./invoiceHtml.js";
 import { centsHeadline, chartValue, groupCount, groupDigits, percent } from "./usd.js";
 
 /** A part of the page: HTML text, or "" when it has nothing to show. */
@@ -24,6 +25,7 @@ export const HTML_SECTIONS: HtmlSection[] = [
   dailyCallsSection,
   endpointSection,
   operationsSection,
+  (figures) => invoicesSection(figures.invoices),
   callsSection,
   rejectsSection,
   definitions,

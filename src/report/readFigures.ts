@@ -4,6 +4,7 @@ import { sqlFile } from "../load/sqlFiles.js";
 import { isoTime } from "../log/isoTime.js";
 import { daySpan, trailingWindow } from "./calendar.js";
 import type { ReportFigures } from "./figures.js";
+import { readInvoiceFigures } from "./readInvoiceFigures.js";
 import { readOperationFigures } from "./readOperationFigures.js";
 import { readOwnCallFigures } from "./readOwnCallFigures.js";
 import { count, optionalInteger, optionalText, queryRows, text } from "./rowValues.js";
@@ -128,6 +129,7 @@ export async function readReportFigures(
         .map((row) => ({ reason: text(row, "reason"), records: count(row, "reason_records") })),
     },
     own_calls: await readOwnCallFigures(connection, period),
+    invoices: await readInvoiceFigures(connection, period),
     operations: await readOperationFigures(connection, ranked),
   };
 }

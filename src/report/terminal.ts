@@ -1,6 +1,7 @@
 import { printable } from "../log/printable.js";
 import { dayRange, isWholeMonth } from "./calendar.js";
 import type { DayFigure, MonthFigure, ReportFigures } from "./figures.js";
+import { invoiceLines } from "./invoiceTerminal.js";
 import { sparkline } from "./sparkline.js";
 import { chartValue, groupCount, groupDigits, percent } from "./usd.js";
 
@@ -22,6 +23,7 @@ export function renderTerminal(figures: ReportFigures): string {
   }
   lines.push("", ...rejectLines(figures));
   if (figures.operations !== null) lines.push("", ...operationLines(figures.operations));
+  if (figures.invoices !== null) lines.push("", ...invoiceLines(figures.invoices));
   return lines.join("\n");
 }
 

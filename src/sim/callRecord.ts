@@ -20,6 +20,8 @@ export interface CallContext {
   earlierOperationId(i: number): string;
   /** Encoded literal of a string from a bounded pool (see LiteralCache). */
   literal(text: string): Uint8Array;
+  /** The invoice item of the user's billing account for the UTC month of `createdUs`. */
+  invoiceItemId(user: UserProfile, createdUs: number): string;
 }
 
 /** Whether stripe_invoice_item_id is omitted, "", or an invoice item id. */
@@ -113,21 +115,6 @@ function ipOf(seed: number, i: number, user: UserProfile): string {
   return pick(user.ipv4, seed, i, SALT.ip);
 }
 
-const ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-
-/** Stripe invoice item ids look like "ii_1PxQ..." (prefix, then 24 alphanumerics). */
-function writeStripeItemId(w: ByteWriter, seed: number, i: number): void {
-  w.ascii('"ii_1');
-  for (let k = 0; k < 4; k++) {
-    let h = hash32(seed, i * 4 + k, SALT.invoiceItem);
-    for (let c = 0; c < 6; c++) {
-      w.charCode(ALNUM.charCodeAt(h % 62));
-      h = Math.floor(h / 62);
-    }
-  }
-  w.charCode(34);
-}
-
 const key = (text: string) => new Uint8Array(Buffer.from(text, "latin1"));
 const K = {
   id: key('{"id":"'),
@@ -211,7 +198,8 @@ export function writeCallJson(w: ByteWriter, ctx: CallContext, r: RawCall, price
   if (r.invoice !== "omitted") {
     w.raw(K.invoice);
     if (r.invoice === "empty") w.raw(K.emptyString);
-    else writeStripeItemId(w, ctx.seed, r.index);
+    // One item per billing account and month: a bounded pool, so cached as a literal.
+    else w.raw(ctx.literal(ctx.invoiceItemId(r.user, r.createdUs)));
   }
   w.raw(K.token);
   w.raw(ctx.literal(r.token));

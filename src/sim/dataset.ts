@@ -4,6 +4,7 @@ import { operationTypeOf } from "./callFacts.js";
 import { type CallContext, type RawCall, rawCall, writeCallJson } from "./callRecord.js";
 import { SIM_DEFAULTS } from "./defaults.js";
 import { CallIdentity, derivedUuid } from "./identity.js";
+import { billingAccountOf, invoiceItemId, monthIndexOfMicros } from "./invoiceItems.js";
 import { type KeysetCalls, keysetPage, type SortKey, type SortMode } from "./keysetPage.js";
 import { type LateBilling, type LateBillingOptions, lateBillingOf } from "./lateBilling.js";
 import { LiteralCache } from "./literalCache.js";
@@ -53,6 +54,8 @@ export class Dataset implements CallContext {
   readonly #userByToken = new Map<string, number>();
   #indexedUpTo = 0;
   readonly #literals = new LiteralCache();
+  /** Invoice item ids by account and month: few (accounts x months), asked for on every priced call. */
+  readonly #invoiceItems = new Map<string, string>();
   readonly #keyset: KeysetCalls = {
     createdAt: (i) => this.timeline.createdAt(i),
     idOf: (i) => this.idOf(i),
@@ -120,6 +123,18 @@ export class Dataset implements CallContext {
 
   literal(text: string): Uint8Array {
     return this.#literals.literal(text);
+  }
+
+  invoiceItemId(user: UserProfile, createdUs: number): string {
+    const account = billingAccountOf(user).id;
+    const month = monthIndexOfMicros(createdUs);
+    const key = `${account}:${month}`;
+    let id = this.#invoiceItems.get(key);
+    if (id === undefined) {
+      id = invoiceItemId(this.seed, account, month);
+      this.#invoiceItems.set(key, id);
+    }
+    return id;
   }
 
   idWords(i: number): Uint32Array {

@@ -5,6 +5,8 @@ import { createClock, type SimClock } from "./clock.js";
 import { handleControl } from "./control.js";
 import { Dataset, DEFAULT_NOW_ISO } from "./dataset.js";
 import { FaultInjector } from "./faults.js";
+import { InvoiceBook } from "./invoiceBook.js";
+import { listInvoices } from "./invoiceRoutes.js";
 import { RecordedCalls } from "./recordedCalls.js";
 import { type HoldMatch, type RequestGate, RequestGates } from "./requestGate.js";
 import { errorReply, newRequestId, type Reply, send } from "./responses.js";
@@ -36,12 +38,14 @@ export interface RunningSimulator {
 
 const OPERATION_PATH = /^\/async\/operations\/([^/]+)$/;
 const API_CALL_PATH = /^\/user\/api-calls\/([^/]+)$/;
+const INVOICES_PATH = /^\/(user|org)\/payment\/invoices$/;
 
 /** The spec's path template of an API route, or "(unmatched)": the key of the request counters. */
 function routeOf(path: string): string {
   if (path === "/user/api-calls") return path;
   if (OPERATION_PATH.test(path)) return "/async/operations/{id}";
   if (API_CALL_PATH.test(path)) return "/user/api-calls/{id}";
+  if (INVOICES_PATH.test(path)) return path;
   return "(unmatched)";
 }
 
@@ -65,6 +69,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     outputBytes: options.outputBytes,
   };
   const control = { clock, stats, faults, users };
+  const invoices = new InvoiceBook(dataset, options.invoiceDisagreement ?? false);
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -119,7 +124,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const method = req.method ?? "GET";
     const operationId = OPERATION_PATH.exec(path)?.[1];
     const callId = API_CALL_PATH.exec(path)?.[1];
-    const known = path === "/user/api-calls" || operationId !== undefined || callId !== undefined;
+    const invoiceScope = INVOICES_PATH.exec(path)?.[1] as "user" | "org" | undefined;
+    const known =
+      path === "/user/api-calls" ||
+      operationId !== undefined ||
+      callId !== undefined ||
+      invoiceScope !== undefined;
     if (!known) return errorReply(requestId, 404, "Not Found");
     // The routes are GET only in the spec; Dropshot answers other methods with 405.
     if (method !== "GET")
@@ -127,6 +137,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const authorization = req.headers.authorization;
     if (operationId !== undefined) return getAsyncOperation(routes, requestId, operationId, authorization);
     if (callId !== undefined) return getApiCall(routes, requestId, callId, authorization);
+    if (invoiceScope !== undefined)
+      return listInvoices(
+        routes,
+        invoices,
+        invoiceScope,
+        requestId,
+        new URLSearchParams(queryString),
+        authorization,
+      );
     return listApiCalls(routes, requestId, new URLSearchParams(queryString), authorization);
   }
 

@@ -121,4 +121,10 @@ export interface SimulatorOptions {
   outputBytes?: number;
   /** Calls whose billing lands days late or at month end (default: 5% of calls). */
   lateBilling?: LateBillingOptions;
+  /**
+   * Adds $1.23 to one invoice line (the oldest invoice of user 0's billing account), so that it
+   * disagrees with the calls billed on its invoice item and a reconciliation has one thing to find
+   * (default false: every line is the exact sum of its calls' prices).
+   */
+  invoiceDisagreement?: boolean;
 }

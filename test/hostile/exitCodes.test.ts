@@ -163,6 +163,7 @@ test("a base URL's path prefix is kept: requests go to /zoo/user/api-calls and /
   expect(result.code, result.stderr).toBe(0);
   expect(api.requests.map((r) => r.path)).toEqual([
     "/zoo/user/api-calls",
+    "/zoo/user/payment/invoices",
     `/zoo/async/operations/${String(validCall(1).id)}`,
   ]);
 });
@@ -257,7 +258,9 @@ describe("escape sequences from API data never reach the terminal raw", () => {
     const id = String(validCall(1).id);
     const api = await hostile((request, res) => {
       if (request.path === "/user/api-calls") sendJson(res, 200, pageBody([validCall(1)], null));
-      else sendJson(res, 200, failedOperation(id, hostileText));
+      else if (request.path.startsWith("/async/operations/"))
+        sendJson(res, 200, failedOperation(id, hostileText));
+      else sendJson(res, 404, errorBody(404, "not found"));
     });
     const env = { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url };
     const live = await runCli(["operation", "get", id], { env, onSpawn: bounded });

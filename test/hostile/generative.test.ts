@@ -191,6 +191,8 @@ async function checkRun(drawn: DrawnRecord[], limit: number, compact: boolean): 
   }
   pages.push(pageText([], null, compact));
   const api = await startHostileApi((request, res) => {
+    // The listing only: other sources (the invoices) are not drawn here.
+    if (request.path !== "/user/api-calls") return sendJson(res, 404, { message: "not found" });
     const token = request.query.get("page_token");
     sendJson(res, 200, pages[token === null ? 0 : Number(token.slice(1))] ?? pageText([], null, compact));
   });

@@ -119,6 +119,9 @@ test("the retry budget is wall time: concurrent fetches waiting together spend i
       sendJson(res, 200, pageBody(calls, null));
       return;
     }
+    // Only the operations are busy: the retry budget is theirs to spend.
+    if (!request.path.startsWith("/async/operations/"))
+      return sendJson(res, 404, errorBody(404, "not found"));
     res.setHeader("retry-after", "1");
     sendJson(res, 503, errorBody(503, "busy"));
   });

@@ -4,4 +4,5 @@ export * from "./asyncOperation.js";
 export * from "./enums.js";
 export * from "./error.js";
 export * from "./formatOptions.js";
+export * from "./invoice.js";
 export * from "./primitives.js";

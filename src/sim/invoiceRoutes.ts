@@ -1,0 +1,123 @@
+import type { InvoiceBook, SimInvoice } from "./invoiceBook.js";
+import { billingAccountOf } from "./invoiceItems.js";
+import { errorReply, type Reply } from "./responses.js";
+import { authenticate, type RouteContext } from "./routes.js";
+import { formatMicros, microsFromDate } from "./time.js";
+
+/** As the other listings: limit absent = 100, at most 10000. */
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 10_000;
+
+/** Micro-dollars as the exact decimal text of a JSON number ("12.3", "0"). */
+export function microsText(micros: number): string {
+  const negative = micros < 0;
+  const magnitude = Math.abs(micros);
+  const whole = Math.floor(magnitude / 1_000_000);
+  const fraction = String(magnitude - whole * 1_000_000)
+    .padStart(6, "0")
+    .replace(/0+$/, "");
+  const text = fraction === "" ? String(whole) : `${whole}.${fraction}`;
+  return negative && magnitude !== 0 ? `-${text}` : text;
+}
+
+/** The page token: the offset of the next invoice, as URL-safe base64 of a small JSON object. */
+function encodeToken(offset: number): string {
+  return Buffer.from(JSON.stringify({ v: "v1", offset })).toString("base64url");
+}
+
+function decodeToken(token: string): number | undefined {
+  try {
+    const value = JSON.parse(Buffer.from(token, "base64url").toString("utf8")) as { offset?: unknown };
+    return Number.isSafeInteger(value.offset) && (value.offset as number) >= 0
+      ? (value.offset as number)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * GET /user/payment/invoices and GET /org/payment/invoices (operationIds list_invoices_for_user,
+ * list_invoices_for_org): InvoiceResultsPage, paged as the other listings (a token on every
+ * non-empty page, an empty page with next_page null last). A user in an org is billed through it,
+ * so has no personal invoices (an empty list); a user in no org is not an org admin: 403 on the
+ * org route.
+ */
+export function listInvoices(
+  ctx: RouteContext,
+  book: InvoiceBook,
+  scope: "user" | "org",
+  requestId: string,
+  query: URLSearchParams,
+  authorization: string | undefined,
+): Reply {
+  const rawLimit = query.getAll("limit").at(-1);
+  let limit = DEFAULT_LIMIT;
+  if (rawLimit !== undefined) {
+    if (!/^\+?\d+$/.test(rawLimit) || Number(rawLimit) === 0)
+      return errorReply(requestId, 400, "unable to parse query string: invalid limit");
+    limit = Math.min(Number(rawLimit), MAX_LIMIT);
+  }
+  const rawToken = query.getAll("page_token").at(-1);
+  const offset = rawToken === undefined ? 0 : decodeToken(rawToken);
+  if (offset === undefined)
+    return errorReply(requestId, 400, "unable to parse query string: failed to parse pagination token");
+  const user = authenticate(ctx, requestId, authorization);
+  if (typeof user !== "number") return user;
+  const profile = ctx.dataset.profileOf(user);
+  if (profile === undefined) return errorReply(requestId, 500, "Internal Server Error", "Internal");
+  const account = billingAccountOf(profile);
+  if (scope === "org" && account.kind !== "org")
+    return errorReply(requestId, 403, "forbidden: you are not an admin of an org", "Forbidden");
+  const nowUs = microsFromDate(ctx.now());
+  const invoices = account.kind === scope ? book.invoicesOf(account.id, nowUs) : [];
+  const page = invoices.slice(offset, offset + limit);
+  const next = page.length === 0 ? null : encodeToken(offset + page.length);
+  const items = page.map((invoice) => invoiceJson(invoice)).join(",");
+  return { status: 200, body: `{"next_page":${JSON.stringify(next)},"items":[${items}]}` };
+}
+
+/**
+ * One Invoice as the spec describes it. Money is written as JSON numbers with the exact decimal
+ * text (format money-usd); the fields the spec makes optional without a default that Zoo leaves
+ * out when Stripe has none (discounts, default_payment_method, receipt_number) are left out too.
+ */
+function invoiceJson(invoice: SimInvoice): string {
+  const total = microsText(invoice.totalMicros);
+  const lines = invoice.lines.map(
+    (line) =>
+      `{"amount":${microsText(line.amountMicros)},"currency":"usd","description":${JSON.stringify(line.description)},"id":"${line.id}","invoice_item":"${line.invoiceItem}","metadata":{}}`,
+  );
+  const fields = [
+    `"amount_due":${total}`,
+    `"amount_paid":${total}`,
+    `"amount_refunded":0`,
+    `"amount_remaining":0`,
+    `"attempt_count":1`,
+    `"attempted":true`,
+    `"billing_reason":"manual"`,
+    `"collection_method":"charge_automatically"`,
+    `"created_at":"${formatMicros(invoice.createdUs).replace(/\.\d+Z$/, "Z")}"`,
+    `"currency":"usd"`,
+    ...(invoice.customerEmail === undefined
+      ? []
+      : [`"customer_email":${JSON.stringify(invoice.customerEmail)}`]),
+    `"customer_id":"${invoice.customerId}"`,
+    `"description":"Zoo API usage"`,
+    `"id":"${invoice.id}"`,
+    `"lines":[${lines.join(",")}]`,
+    `"metadata":{}`,
+    `"number":"${invoice.number}"`,
+    `"paid":true`,
+    `"pdf":"https://pay.stripe.com/invoice/${invoice.id}/pdf"`,
+    `"refund_status":null`,
+    `"statement_descriptor":"ZOO API"`,
+    `"status":"paid"`,
+    `"subscription_id":null`,
+    `"subtotal":${total}`,
+    `"tax":0`,
+    `"total":${total}`,
+    `"url":"https://invoice.stripe.com/i/${invoice.id}"`,
+  ];
+  return `{${fields.join(",")}}`;
+}

@@ -18,7 +18,7 @@ COMMENT ON COLUMN api_calls.started_at IS 'API: started_at. When the call starte
 COMMENT ON COLUMN api_calls.completed_at IS 'API: completed_at. When the call completed billing (UTC); NULL while billing is pending, and its price may still change.';
 COMMENT ON COLUMN api_calls.updated_at IS 'API: updated_at. When the API last updated the call (UTC); moves when billing completes. The loader keeps the version with the highest.';
 COMMENT ON COLUMN api_calls.duration_raw IS 'API: duration, as sent (int64). The spec gives no unit; duration_ms converts it with --duration-unit. README: Duration.';
-COMMENT ON COLUMN api_calls.duration_ms IS 'Derived: duration_raw in milliseconds, converted with the unit stored in export_state.duration_unit (default ns). README: Duration.';
+COMMENT ON COLUMN api_calls.duration_ms IS 'Derived: duration_raw in milliseconds, converted with the unit stored in internal.export_state.duration_unit (default ns). README: Duration.';
 COMMENT ON COLUMN api_calls.minutes IS 'API: minutes. The number of minutes the call was billed for; NULL until billed or when not billed by time.';
 COMMENT ON COLUMN api_calls.seconds IS 'API: seconds. The number of seconds the call was billed for; NULL until billed or when not billed by time.';
 COMMENT ON COLUMN api_calls.price_usd IS 'API: price. The price of the call in USD, exact DECIMAL(18,6); a price with more than 6 decimals is rounded half-even (see price_raw). Negative for a refund or credit. NULL when the API gave none. README: Money.';
@@ -58,24 +58,24 @@ COMMENT ON COLUMN runs.partitions_written IS 'Parquet partition files the run re
 COMMENT ON COLUMN runs.retries IS 'Requests the run retried (429, 5xx, network errors).';
 COMMENT ON COLUMN runs.message IS 'What stopped the run, then its warnings, separated by semicolons; NULL when there were none.';
 
-COMMENT ON TABLE export_state IS 'Exporter bookkeeping: the checkpoint, one row, committed in the same transaction as the rows it covers.';
-COMMENT ON COLUMN export_state.singleton IS 'Always true: keeps the table at one row.';
-COMMENT ON COLUMN export_state.user_id IS 'The user whose calls this database holds; a token of another user is refused.';
-COMMENT ON COLUMN export_state.resume_token IS 'Where an interrupted scan continues: a page token sealed with AES-256-GCM under the export''s secret key; NULL once a scan has reached the end.';
-COMMENT ON COLUMN export_state.resume_run_id IS 'The run that wrote resume_token.';
-COMMENT ON COLUMN export_state.high_water_created IS 'The highest created_at stored (UTC): the lookback window of a nightly run ends here.';
-COMMENT ON COLUMN export_state.last_complete_scan IS 'When a scan last reached the end of the listing (UTC).';
-COMMENT ON COLUMN export_state.duration_unit IS 'The unit of api_calls.duration_raw that duration_ms was derived with: ns, us, ms or s (--duration-unit).';
-COMMENT ON COLUMN export_state.partitioning IS 'How the Parquet dataset is partitioned: month or day (--partition).';
+COMMENT ON TABLE internal.export_state IS 'Exporter bookkeeping: the checkpoint, one row, committed in the same transaction as the rows it covers.';
+COMMENT ON COLUMN internal.export_state.singleton IS 'Always true: keeps the table at one row.';
+COMMENT ON COLUMN internal.export_state.user_id IS 'The user whose calls this database holds; a token of another user is refused.';
+COMMENT ON COLUMN internal.export_state.resume_token IS 'Where an interrupted scan continues: a page token sealed with AES-256-GCM under the export''s secret key; NULL once a scan has reached the end.';
+COMMENT ON COLUMN internal.export_state.resume_run_id IS 'The run that wrote resume_token.';
+COMMENT ON COLUMN internal.export_state.high_water_created IS 'The highest created_at stored (UTC): the lookback window of a nightly run ends here.';
+COMMENT ON COLUMN internal.export_state.last_complete_scan IS 'When a scan last reached the end of the listing (UTC).';
+COMMENT ON COLUMN internal.export_state.duration_unit IS 'The unit of api_calls.duration_raw that duration_ms was derived with: ns, us, ms or s (--duration-unit).';
+COMMENT ON COLUMN internal.export_state.partitioning IS 'How the Parquet dataset is partitioned: month or day (--partition).';
 
-COMMENT ON TABLE page_ladder IS 'Exporter bookkeeping: sealed page tokens of scanned pages, so a nightly run restarts before its lookback window instead of from the beginning.';
-COMMENT ON COLUMN page_ladder.last_created_at IS 'The created_at of the last call on the page the token follows (UTC).';
-COMMENT ON COLUMN page_ladder.token IS 'The next_page token of that page, sealed with AES-256-GCM under the export''s secret key.';
-COMMENT ON COLUMN page_ladder.run_id IS 'The run that read the page.';
+COMMENT ON TABLE internal.page_ladder IS 'Exporter bookkeeping: sealed page tokens of scanned pages, so a nightly run restarts before its lookback window instead of from the beginning.';
+COMMENT ON COLUMN internal.page_ladder.last_created_at IS 'The created_at of the last call on the page the token follows (UTC).';
+COMMENT ON COLUMN internal.page_ladder.token IS 'The next_page token of that page, sealed with AES-256-GCM under the export''s secret key.';
+COMMENT ON COLUMN internal.page_ladder.run_id IS 'The run that read the page.';
 
-COMMENT ON TABLE parquet_dirty IS 'Exporter bookkeeping: Parquet partitions whose rows changed and are not yet rewritten; cleared once the partition file is swapped in.';
-COMMENT ON COLUMN parquet_dirty.dataset IS 'The Parquet dataset: api_calls or async_operations.';
-COMMENT ON COLUMN parquet_dirty.partition IS 'The partition: the UTC month (or day, with --partition day) of created_at, as in the dataset''s folder names.';
+COMMENT ON TABLE internal.parquet_dirty IS 'Exporter bookkeeping: Parquet partitions whose rows changed and are not yet rewritten; cleared once the partition file is swapped in.';
+COMMENT ON COLUMN internal.parquet_dirty.dataset IS 'The Parquet dataset: api_calls or async_operations.';
+COMMENT ON COLUMN internal.parquet_dirty.partition IS 'The partition: the UTC month (or day, with --partition day) of created_at, as in the dataset''s folder names.';
 
 COMMENT ON TABLE async_operations IS 'Async operations (long-running CAD jobs, GET /async/operations/{id}), one per API call that started one; output files are never stored, only their names and sizes.';
 COMMENT ON COLUMN async_operations.id IS 'API: id. The operation''s id, the same as the id of the API call that started it (api_calls.id).';
@@ -117,25 +117,25 @@ COMMENT ON COLUMN async_operations.raw_unknown IS 'The whole body of an operatio
 COMMENT ON COLUMN async_operations.fetched_at IS 'Exporter bookkeeping: when the exporter fetched the operation (UTC).';
 COMMENT ON COLUMN async_operations.fetch_run_id IS 'Exporter bookkeeping: the run (runs.run_id) that last fetched it.';
 
-COMMENT ON TABLE own_calls IS 'Exporter bookkeeping: the x-api-call-id of every response an export received, per run; marks the exporter''s own calls (is_own_call) when they come back in the listing.';
-COMMENT ON COLUMN own_calls.id IS 'The x-api-call-id response header: the id of that request as an API call (api_calls.id).';
-COMMENT ON COLUMN own_calls.run_id IS 'The run that made the request.';
+COMMENT ON TABLE internal.own_calls IS 'Exporter bookkeeping: the x-api-call-id of every response an export received, per run; marks the exporter''s own calls (is_own_call) when they come back in the listing.';
+COMMENT ON COLUMN internal.own_calls.id IS 'The x-api-call-id response header: the id of that request as an API call (api_calls.id).';
+COMMENT ON COLUMN internal.own_calls.run_id IS 'The run that made the request.';
 
-COMMENT ON TABLE pending_rereads IS 'Exporter bookkeeping: stored calls pending billing from before the lookback window, re-read one by one (GET /user/api-calls/{id}).';
-COMMENT ON COLUMN pending_rereads.id IS 'The call (api_calls.id).';
-COMMENT ON COLUMN pending_rereads.last_asked_at IS 'When a run last asked the API for it (UTC).';
-COMMENT ON COLUMN pending_rereads.asks IS 'How many times runs have asked for it.';
-COMMENT ON COLUMN pending_rereads.not_found IS 'True when the API answered 404: the stored row is kept as it is and not asked again.';
+COMMENT ON TABLE internal.pending_rereads IS 'Exporter bookkeeping: stored calls pending billing from before the lookback window, re-read one by one (GET /user/api-calls/{id}).';
+COMMENT ON COLUMN internal.pending_rereads.id IS 'The call (api_calls.id).';
+COMMENT ON COLUMN internal.pending_rereads.last_asked_at IS 'When a run last asked the API for it (UTC).';
+COMMENT ON COLUMN internal.pending_rereads.asks IS 'How many times runs have asked for it.';
+COMMENT ON COLUMN internal.pending_rereads.not_found IS 'True when the API answered 404: the stored row is kept as it is and not asked again.';
 
-COMMENT ON TABLE warehouse_identity IS 'Exporter bookkeeping: which warehouse this is; the Parquet dataset records the id of the warehouse that writes it (_zoo_usage_owner.json).';
-COMMENT ON COLUMN warehouse_identity.warehouse_id IS 'A random UUID made when the database was created.';
-COMMENT ON COLUMN warehouse_identity.created_at IS 'When the id was made (UTC).';
+COMMENT ON TABLE internal.warehouse_identity IS 'Exporter bookkeeping: which warehouse this is; the Parquet dataset records the id of the warehouse that writes it (_zoo_usage_owner.json).';
+COMMENT ON COLUMN internal.warehouse_identity.warehouse_id IS 'A random UUID made when the database was created.';
+COMMENT ON COLUMN internal.warehouse_identity.created_at IS 'When the id was made (UTC).';
 
 COMMENT ON VIEW api_calls_enriched IS 'api_calls with the UTC day and month, whether billing is pending, and whether the call is the exporter''s own.';
 COMMENT ON COLUMN api_calls_enriched.day IS 'The UTC day of created_at.';
 COMMENT ON COLUMN api_calls_enriched.month IS 'The UTC month of created_at, as the DATE of its first day (2026-10-01).';
 COMMENT ON COLUMN api_calls_enriched.billing_pending IS 'True while billing has not completed (completed_at is NULL): the price may still change.';
-COMMENT ON COLUMN api_calls_enriched.is_own_call IS 'True for a request of the exporter itself: its id is in own_calls or its user_agent starts with zoo-usage/.';
+COMMENT ON COLUMN api_calls_enriched.is_own_call IS 'True for a request of the exporter itself: its id is in internal.own_calls or its user_agent starts with zoo-usage/.';
 
 COMMENT ON VIEW api_calls_excluding_own IS 'api_calls_enriched without the exporter''s own calls.';
 

@@ -154,7 +154,7 @@ describe("billing that lands after the lookback window", () => {
     }
     const truth = await listAllCalls(sim.url, token);
     await expectEqualsApi(db, out, truth);
-    const emptied = await queryDb(db, "SELECT count(*)::INTEGER AS n FROM pending_rereads");
+    const emptied = await queryDb(db, "SELECT count(*)::INTEGER AS n FROM internal.pending_rereads");
     expect(emptied[0]?.n).toBe(0);
 
     // The request bound: ceil((new + window) / limit) + pending re-reads + 2.
@@ -175,7 +175,7 @@ describe("billing that lands after the lookback window", () => {
     const cap = 20;
     expect(pending.length).toBeGreaterThan(2 * cap);
     const asked = async () =>
-      (await queryDb(db, "SELECT id::VARCHAR AS id FROM pending_rereads ORDER BY id")).map((row) =>
+      (await queryDb(db, "SELECT id::VARCHAR AS id FROM internal.pending_rereads ORDER BY id")).map((row) =>
         String(row.id),
       );
 
@@ -270,7 +270,7 @@ describe("billing that lands after the lookback window", () => {
       expect(run.exitCode).toBe(4);
       expect(run.summary.status).toBe("partial");
       expect(run.summary.pending_rereads).toMatchObject({ asked: 5, settled: 5 });
-      const asked = await queryDb(db, "SELECT count(*)::INTEGER AS n FROM pending_rereads");
+      const asked = await queryDb(db, "SELECT count(*)::INTEGER AS n FROM internal.pending_rereads");
       // Settled calls are forgotten; the table only lists calls still pending.
       expect(asked[0]?.n).toBe(0);
       // The next run, with the API well again, settles the rest.

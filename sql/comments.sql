@@ -35,7 +35,7 @@ COMMENT ON COLUMN api_calls.last_changed_run_id IS 'Exporter bookkeeping: the ru
 COMMENT ON COLUMN api_calls.price_raw IS 'API: price, as the API printed it, when price_usd is that value rounded half-even to the micro-dollar; NULL when price_usd is exact. README: Money.';
 COMMENT ON COLUMN api_calls.price_flags IS 'What is unusual about the price: rounded, negative or negative,rounded; NULL for an ordinary price. README: Money.';
 
-COMMENT ON TABLE rejects IS 'Records that could not be loaded (API calls and async operations), kept with the reason instead of dropped; a run with rejects exits with code 4.';
+COMMENT ON TABLE rejects IS 'Records that could not be loaded (API calls, async operations, credits balances), kept with the reason instead of dropped; a run with rejects exits with code 4.';
 COMMENT ON COLUMN rejects.run_id IS 'The run (runs.run_id) that rejected the record.';
 COMMENT ON COLUMN rejects.rejected_at IS 'When the record was rejected (UTC).';
 COMMENT ON COLUMN rejects.record_id IS 'The id of the rejected record when it has one that can be read; NULL otherwise.';
@@ -204,3 +204,46 @@ COMMENT ON VIEW conversion_pairs IS 'File conversions per source and output form
 COMMENT ON COLUMN conversion_pairs.conversions IS 'File conversions between the two formats.';
 COMMENT ON COLUMN conversion_pairs.failed IS 'Those whose status is failed.';
 COMMENT ON COLUMN conversion_pairs.cost_usd IS 'The exact sum of the starting calls'' price_usd in USD, DECIMAL(18,6).';
+
+COMMENT ON TABLE balance_snapshots IS 'The API credits as GET /user/payment/balance (or /org/payment/balance with --scope org) reported them: one snapshot per export run, kept as a history for credit_burn and credit_runway.';
+COMMENT ON COLUMN balance_snapshots.run_id IS 'The export run (runs.run_id) that took the snapshot.';
+COMMENT ON COLUMN balance_snapshots.taken_at IS 'When the run read the balance, by the run''s clock (UTC).';
+COMMENT ON COLUMN balance_snapshots.scope IS 'Whose balance: user (the token''s user) or org (the user''s organisation), as the export''s --scope.';
+COMMENT ON COLUMN balance_snapshots.created_at IS 'API field CustomerBalance.created_at: when the balance was created (UTC).';
+COMMENT ON COLUMN balance_snapshots.updated_at IS 'API field CustomerBalance.updated_at: when the balance was last updated (UTC).';
+COMMENT ON COLUMN balance_snapshots.monthly_api_credits_remaining IS 'API field: monthly API credits left, a count (uint64). They refresh every month and do not carry over; spend pulls from them first.';
+COMMENT ON COLUMN balance_snapshots.monthly_api_credits_remaining_monetary_value IS 'API field: the monetary value of the monthly credits left, USD DECIMAL(18,6), exact (more digits are rounded half-even, as a call''s price).';
+COMMENT ON COLUMN balance_snapshots.monthly_api_credits_refresh_at IS 'API field: when the monthly credits next refresh (UTC); a past time means a refresh is due but not applied yet; NULL without a standard billing schedule.';
+COMMENT ON COLUMN balance_snapshots.stable_api_credits_remaining IS 'API field: stable API credits left, a count (uint64). They never refresh; spend pulls from them once the monthly credits are gone.';
+COMMENT ON COLUMN balance_snapshots.stable_api_credits_remaining_monetary_value IS 'API field: the monetary value of the stable credits left, USD DECIMAL(18,6), exact.';
+COMMENT ON COLUMN balance_snapshots.total_due IS 'API field: outstanding, draft or open invoices and pending items, USD DECIMAL(18,6); NULL unless the API returns it (the export does not ask for it).';
+COMMENT ON COLUMN balance_snapshots.subscription_id IS 'API field: the subscription id, or NULL.';
+COMMENT ON COLUMN balance_snapshots.subscription_details IS 'API field: the subscription details (ZooProductSubscriptions) as JSON, or NULL.';
+COMMENT ON COLUMN balance_snapshots.extra IS 'Fields of the balance the schema does not know yet, as a JSON object (NULL when there are none).';
+
+COMMENT ON VIEW credit_burn IS 'The credits consumed between consecutive balance snapshots (monthly + stable monetary value), and that per day; a pair across which the value grew (a monthly refresh or a grant) is not counted.';
+COMMENT ON COLUMN credit_burn.run_id IS 'The run of the later snapshot.';
+COMMENT ON COLUMN credit_burn.previous_taken_at IS 'When the earlier snapshot was taken (UTC).';
+COMMENT ON COLUMN credit_burn.taken_at IS 'When the later snapshot was taken (UTC).';
+COMMENT ON COLUMN credit_burn.elapsed_us IS 'Microseconds between the two snapshots.';
+COMMENT ON COLUMN credit_burn.previous_remaining_usd IS 'Monthly + stable credits'' monetary value at the earlier snapshot, USD DECIMAL(18,6).';
+COMMENT ON COLUMN credit_burn.remaining_usd IS 'Monthly + stable credits'' monetary value at the later snapshot, USD DECIMAL(18,6).';
+COMMENT ON COLUMN credit_burn.counted IS 'False when the pair spans a monthly refresh (the monthly value rose or monthly_api_credits_refresh_at moved) or a grant (the total rose): such a pair says nothing about spend.';
+COMMENT ON COLUMN credit_burn.consumed_usd IS 'previous_remaining_usd - remaining_usd, exact, USD DECIMAL(18,6); NULL when not counted.';
+COMMENT ON COLUMN credit_burn.burn_usd_per_day IS 'consumed_usd per day of elapsed_us, USD DECIMAL(18,6) rounded down to the micro-dollar (integer arithmetic, no float); NULL when not counted.';
+
+COMMENT ON VIEW credit_runway IS 'When the credits run out at the current rate: the latest snapshot''s remaining value divided by the burn per day (snapshot pairs of the last 30 days, else the priced spend of the last 30 days of calls).';
+COMMENT ON COLUMN credit_runway.run_id IS 'The run of the latest snapshot.';
+COMMENT ON COLUMN credit_runway.taken_at IS 'When the latest snapshot was taken (UTC).';
+COMMENT ON COLUMN credit_runway.remaining_usd IS 'Monthly + stable credits'' monetary value at the latest snapshot, USD DECIMAL(18,6).';
+COMMENT ON COLUMN credit_runway.monthly_usd IS 'The monthly credits'' monetary value at the latest snapshot, USD DECIMAL(18,6).';
+COMMENT ON COLUMN credit_runway.stable_usd IS 'The stable credits'' monetary value at the latest snapshot, USD DECIMAL(18,6).';
+COMMENT ON COLUMN credit_runway.monthly_refresh_at IS 'When the monthly credits next refresh, as the latest snapshot says (UTC).';
+COMMENT ON COLUMN credit_runway.burn_pairs IS 'Counted credit_burn pairs whose later snapshot is within the 30 days up to the latest one.';
+COMMENT ON COLUMN credit_runway.snapshot_burn_usd_per_day IS 'The sum of those pairs'' consumed_usd over the sum of their elapsed time, per day, USD DECIMAL(18,6) rounded down; NULL without such a pair.';
+COMMENT ON COLUMN credit_runway.spend_usd_per_day IS 'The priced spend (sum of api_calls.price_usd) of calls created in the 30 days up to the latest snapshot, per day of that window (from the first stored call when the history is shorter), USD DECIMAL(18,6) rounded down.';
+COMMENT ON COLUMN credit_runway.burn_usd_per_day IS 'The current burn: snapshot_burn_usd_per_day when known, else spend_usd_per_day.';
+COMMENT ON COLUMN credit_runway.burn_source IS 'Where burn_usd_per_day comes from: snapshots or api_calls.';
+COMMENT ON COLUMN credit_runway.runway_days IS 'remaining_usd / burn_usd_per_day in days, to a tenth; NULL when the burn is 0 or unknown.';
+COMMENT ON COLUMN credit_runway.runs_out_at IS 'taken_at + the runway: the instant the credits run out at this rate (UTC); NULL when the burn is 0 or unknown, or beyond 100 years.';
+COMMENT ON COLUMN credit_runway.runs_out_on IS 'The UTC day of runs_out_at.';

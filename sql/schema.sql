@@ -118,3 +118,24 @@ CREATE TABLE IF NOT EXISTS async_operations (
   fetch_run_id          VARCHAR NOT NULL
 );
 
+
+-- The credits the API reported, one snapshot per export run (GET /user/payment/balance or
+-- /org/payment/balance, by the export's scope): kept as a history, so that the views credit_burn
+-- and credit_runway can tell how fast they go. Field names are the API's (CustomerBalance); money is
+-- DECIMAL(18,6) made as a call's price is, counts are the spec's uint64.
+CREATE TABLE IF NOT EXISTS balance_snapshots (
+  run_id                                       VARCHAR NOT NULL,
+  taken_at                                     TIMESTAMPTZ NOT NULL,
+  scope                                        VARCHAR NOT NULL,
+  created_at                                   TIMESTAMPTZ NOT NULL,
+  updated_at                                   TIMESTAMPTZ NOT NULL,
+  monthly_api_credits_remaining                UBIGINT NOT NULL,
+  monthly_api_credits_remaining_monetary_value DECIMAL(18, 6) NOT NULL,
+  monthly_api_credits_refresh_at               TIMESTAMPTZ,
+  stable_api_credits_remaining                 UBIGINT NOT NULL,
+  stable_api_credits_remaining_monetary_value  DECIMAL(18, 6) NOT NULL,
+  total_due                                    DECIMAL(18, 6),
+  subscription_id                              VARCHAR,
+  subscription_details                         JSON,
+  extra                                        JSON
+);

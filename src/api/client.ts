@@ -6,6 +6,8 @@ import { type BodyFilter, OutputSkippingFilter } from "./operationBody.js";
 import type { MeasuredOutput } from "./outputSize.js";
 import type { AsyncOperation } from "./schemas/index.js";
 import { AsyncOperationSchema, isUuid } from "./schemas/index.js";
+import type { ApiScope } from "./scope.js";
+import { scopedPath } from "./scope.js";
 import type { Transport } from "./transport.js";
 
 export type SortMode = "created_at_ascending" | "created_at_descending";
@@ -130,6 +132,23 @@ export class ZooClient {
         notFoundHint:
           "No such API call for this token: the id is wrong, or the call belongs to another user (the API does not reveal which).",
       },
+    );
+    return { body: response.body, requestId: response.requestId };
+  }
+
+  /**
+   * GET /user/payment/balance or /org/payment/balance (get_payment_balance_for_user / _for_org): the
+   * API credits left, as a CustomerBalance body. Returned unvalidated, as getApiCall: the export
+   * checks it (src/transform/balanceRow.ts), so a body it cannot store goes to `rejects` rather than
+   * failing the run. A 403 (not allowed to see the org's billing) is `api.forbidden`, a 404 (no
+   * payment account) `api.not_found`.
+   */
+  async getPaymentBalance(scope: ApiScope): Promise<{ body: unknown; requestId: string | undefined }> {
+    const path = scopedPath(scope, "payment/balance");
+    const response = await this.transport.getJson(
+      path,
+      {},
+      { notFoundHint: "This token's account has no payment account to read credits from." },
     );
     return { body: response.body, requestId: response.requestId };
   }

@@ -8,6 +8,7 @@ export const SCHEMA_FILES = [
   "internal_state.sql",
   "warehouse_identity.sql",
   "views.sql",
+  "credit_views.sql",
 ] as const;
 
 /**

@@ -14,6 +14,7 @@ import { type RereadResult, rereadPending } from "./rereadPending.js";
 import { isResumable, statusOf } from "./runStatus.js";
 import { newRunSummary, type RunSummary } from "./runSummary.js";
 import { type ScanContext, type ScanResult, scanApiCalls } from "./scanApiCalls.js";
+import { balanceAfterScan } from "./snapshotBalance.js";
 import type { StartPoint } from "./startPoint.js";
 import { RunWarnings } from "./warnings.js";
 
@@ -41,8 +42,9 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
   if (futureWarning !== undefined) warn(futureWarning);
   const scanSeconds = lap();
   let failure = scan.failure ?? rereads?.failure;
+  const balance = await balanceAfterScan(deps, options, failure, warn);
   const operations = await fetchOperationsAfterScan(deps, options, startedAt, failure, warn);
-  failure ??= operations?.failure;
+  failure ??= operations?.failure ?? balance?.failure;
   const operationsSeconds = lap();
   const fatal = failure !== undefined && !isResumable(failure);
   const partitionsAtEnd = fatal || deps.signal.aborted ? 0 : await writeDatasets(deps, options, warn);
@@ -65,11 +67,12 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
     phase_seconds: { prepare, scan: scanSeconds, operations: operationsSeconds, parquet: parquetSeconds },
     ...(operations?.fetched === undefined ? {} : { operations: operations.fetched }),
     ...(rereads?.rereads === undefined ? {} : { pending_rereads: rereads.rereads }),
+    ...(balance === undefined ? {} : { balance: balance.balance }),
   };
   summary.status = statusOf(
     failure,
     deps.signal.aborted,
-    summary.records_rejected + (summary.operations?.rejected ?? 0),
+    summary.records_rejected + (summary.operations?.rejected ?? 0) + (balance?.rejected ?? 0),
   );
   if (failure !== undefined) summary.message = failure instanceof Error ? failure.message : String(failure);
   summary.warnings = warnings.lines();

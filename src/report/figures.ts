@@ -1,3 +1,5 @@
+import type { CreditFigures } from "./readBalanceFigures.js";
+
 /**
  * The figures of a report: what the terminal, `--json` and the HTML page show. Money is always an
  * exact decimal string as DuckDB printed it from a DECIMAL sum (never a JS number); counts are
@@ -110,4 +112,6 @@ export interface ReportFigures {
   own_calls: OwnCallFigures | null;
   /** Present only when the database has the operation views. */
   operations: OperationFigures | null;
+  /** The API credits at the latest balance snapshot; null on a database without one. */
+  credits: CreditFigures | null;
 }

@@ -1,5 +1,6 @@
 import { basename } from "node:path";
 import { dayRange, daySpan } from "./calendar.js";
+import { creditsSection } from "./creditsHtml.js";
 import { escapeHtml as esc } from "./escapeHtml.js";
 import type { ReportFigures } from "./figures.js";
 import { COLORS, legend } from "./htmlParts.js";
@@ -31,6 +32,7 @@ export function renderHtml(figures: ReportFigures): string {
     ...dailySections(figures),
     endpointSection(figures),
     operationsSection(figures),
+    creditsSection(figures.credits),
     `<section><h2>Most expensive calls</h2>${callsTable(figures.most_expensive_calls)}</section>`,
     rejectsSection(figures),
     definitions(),

@@ -4,6 +4,7 @@ import { sqlFile } from "../load/sqlFiles.js";
 import { isoTime } from "../log/isoTime.js";
 import { trailingWindow } from "./calendar.js";
 import type { ReportFigures } from "./figures.js";
+import { readBalanceFigures } from "./readBalanceFigures.js";
 import { readOperationFigures } from "./readOperationFigures.js";
 import { readOwnCallFigures } from "./readOwnCallFigures.js";
 import { count, optionalInteger, optionalText, queryRows, text } from "./rowValues.js";
@@ -113,6 +114,7 @@ export async function readReportFigures(
     },
     own_calls: await readOwnCallFigures(connection, period),
     operations: await readOperationFigures(connection, ranked),
+    credits: await readBalanceFigures(connection),
   };
 }
 

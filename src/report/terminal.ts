@@ -1,5 +1,6 @@
 import { printable } from "../log/printable.js";
 import { dayRange } from "./calendar.js";
+import { creditLines } from "./creditsTerminal.js";
 import type { DayFigure, ReportFigures } from "./figures.js";
 import { sparkline } from "./sparkline.js";
 import { chartValue, groupCount, groupDigits, percent } from "./usd.js";
@@ -14,6 +15,7 @@ export function renderTerminal(figures: ReportFigures): string {
   }
   lines.push("", ...rejectLines(figures));
   if (figures.operations !== null) lines.push("", ...operationLines(figures.operations));
+  if (figures.credits !== null) lines.push("", ...creditLines(figures.credits));
   return lines.join("\n");
 }
 

@@ -38,7 +38,7 @@ function badQuery(requestId: string, reason: string): Reply {
  * Bearer auth; the listing and the operations are scoped to the token's user. Returns the user's
  * index or a 401. Unknown and missing tokens get the same answer.
  */
-function authenticate(
+export function authenticate(
   ctx: RouteContext,
   requestId: string,
   authorization: string | undefined,

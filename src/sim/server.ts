@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
+import { balanceScopeOf, getPaymentBalance } from "./balance.js";
 import { createClock, type SimClock } from "./clock.js";
 import { handleControl } from "./control.js";
 import { Dataset, DEFAULT_NOW_ISO } from "./dataset.js";
@@ -39,7 +40,7 @@ const API_CALL_PATH = /^\/user\/api-calls\/([^/]+)$/;
 
 /** The spec's path template of an API route, or "(unmatched)": the key of the request counters. */
 function routeOf(path: string): string {
-  if (path === "/user/api-calls") return path;
+  if (path === "/user/api-calls" || balanceScopeOf(path) !== undefined) return path;
   if (OPERATION_PATH.test(path)) return "/async/operations/{id}";
   if (API_CALL_PATH.test(path)) return "/user/api-calls/{id}";
   return "(unmatched)";
@@ -119,7 +120,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const method = req.method ?? "GET";
     const operationId = OPERATION_PATH.exec(path)?.[1];
     const callId = API_CALL_PATH.exec(path)?.[1];
-    const known = path === "/user/api-calls" || operationId !== undefined || callId !== undefined;
+    const balanceScope = balanceScopeOf(path);
+    const known =
+      path === "/user/api-calls" ||
+      operationId !== undefined ||
+      callId !== undefined ||
+      balanceScope !== undefined;
     if (!known) return errorReply(requestId, 404, "Not Found");
     // The routes are GET only in the spec; Dropshot answers other methods with 405.
     if (method !== "GET")
@@ -127,6 +133,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const authorization = req.headers.authorization;
     if (operationId !== undefined) return getAsyncOperation(routes, requestId, operationId, authorization);
     if (callId !== undefined) return getApiCall(routes, requestId, callId, authorization);
+    if (balanceScope !== undefined) return getPaymentBalance(routes, requestId, balanceScope, authorization);
     return listApiCalls(routes, requestId, new URLSearchParams(queryString), authorization);
   }
 

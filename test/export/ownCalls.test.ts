@@ -56,10 +56,14 @@ describe("the exporter's own calls", () => {
         price: "0.000000",
       });
       expect([200, 404]).toContain(row.status_code);
-      expect(String(row.endpoint)).toMatch(/^\/(user\/api-calls|async\/operations\/[0-9a-f-]{36})$/);
+      expect(String(row.endpoint)).toMatch(
+        /^\/(user\/api-calls|user\/payment\/balance|async\/operations\/[0-9a-f-]{36})$/,
+      );
     }
     const listings = own.filter((row) => row.endpoint === "/user/api-calls").length;
-    const operationGets = own.length - listings;
+    const balanceReads = own.filter((row) => row.endpoint === "/user/payment/balance").length;
+    expect(balanceReads).toBe(1);
+    const operationGets = own.length - listings - balanceReads;
     expect(listings).toBeGreaterThan(1);
     expect(operationGets).toBe(first.summary.operations?.fetched);
 

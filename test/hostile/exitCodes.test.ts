@@ -148,7 +148,7 @@ describe("configuration errors are exit 2 and never echo a secret", () => {
   });
 });
 
-test("a base URL's path prefix is kept: requests go to /zoo/user/api-calls and /zoo/async/operations", async () => {
+test("a base URL's path prefix is kept: requests go to /zoo/user/api-calls, /zoo/user/payment/balance and /zoo/async/operations", async () => {
   const api = await hostile((request, res) => {
     if (request.path === "/zoo/user/api-calls") sendJson(res, 200, pageBody([validCall(1)], null));
     else if (request.path.startsWith("/zoo/async/operations/"))
@@ -163,6 +163,7 @@ test("a base URL's path prefix is kept: requests go to /zoo/user/api-calls and /
   expect(result.code, result.stderr).toBe(0);
   expect(api.requests.map((r) => r.path)).toEqual([
     "/zoo/user/api-calls",
+    "/zoo/user/payment/balance",
     `/zoo/async/operations/${String(validCall(1).id)}`,
   ]);
 });
@@ -257,6 +258,7 @@ describe("escape sequences from API data never reach the terminal raw", () => {
     const id = String(validCall(1).id);
     const api = await hostile((request, res) => {
       if (request.path === "/user/api-calls") sendJson(res, 200, pageBody([validCall(1)], null));
+      else if (request.path === "/user/payment/balance") sendJson(res, 404, errorBody(404, "not found"));
       else sendJson(res, 200, failedOperation(id, hostileText));
     });
     const env = { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url };

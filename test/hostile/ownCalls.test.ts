@@ -51,7 +51,8 @@ test("calls the exporter made, known by the id it received or by its user agent,
       reply(res, 200, pageBody(pages[index] ?? [], next), night === 0 ? callIds.shift() : randomUUID());
       return;
     }
-    operationsAsked.push(request.path);
+    // The operations asked about; the run's credits balance read is answered 404 as well.
+    if (request.path !== "/user/payment/balance") operationsAsked.push(request.path);
     reply(res, 404, JSON.stringify(errorBody(404, "not found")), undefined);
   });
   const { db, out, cleanup } = await tempWorkspace();

@@ -119,6 +119,10 @@ test("the retry budget is wall time: concurrent fetches waiting together spend i
       sendJson(res, 200, pageBody(calls, null));
       return;
     }
+    if (request.path === "/user/payment/balance") {
+      sendJson(res, 404, errorBody(404, "not found"));
+      return;
+    }
     res.setHeader("retry-after", "1");
     sendJson(res, 503, errorBody(503, "busy"));
   });

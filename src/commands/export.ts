@@ -11,6 +11,7 @@ import { asStorageError } from "../load/storageError.js";
 import { assertWarehousePath } from "../load/warehouseFile.js";
 import type { Logger } from "../log/logger.js";
 import { printable, printableLines } from "../log/printable.js";
+import { groupDigits } from "../log/usdText.js";
 import { exportApiCalls } from "../pipeline/exportApiCalls.js";
 import type { Progress } from "../pipeline/progress.js";
 import type { RunSummary } from "../pipeline/runSummary.js";
@@ -114,6 +115,7 @@ export function describeRun(summary: RunSummary, config: ExportConfig): string {
       : [
           `  calls pending billing re-read ${summary.pending_rereads.asked} (${summary.pending_rereads.settled} settled, ${summary.pending_rereads.still_pending} still pending, ${summary.pending_rereads.not_found} not found, ${summary.pending_rereads.left} left for the next run)`,
         ]),
+    ...(summary.balance === undefined ? [] : [balanceLine(summary.balance)]),
     `  Parquet partitions written ${summary.partitions_written}`,
     `  time: ${Object.entries(summary.phase_seconds)
       .map(([phase, seconds]) => `${phase} ${seconds.toFixed(1)} s`)
@@ -139,4 +141,11 @@ async function removeStaleSpools(dbPath: string): Promise<void> {
     if (entry.startsWith(prefix))
       await rm(path.join(path.dirname(dbPath), entry), { recursive: true, force: true });
   }
+}
+
+/** The credits balance step in one line: what is left, or why no snapshot was stored. */
+function balanceLine(balance: NonNullable<RunSummary["balance"]>): string {
+  return balance.remaining_usd === null
+    ? `  credits balance not stored (${balance.skipped ?? "skipped"})`
+    : `  credits left ${groupDigits(balance.remaining_usd)} USD (snapshot in balance_snapshots)`;
 }

@@ -3,7 +3,6 @@ import { insertBalanceSnapshot, rejectBalance } from "../load/balanceSnapshots.j
 import { isoTime } from "../log/isoTime.js";
 import { balanceRow } from "../transform/balanceRow.js";
 import type { ExportDeps, ExportOptions } from "./exportSettings.js";
-import { isResumable } from "./runStatus.js";
 import type { BalanceSummary } from "./runSummary.js";
 
 /** Answers that mean "this token cannot see it": a warning and no snapshot, never a failed run. */
@@ -58,13 +57,16 @@ export async function snapshotBalance(
   return { balance: { snapshots: 1, remaining_usd: remaining, skipped: null }, rejected: 0 };
 }
 
-/** The balance step after the scan, unless the run was stopped or failed beyond resuming. */
+/**
+ * The balance step after the scan, as the operations: not when the run was stopped or the scan
+ * failed (the run ends partial or failed on that; the next run takes the snapshot).
+ */
 export async function balanceAfterScan(
   deps: ExportDeps,
   options: Pick<ExportOptions, "runId" | "scope">,
   failure: unknown,
   warn: (message: string, kind?: string) => void,
 ): Promise<Awaited<ReturnType<typeof snapshotBalance>> | undefined> {
-  if (deps.signal.aborted || (failure !== undefined && !isResumable(failure))) return undefined;
+  if (deps.signal.aborted || failure !== undefined) return undefined;
   return snapshotBalance(deps, options, warn);
 }

@@ -1,6 +1,7 @@
 import type { Dataset } from "./dataset.js";
 import { errorReply, type Reply } from "./responses.js";
 import { authenticate, type RouteContext } from "./routes.js";
+import { monthOf, SpendLedger } from "./spendLedger.js";
 import { formatMicros, microsFromDate } from "./time.js";
 
 /**
@@ -54,23 +55,8 @@ export function payingUsers(dataset: Dataset, user: number, scope: BalanceScope)
   return members[0] === user ? members : undefined;
 }
 
-/** The balance of the calls of `users` as listed at `nowUs`. */
-export function balanceAt(dataset: Dataset, users: readonly number[], nowUs: number): SimBalance {
-  const spendByMonth = new Map<number, bigint>();
-  for (const user of users) {
-    for (const i of dataset.pageIndices(
-      user,
-      nowUs,
-      "created_at_ascending",
-      null,
-      Number.POSITIVE_INFINITY,
-    )) {
-      const price = dataset.rawCallAt(i, nowUs).priceMicros;
-      if (price === null || price <= 0) continue;
-      const month = monthOf(dataset.createdAt(i));
-      spendByMonth.set(month, (spendByMonth.get(month) ?? 0n) + BigInt(price));
-    }
-  }
+/** The balance left by a scope's spend per month (SpendLedger.spendAt) at `nowUs`. */
+export function balanceFrom(spendByMonth: ReadonlyMap<number, bigint>, nowUs: number): SimBalance {
   const current = monthOf(nowUs);
   let stable = STABLE_CREDIT_MICROS;
   for (const spend of spendByMonth.values()) {
@@ -84,10 +70,21 @@ export function balanceAt(dataset: Dataset, users: readonly number[], nowUs: num
   };
 }
 
-/** A UTC month as year * 12 + month index. */
-function monthOf(us: number): number {
-  const date = new Date(Math.floor(us / 1000));
-  return date.getUTCFullYear() * 12 + date.getUTCMonth();
+/** One ledger per set of paying users, made on first use: the simulator's memo of their spend. */
+export class SpendLedgers {
+  readonly #ledgers = new Map<string, SpendLedger>();
+
+  constructor(private readonly dataset: Dataset) {}
+
+  spendAt(users: readonly number[], nowUs: number): ReadonlyMap<number, bigint> {
+    const key = users.join(",");
+    let ledger = this.#ledgers.get(key);
+    if (ledger === undefined) {
+      ledger = new SpendLedger(this.dataset, new Set(users));
+      this.#ledgers.set(key, ledger);
+    }
+    return ledger.spendAt(nowUs);
+  }
 }
 
 /** Micro-dollars as decimal text without trailing zeros ("12.5", "0", "0.000001"). */
@@ -102,7 +99,7 @@ export function usdText(micros: bigint): string {
  * priceAsString, as the listing's price), so no float ever rounds it.
  */
 export function getPaymentBalance(
-  context: RouteContext,
+  context: RouteContext & { ledgers: SpendLedgers },
   requestId: string,
   scope: BalanceScope,
   authorization: string | undefined,
@@ -114,7 +111,7 @@ export function getPaymentBalance(
     return errorReply(requestId, 403, "forbidden: only an admin of the user's org can read its balance");
   }
   const nowUs = microsFromDate(context.now());
-  const balance = balanceAt(context.dataset, users, nowUs);
+  const balance = balanceFrom(context.ledgers.spendAt(users, nowUs), nowUs);
   const money = (micros: bigint) => (context.priceAsString ? `"${usdText(micros)}"` : usdText(micros));
   const fields = [
     `"created_at":"${CREATED_AT}"`,

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { balanceScopeOf, getPaymentBalance } from "./balance.js";
+import { balanceScopeOf, getPaymentBalance, SpendLedgers } from "./balance.js";
 import { createClock, type SimClock } from "./clock.js";
 import { handleControl } from "./control.js";
 import { Dataset, DEFAULT_NOW_ISO } from "./dataset.js";
@@ -66,6 +66,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     outputBytes: options.outputBytes,
   };
   const control = { clock, stats, faults, users };
+  const balanceRoutes = { ...routes, ledgers: new SpendLedgers(dataset) };
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -133,7 +134,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const authorization = req.headers.authorization;
     if (operationId !== undefined) return getAsyncOperation(routes, requestId, operationId, authorization);
     if (callId !== undefined) return getApiCall(routes, requestId, callId, authorization);
-    if (balanceScope !== undefined) return getPaymentBalance(routes, requestId, balanceScope, authorization);
+    if (balanceScope !== undefined)
+      return getPaymentBalance(balanceRoutes, requestId, balanceScope, authorization);
     return listApiCalls(routes, requestId, new URLSearchParams(queryString), authorization);
   }
 

@@ -16,7 +16,7 @@ import {
   unknownFields,
 } from "../helpers/drawnValues.js";
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
-import { HOSTILE_USER_ID, pageBody, sendJson, startHostileApi } from "../helpers/hostileApi.js";
+import { errorBody, HOSTILE_USER_ID, pageBody, sendJson, startHostileApi } from "../helpers/hostileApi.js";
 
 /**
  * Records drawn from the spec's ApiCallWithPrice with boundary values (int32 and int64 edges, month
@@ -191,6 +191,11 @@ async function checkRun(drawn: DrawnRecord[], limit: number, compact: boolean): 
   }
   pages.push(pageText([], null, compact));
   const api = await startHostileApi((request, res) => {
+    // The drawn records are the calls; the run's credits balance read finds none.
+    if (request.path === "/user/payment/balance") {
+      sendJson(res, 404, errorBody(404, "not found"));
+      return;
+    }
     const token = request.query.get("page_token");
     sendJson(res, 200, pages[token === null ? 0 : Number(token.slice(1))] ?? pageText([], null, compact));
   });

@@ -18,7 +18,7 @@ COMMENT ON COLUMN api_calls.started_at IS 'API: started_at. When the call starte
 COMMENT ON COLUMN api_calls.completed_at IS 'API: completed_at. When the call completed billing (UTC); NULL while billing is pending, and its price may still change.';
 COMMENT ON COLUMN api_calls.updated_at IS 'API: updated_at. When the API last updated the call (UTC); moves when billing completes. The loader keeps the version with the highest.';
 COMMENT ON COLUMN api_calls.duration_raw IS 'API: duration, as sent (int64). The spec gives no unit; duration_ms converts it with --duration-unit. README: Duration.';
-COMMENT ON COLUMN api_calls.duration_ms IS 'Derived: duration_raw in milliseconds, converted with the unit stored in export_state.duration_unit (default ns). README: Duration.';
+COMMENT ON COLUMN api_calls.duration_ms IS 'Derived: duration_raw in milliseconds, converted with the unit stored in internal.export_state.duration_unit (default ns). README: Duration.';
 COMMENT ON COLUMN api_calls.minutes IS 'API: minutes. The number of minutes the call was billed for; NULL until billed or when not billed by time.';
 COMMENT ON COLUMN api_calls.seconds IS 'API: seconds. The number of seconds the call was billed for; NULL until billed or when not billed by time.';
 COMMENT ON COLUMN api_calls.price_usd IS 'API: price. The price of the call in USD, exact DECIMAL(18,6); a price with more than 6 decimals is rounded half-even (see price_raw). Negative for a refund or credit. NULL when the API gave none. README: Money.';
@@ -35,7 +35,7 @@ COMMENT ON COLUMN api_calls.last_changed_run_id IS 'Exporter bookkeeping: the ru
 COMMENT ON COLUMN api_calls.price_raw IS 'API: price, as the API printed it, when price_usd is that value rounded half-even to the micro-dollar; NULL when price_usd is exact. README: Money.';
 COMMENT ON COLUMN api_calls.price_flags IS 'What is unusual about the price: rounded, negative or negative,rounded; NULL for an ordinary price. README: Money.';
 
-COMMENT ON TABLE rejects IS 'Records that could not be loaded (API calls and async operations), kept with the reason instead of dropped; a run with rejects exits with code 4.';
+COMMENT ON TABLE rejects IS 'Records that could not be loaded (API calls, async operations, credits balances), kept with the reason instead of dropped; a run with rejects exits with code 4.';
 COMMENT ON COLUMN rejects.run_id IS 'The run (runs.run_id) that rejected the record.';
 COMMENT ON COLUMN rejects.rejected_at IS 'When the record was rejected (UTC).';
 COMMENT ON COLUMN rejects.record_id IS 'The id of the rejected record when it has one that can be read; NULL otherwise.';
@@ -58,24 +58,24 @@ COMMENT ON COLUMN runs.partitions_written IS 'Parquet partition files the run re
 COMMENT ON COLUMN runs.retries IS 'Requests the run retried (429, 5xx, network errors).';
 COMMENT ON COLUMN runs.message IS 'What stopped the run, then its warnings, separated by semicolons; NULL when there were none.';
 
-COMMENT ON TABLE export_state IS 'Exporter bookkeeping: the checkpoint, one row, committed in the same transaction as the rows it covers.';
-COMMENT ON COLUMN export_state.singleton IS 'Always true: keeps the table at one row.';
-COMMENT ON COLUMN export_state.user_id IS 'The user whose calls this database holds; a token of another user is refused.';
-COMMENT ON COLUMN export_state.resume_token IS 'Where an interrupted scan continues: a page token sealed with AES-256-GCM under the export''s secret key; NULL once a scan has reached the end.';
-COMMENT ON COLUMN export_state.resume_run_id IS 'The run that wrote resume_token.';
-COMMENT ON COLUMN export_state.high_water_created IS 'The highest created_at stored (UTC): the lookback window of a nightly run ends here.';
-COMMENT ON COLUMN export_state.last_complete_scan IS 'When a scan last reached the end of the listing (UTC).';
-COMMENT ON COLUMN export_state.duration_unit IS 'The unit of api_calls.duration_raw that duration_ms was derived with: ns, us, ms or s (--duration-unit).';
-COMMENT ON COLUMN export_state.partitioning IS 'How the Parquet dataset is partitioned: month or day (--partition).';
+COMMENT ON TABLE internal.export_state IS 'Exporter bookkeeping: the checkpoint, one row, committed in the same transaction as the rows it covers.';
+COMMENT ON COLUMN internal.export_state.singleton IS 'Always true: keeps the table at one row.';
+COMMENT ON COLUMN internal.export_state.user_id IS 'The user whose calls this database holds; a token of another user is refused.';
+COMMENT ON COLUMN internal.export_state.resume_token IS 'Where an interrupted scan continues: a page token sealed with AES-256-GCM under the export''s secret key; NULL once a scan has reached the end.';
+COMMENT ON COLUMN internal.export_state.resume_run_id IS 'The run that wrote resume_token.';
+COMMENT ON COLUMN internal.export_state.high_water_created IS 'The highest created_at stored (UTC): the lookback window of a nightly run ends here.';
+COMMENT ON COLUMN internal.export_state.last_complete_scan IS 'When a scan last reached the end of the listing (UTC).';
+COMMENT ON COLUMN internal.export_state.duration_unit IS 'The unit of api_calls.duration_raw that duration_ms was derived with: ns, us, ms or s (--duration-unit).';
+COMMENT ON COLUMN internal.export_state.partitioning IS 'How the Parquet dataset is partitioned: month or day (--partition).';
 
-COMMENT ON TABLE page_ladder IS 'Exporter bookkeeping: sealed page tokens of scanned pages, so a nightly run restarts before its lookback window instead of from the beginning.';
-COMMENT ON COLUMN page_ladder.last_created_at IS 'The created_at of the last call on the page the token follows (UTC).';
-COMMENT ON COLUMN page_ladder.token IS 'The next_page token of that page, sealed with AES-256-GCM under the export''s secret key.';
-COMMENT ON COLUMN page_ladder.run_id IS 'The run that read the page.';
+COMMENT ON TABLE internal.page_ladder IS 'Exporter bookkeeping: sealed page tokens of scanned pages, so a nightly run restarts before its lookback window instead of from the beginning.';
+COMMENT ON COLUMN internal.page_ladder.last_created_at IS 'The created_at of the last call on the page the token follows (UTC).';
+COMMENT ON COLUMN internal.page_ladder.token IS 'The next_page token of that page, sealed with AES-256-GCM under the export''s secret key.';
+COMMENT ON COLUMN internal.page_ladder.run_id IS 'The run that read the page.';
 
-COMMENT ON TABLE parquet_dirty IS 'Exporter bookkeeping: Parquet partitions whose rows changed and are not yet rewritten; cleared once the partition file is swapped in.';
-COMMENT ON COLUMN parquet_dirty.dataset IS 'The Parquet dataset: api_calls or async_operations.';
-COMMENT ON COLUMN parquet_dirty.partition IS 'The partition: the UTC month (or day, with --partition day) of created_at, as in the dataset''s folder names.';
+COMMENT ON TABLE internal.parquet_dirty IS 'Exporter bookkeeping: Parquet partitions whose rows changed and are not yet rewritten; cleared once the partition file is swapped in.';
+COMMENT ON COLUMN internal.parquet_dirty.dataset IS 'The Parquet dataset: api_calls or async_operations.';
+COMMENT ON COLUMN internal.parquet_dirty.partition IS 'The partition: the UTC month (or day, with --partition day) of created_at, as in the dataset''s folder names.';
 
 COMMENT ON TABLE async_operations IS 'Async operations (long-running CAD jobs, GET /async/operations/{id}), one per API call that started one; output files are never stored, only their names and sizes.';
 COMMENT ON COLUMN async_operations.id IS 'API: id. The operation''s id, the same as the id of the API call that started it (api_calls.id).';
@@ -117,25 +117,25 @@ COMMENT ON COLUMN async_operations.raw_unknown IS 'The whole body of an operatio
 COMMENT ON COLUMN async_operations.fetched_at IS 'Exporter bookkeeping: when the exporter fetched the operation (UTC).';
 COMMENT ON COLUMN async_operations.fetch_run_id IS 'Exporter bookkeeping: the run (runs.run_id) that last fetched it.';
 
-COMMENT ON TABLE own_calls IS 'Exporter bookkeeping: the x-api-call-id of every response an export received, per run; marks the exporter''s own calls (is_own_call) when they come back in the listing.';
-COMMENT ON COLUMN own_calls.id IS 'The x-api-call-id response header: the id of that request as an API call (api_calls.id).';
-COMMENT ON COLUMN own_calls.run_id IS 'The run that made the request.';
+COMMENT ON TABLE internal.own_calls IS 'Exporter bookkeeping: the x-api-call-id of every response an export received, per run; marks the exporter''s own calls (is_own_call) when they come back in the listing.';
+COMMENT ON COLUMN internal.own_calls.id IS 'The x-api-call-id response header: the id of that request as an API call (api_calls.id).';
+COMMENT ON COLUMN internal.own_calls.run_id IS 'The run that made the request.';
 
-COMMENT ON TABLE pending_rereads IS 'Exporter bookkeeping: stored calls pending billing from before the lookback window, re-read one by one (GET /user/api-calls/{id}).';
-COMMENT ON COLUMN pending_rereads.id IS 'The call (api_calls.id).';
-COMMENT ON COLUMN pending_rereads.last_asked_at IS 'When a run last asked the API for it (UTC).';
-COMMENT ON COLUMN pending_rereads.asks IS 'How many times runs have asked for it.';
-COMMENT ON COLUMN pending_rereads.not_found IS 'True when the API answered 404: the stored row is kept as it is and not asked again.';
+COMMENT ON TABLE internal.pending_rereads IS 'Exporter bookkeeping: stored calls pending billing from before the lookback window, re-read one by one (GET /user/api-calls/{id}).';
+COMMENT ON COLUMN internal.pending_rereads.id IS 'The call (api_calls.id).';
+COMMENT ON COLUMN internal.pending_rereads.last_asked_at IS 'When a run last asked the API for it (UTC).';
+COMMENT ON COLUMN internal.pending_rereads.asks IS 'How many times runs have asked for it.';
+COMMENT ON COLUMN internal.pending_rereads.not_found IS 'True when the API answered 404: the stored row is kept as it is and not asked again.';
 
-COMMENT ON TABLE warehouse_identity IS 'Exporter bookkeeping: which warehouse this is; the Parquet dataset records the id of the warehouse that writes it (_zoo_usage_owner.json).';
-COMMENT ON COLUMN warehouse_identity.warehouse_id IS 'A random UUID made when the database was created.';
-COMMENT ON COLUMN warehouse_identity.created_at IS 'When the id was made (UTC).';
+COMMENT ON TABLE internal.warehouse_identity IS 'Exporter bookkeeping: which warehouse this is; the Parquet dataset records the id of the warehouse that writes it (_zoo_usage_owner.json).';
+COMMENT ON COLUMN internal.warehouse_identity.warehouse_id IS 'A random UUID made when the database was created.';
+COMMENT ON COLUMN internal.warehouse_identity.created_at IS 'When the id was made (UTC).';
 
 COMMENT ON VIEW api_calls_enriched IS 'api_calls with the UTC day and month, whether billing is pending, and whether the call is the exporter''s own.';
 COMMENT ON COLUMN api_calls_enriched.day IS 'The UTC day of created_at.';
 COMMENT ON COLUMN api_calls_enriched.month IS 'The UTC month of created_at, as the DATE of its first day (2026-10-01).';
 COMMENT ON COLUMN api_calls_enriched.billing_pending IS 'True while billing has not completed (completed_at is NULL): the price may still change.';
-COMMENT ON COLUMN api_calls_enriched.is_own_call IS 'True for a request of the exporter itself: its id is in own_calls or its user_agent starts with zoo-usage/.';
+COMMENT ON COLUMN api_calls_enriched.is_own_call IS 'True for a request of the exporter itself: its id is in internal.own_calls or its user_agent starts with zoo-usage/.';
 
 COMMENT ON VIEW api_calls_excluding_own IS 'api_calls_enriched without the exporter''s own calls.';
 
@@ -293,3 +293,45 @@ COMMENT ON COLUMN monthly_reconciliation.invoice_lines IS 'Invoice lines (of inv
 COMMENT ON COLUMN monthly_reconciliation.invoiced_usd IS 'Exact sum of those lines'' amounts, DECIMAL(38,6); 0 when the month is not invoiced yet.';
 COMMENT ON COLUMN monthly_reconciliation.difference_usd IS 'invoiced_usd - usage_cost_usd, exact: negative while a month is not (fully) invoiced.';
 COMMENT ON COLUMN monthly_reconciliation.lines_differing IS 'Lines of the month whose amount differs from their calls'' cost (invoice_line_reconciliation status differs).';
+COMMENT ON TABLE balance_snapshots IS 'The API credits as GET /user/payment/balance (or /org/payment/balance with --scope org) reported them: one snapshot per export run, kept as a history for credit_burn and credit_runway.';
+COMMENT ON COLUMN balance_snapshots.run_id IS 'The export run (runs.run_id) that took the snapshot.';
+COMMENT ON COLUMN balance_snapshots.taken_at IS 'When the run read the balance, by the run''s clock (UTC).';
+COMMENT ON COLUMN balance_snapshots.scope IS 'Whose balance: user (the token''s user) or org (the user''s organisation), as the export''s --scope.';
+COMMENT ON COLUMN balance_snapshots.created_at IS 'API field CustomerBalance.created_at: when the balance was created (UTC).';
+COMMENT ON COLUMN balance_snapshots.updated_at IS 'API field CustomerBalance.updated_at: when the balance was last updated (UTC).';
+COMMENT ON COLUMN balance_snapshots.monthly_api_credits_remaining IS 'API field: monthly API credits left, a count (uint64). They refresh every month and do not carry over; spend pulls from them first.';
+COMMENT ON COLUMN balance_snapshots.monthly_api_credits_remaining_monetary_value IS 'API field: the monetary value of the monthly credits left, USD DECIMAL(18,6), exact (more digits are rounded half-even, as a call''s price).';
+COMMENT ON COLUMN balance_snapshots.monthly_api_credits_refresh_at IS 'API field: when the monthly credits next refresh (UTC); a past time means a refresh is due but not applied yet; NULL without a standard billing schedule.';
+COMMENT ON COLUMN balance_snapshots.stable_api_credits_remaining IS 'API field: stable API credits left, a count (uint64). They never refresh; spend pulls from them once the monthly credits are gone.';
+COMMENT ON COLUMN balance_snapshots.stable_api_credits_remaining_monetary_value IS 'API field: the monetary value of the stable credits left, USD DECIMAL(18,6), exact.';
+COMMENT ON COLUMN balance_snapshots.total_due IS 'API field: outstanding, draft or open invoices and pending items, USD DECIMAL(18,6); NULL unless the API returns it (the export does not ask for it).';
+COMMENT ON COLUMN balance_snapshots.subscription_id IS 'API field: the subscription id, or NULL.';
+COMMENT ON COLUMN balance_snapshots.subscription_details IS 'API field: the subscription details (ZooProductSubscriptions) as JSON, or NULL.';
+COMMENT ON COLUMN balance_snapshots.extra IS 'Fields of the balance the schema does not know yet, as a JSON object (NULL when there are none).';
+
+COMMENT ON VIEW credit_burn IS 'The credits consumed between consecutive balance snapshots (monthly + stable monetary value), and that per day; a pair across which the value grew (a monthly refresh or a grant) is not counted.';
+COMMENT ON COLUMN credit_burn.run_id IS 'The run of the later snapshot.';
+COMMENT ON COLUMN credit_burn.previous_taken_at IS 'When the earlier snapshot was taken (UTC).';
+COMMENT ON COLUMN credit_burn.taken_at IS 'When the later snapshot was taken (UTC).';
+COMMENT ON COLUMN credit_burn.elapsed_us IS 'Microseconds between the two snapshots.';
+COMMENT ON COLUMN credit_burn.previous_remaining_usd IS 'Monthly + stable credits'' monetary value at the earlier snapshot, USD DECIMAL(18,6).';
+COMMENT ON COLUMN credit_burn.remaining_usd IS 'Monthly + stable credits'' monetary value at the later snapshot, USD DECIMAL(18,6).';
+COMMENT ON COLUMN credit_burn.counted IS 'False when the pair spans a monthly refresh (the monthly value rose or monthly_api_credits_refresh_at moved) or a grant (the total rose): such a pair says nothing about spend.';
+COMMENT ON COLUMN credit_burn.consumed_usd IS 'previous_remaining_usd - remaining_usd, exact, USD DECIMAL(18,6); NULL when not counted.';
+COMMENT ON COLUMN credit_burn.burn_usd_per_day IS 'consumed_usd per day of elapsed_us, USD DECIMAL(18,6) rounded down to the micro-dollar (integer arithmetic, no float); NULL when not counted.';
+
+COMMENT ON VIEW credit_runway IS 'When the credits run out at the current rate: the latest snapshot''s remaining value divided by the burn per day (snapshot pairs of the last 30 days, else the priced spend of the last 30 days of calls).';
+COMMENT ON COLUMN credit_runway.run_id IS 'The run of the latest snapshot.';
+COMMENT ON COLUMN credit_runway.taken_at IS 'When the latest snapshot was taken (UTC).';
+COMMENT ON COLUMN credit_runway.remaining_usd IS 'Monthly + stable credits'' monetary value at the latest snapshot, USD DECIMAL(18,6).';
+COMMENT ON COLUMN credit_runway.monthly_usd IS 'The monthly credits'' monetary value at the latest snapshot, USD DECIMAL(18,6).';
+COMMENT ON COLUMN credit_runway.stable_usd IS 'The stable credits'' monetary value at the latest snapshot, USD DECIMAL(18,6).';
+COMMENT ON COLUMN credit_runway.monthly_refresh_at IS 'When the monthly credits next refresh, as the latest snapshot says (UTC).';
+COMMENT ON COLUMN credit_runway.burn_pairs IS 'Counted credit_burn pairs whose later snapshot is within the 30 days up to the latest one.';
+COMMENT ON COLUMN credit_runway.snapshot_burn_usd_per_day IS 'The sum of those pairs'' consumed_usd over the sum of their elapsed time, per day, USD DECIMAL(18,6) rounded down; NULL without such a pair.';
+COMMENT ON COLUMN credit_runway.spend_usd_per_day IS 'The priced spend (sum of api_calls.price_usd) of calls created in the 30 days up to the latest snapshot, per day of that window (from the first stored call when the history is shorter), USD DECIMAL(18,6) rounded down.';
+COMMENT ON COLUMN credit_runway.burn_usd_per_day IS 'The current burn: snapshot_burn_usd_per_day when known, else spend_usd_per_day.';
+COMMENT ON COLUMN credit_runway.burn_source IS 'Where burn_usd_per_day comes from: snapshots or api_calls.';
+COMMENT ON COLUMN credit_runway.runway_days IS 'remaining_usd / burn_usd_per_day in days, to a tenth; NULL when the burn is 0 or unknown.';
+COMMENT ON COLUMN credit_runway.runs_out_at IS 'taken_at + the runway: the instant the credits run out at this rate (UTC); NULL when the burn is 0 or unknown, or beyond 100 years.';
+COMMENT ON COLUMN credit_runway.runs_out_on IS 'The UTC day of runs_out_at.';

@@ -1,7 +1,7 @@
 -- Keep the token ladder small: one rung per exact position (the newest token for it), every rung
 -- from $keep_from on (where the next runs will start), and only the last rung of each UTC day
 -- before that (enough to restart from an older point if --lookback grows).
-DELETE FROM page_ladder
+DELETE FROM internal.page_ladder
 WHERE rowid NOT IN (
   SELECT rowid FROM (
     SELECT
@@ -11,7 +11,7 @@ WHERE rowid NOT IN (
       row_number() OVER (
         PARTITION BY CAST(timezone('UTC', last_created_at) AS DATE) ORDER BY last_created_at DESC, run_id DESC
       ) AS rank_in_day
-    FROM page_ladder
+    FROM internal.page_ladder
   )
   WHERE newest_for_position = 1 AND (last_created_at >= $keep_from::TIMESTAMPTZ OR rank_in_day = 1)
 );

@@ -1,6 +1,6 @@
 -- Notes that the calls of $ids were asked at $asked_at; $not_found_ids are the ones the API answered
 -- 404 for.
-INSERT INTO pending_rereads (id, last_asked_at, asks, not_found)
+INSERT INTO internal.pending_rereads (id, last_asked_at, asks, not_found)
 SELECT id, $asked_at::TIMESTAMPTZ, 1, list_contains($not_found_ids::UUID[], id)
 FROM (SELECT unnest($ids::UUID[]) AS id)
 ON CONFLICT (id) DO UPDATE SET

@@ -69,39 +69,6 @@ CREATE TABLE IF NOT EXISTS runs (
   message            VARCHAR
 );
 
--- The checkpoint: one row. Committed in the same transaction as the rows it covers.
--- Page tokens are sealed (AES-256-GCM with the export's secret key), never stored in the clear.
-CREATE TABLE IF NOT EXISTS export_state (
-  singleton          BOOLEAN PRIMARY KEY DEFAULT true CHECK (singleton),
-  user_id            UUID,
-  -- Where an interrupted scan continues; NULL once a scan has reached the end.
-  resume_token       VARCHAR,
-  resume_run_id      VARCHAR,
-  high_water_created TIMESTAMPTZ,
-  last_complete_scan TIMESTAMPTZ,
-  -- Settings the stored data depends on: duration_ms is derived with this unit, and the Parquet
-  -- dataset is laid out by this partitioning.
-  duration_unit      VARCHAR,
-  partitioning       VARCHAR
-);
-
--- The token ladder: the next_page token of scanned pages, keyed by the created_at of the page's last
--- item. The API has no `since` filter; a nightly run restarts from the highest rung before its
--- lookback window instead of from the beginning.
-CREATE TABLE IF NOT EXISTS page_ladder (
-  last_created_at TIMESTAMPTZ NOT NULL,
-  token           VARCHAR NOT NULL,
-  run_id          VARCHAR NOT NULL
-);
-
--- Parquet partitions whose rows changed and are not yet rewritten. Set in the data's transaction,
--- cleared after the partition file is swapped in: a crash in between is repaired by the next run.
-CREATE TABLE IF NOT EXISTS parquet_dirty (
-  dataset   VARCHAR NOT NULL,
-  partition VARCHAR NOT NULL,
-  PRIMARY KEY (dataset, partition)
-);
-
 -- Async operations (the long-running CAD jobs), one per API call that started one; the id is the
 -- call's id (spec: "the same as the API call ID"). Scalar fields of each variant are columns, the
 -- rest is in `details` JSON. Output files (base64 CAD data) are never stored: only their names and
@@ -151,22 +118,24 @@ CREATE TABLE IF NOT EXISTS async_operations (
   fetch_run_id          VARCHAR NOT NULL
 );
 
--- The x-api-call-id of every response the exporter received, per run: the API lists each request
--- it serves as a call of the token's user, and these ids mark the exporter's own calls when they
--- come back in a later listing (api_calls_enriched.is_own_call). No key: a retried run may repeat
--- an id, and the views only ask whether an id is present.
-CREATE TABLE IF NOT EXISTS own_calls (
-  id     UUID NOT NULL,
-  run_id VARCHAR NOT NULL
-);
 
--- Stored calls still pending billing that runs re-read one by one (GET /user/api-calls/{id})
--- because they are older than the lookback window: when each was last asked, so that the per-run
--- cap rotates through them instead of asking the same oldest ones every night, and whether the API
--- answered 404 (then the row is kept as stored and not asked again).
-CREATE TABLE IF NOT EXISTS pending_rereads (
-  id            UUID PRIMARY KEY,
-  last_asked_at TIMESTAMPTZ NOT NULL,
-  asks          INTEGER NOT NULL,
-  not_found     BOOLEAN NOT NULL
+-- The credits the API reported, one snapshot per export run (GET /user/payment/balance or
+-- /org/payment/balance, by the export's scope): kept as a history, so that the views credit_burn
+-- and credit_runway can tell how fast they go. Field names are the API's (CustomerBalance); money is
+-- DECIMAL(18,6) made as a call's price is, counts are the spec's uint64.
+CREATE TABLE IF NOT EXISTS balance_snapshots (
+  run_id                                       VARCHAR NOT NULL,
+  taken_at                                     TIMESTAMPTZ NOT NULL,
+  scope                                        VARCHAR NOT NULL,
+  created_at                                   TIMESTAMPTZ NOT NULL,
+  updated_at                                   TIMESTAMPTZ NOT NULL,
+  monthly_api_credits_remaining                UBIGINT NOT NULL,
+  monthly_api_credits_remaining_monetary_value DECIMAL(18, 6) NOT NULL,
+  monthly_api_credits_refresh_at               TIMESTAMPTZ,
+  stable_api_credits_remaining                 UBIGINT NOT NULL,
+  stable_api_credits_remaining_monetary_value  DECIMAL(18, 6) NOT NULL,
+  total_due                                    DECIMAL(18, 6),
+  subscription_id                              VARCHAR,
+  subscription_details                         JSON,
+  extra                                        JSON
 );

@@ -11,7 +11,7 @@ SELECT
   (count(*) FILTER (WHERE c.created_at < $stale_before::TIMESTAMPTZ) OVER ())::INTEGER AS stale,
   strftime(timezone('UTC', min(c.created_at) OVER ()), '%Y-%m-%dT%H:%M:%S.%fZ') AS oldest_created_at
 FROM api_calls AS c
-LEFT JOIN pending_rereads AS r USING (id)
+LEFT JOIN internal.pending_rereads AS r USING (id)
 WHERE c.completed_at IS NULL
   AND c.created_at < $window_start::TIMESTAMPTZ
   AND ($scanned_from::TIMESTAMPTZ IS NULL OR c.created_at <= $scanned_from::TIMESTAMPTZ)

@@ -2,11 +2,11 @@
 -- turns the instant into UTC wall time before it is cut into a date. Sums of DECIMAL are exact.
 
 -- is_own_call: a request of the exporter itself, which the API lists as a call of the token's user
--- like any other: an id it received in x-api-call-id (own_calls), or its User-Agent (zoo-usage/...),
+-- like any other: an id it received in x-api-call-id (internal.own_calls), or its User-Agent (zoo-usage/...),
 -- which also covers a request whose response never arrived. The parameters are named apart from
--- the columns: one named id would be taken for own_calls.id inside the subquery.
+-- the columns: one named id would be taken for internal.own_calls.id inside the subquery.
 CREATE OR REPLACE MACRO is_own_call(call_id, call_user_agent) AS
-  coalesce(call_user_agent LIKE 'zoo-usage/%', false) OR call_id IN (SELECT id FROM own_calls);
+  coalesce(call_user_agent LIKE 'zoo-usage/%', false) OR call_id IN (SELECT id FROM internal.own_calls);
 
 CREATE OR REPLACE VIEW api_calls_enriched AS
 SELECT

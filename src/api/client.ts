@@ -169,6 +169,23 @@ export class ZooClient {
     return { body: response.body, requestId: response.requestId };
   }
 
+  /**
+   * GET /user/payment/balance or /org/payment/balance (get_payment_balance_for_user / _for_org): the
+   * API credits left, as a CustomerBalance body. Returned unvalidated, as getApiCall: the export
+   * checks it (src/transform/balanceRow.ts), so a body it cannot store goes to `rejects` rather than
+   * failing the run. A 403 (not allowed to see the org's billing) is `api.forbidden`, a 404 (no
+   * payment account) `api.not_found`.
+   */
+  async getPaymentBalance(scope: ApiScope): Promise<{ body: unknown; requestId: string | undefined }> {
+    const path = scopedPath(scope, "payment/balance");
+    const response = await this.transport.getJson(
+      path,
+      {},
+      { notFoundHint: "This token's account has no payment account to read credits from." },
+    );
+    return { body: response.body, requestId: response.requestId };
+  }
+
   /** The whole operation, output files included (`operation get --save-outputs` writes them). */
   async getAsyncOperation(id: string): Promise<AsyncOperation> {
     const { body, requestId } = await this.fetchOperation(id, undefined);

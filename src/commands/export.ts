@@ -11,6 +11,7 @@ import { asStorageError } from "../load/storageError.js";
 import { assertWarehousePath } from "../load/warehouseFile.js";
 import type { Logger } from "../log/logger.js";
 import { printable, printableLines } from "../log/printable.js";
+import { groupDigits } from "../log/usdText.js";
 import { exportApiCalls } from "../pipeline/exportApiCalls.js";
 import type { Progress } from "../pipeline/progress.js";
 import type { RunSummary } from "../pipeline/runSummary.js";
@@ -119,6 +120,7 @@ export function describeRun(summary: RunSummary, config: ExportConfig): string {
           `  invoices stored ${summary.invoices.invoices} (${summary.invoices.lines} lines, ${summary.invoices.new_invoices} new, ${summary.invoices.rejected} rejected)`,
         ]
       : []),
+    ...(summary.balance === undefined ? [] : [balanceLine(summary.balance)]),
     `  Parquet partitions written ${summary.partitions_written}`,
     `  time: ${Object.entries(summary.phase_seconds)
       .map(([phase, seconds]) => `${phase} ${seconds.toFixed(1)} s`)
@@ -144,4 +146,11 @@ async function removeStaleSpools(dbPath: string): Promise<void> {
     if (entry.startsWith(prefix))
       await rm(path.join(path.dirname(dbPath), entry), { recursive: true, force: true });
   }
+}
+
+/** The credits balance step in one line: what is left, or why no snapshot was stored. */
+function balanceLine(balance: NonNullable<RunSummary["balance"]>): string {
+  return balance.remaining_usd === null
+    ? `  credits balance not stored (${balance.skipped ?? "skipped"})`
+    : `  credits left ${groupDigits(balance.remaining_usd)} USD (snapshot in balance_snapshots)`;
 }

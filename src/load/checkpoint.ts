@@ -5,8 +5,8 @@ import { sqlFile } from "./sqlFiles.js";
 
 /**
  * The checkpoint of the api-calls scan, and the only module that reads or writes its tables:
- * export_state (one row: where an interrupted scan resumes, the newest call stored, the user whose
- * history this is, and the settings the stored data was built with) and page_ladder (a page token
+ * internal.export_state (one row: where an interrupted scan resumes, the newest call stored, the user whose
+ * history this is, and the settings the stored data was built with) and internal.page_ladder (a page token
  * per scanned page, where later runs can start). A position is written by `commitPosition` inside
  * the transaction that commits the rows it covers, so the stored position never runs ahead of the
  * stored rows, nor behind them.
@@ -46,7 +46,7 @@ export async function readCheckpoint(warehouse: Warehouse): Promise<Checkpoint> 
   const { connection } = warehouse;
   await ensureStateRow(connection);
   const result = await connection.runAndReadAll(
-    `SELECT user_id::VARCHAR, resume_token, ${isoTimeSql("high_water_created")} FROM export_state`,
+    `SELECT user_id::VARCHAR, resume_token, ${isoTimeSql("high_water_created")} FROM internal.export_state`,
   );
   const [userId, resumeToken, highWater] = (result.getRows()[0] ?? []) as (string | null)[];
   return { userId: userId ?? null, resumeToken: resumeToken ?? null, highWaterCreated: highWater ?? null };
@@ -62,17 +62,17 @@ export async function commitPosition(connection: DuckDBConnection, position: Pos
     const chunk = rungs.slice(start, start + RUNGS_PER_STATEMENT);
     const values = chunk.map((_, i) => `($${3 * i + 1}, $${3 * i + 2}, $${3 * i + 3})`);
     await connection.run(
-      `INSERT INTO page_ladder (last_created_at, token, run_id) VALUES ${values.join(", ")}`,
+      `INSERT INTO internal.page_ladder (last_created_at, token, run_id) VALUES ${values.join(", ")}`,
       chunk.flatMap((rung) => [rung.lastCreatedAt, rung.sealedToken, runId]),
     );
   }
   if (position.userId !== null) {
-    await connection.run("UPDATE export_state SET user_id = $user::UUID WHERE user_id IS NULL", {
+    await connection.run("UPDATE internal.export_state SET user_id = $user::UUID WHERE user_id IS NULL", {
       user: position.userId,
     });
   }
   await connection.run(
-    "UPDATE export_state SET resume_token = $token, resume_run_id = $run, high_water_created = greatest(high_water_created, $max::TIMESTAMPTZ)",
+    "UPDATE internal.export_state SET resume_token = $token, resume_run_id = $run, high_water_created = greatest(high_water_created, $max::TIMESTAMPTZ)",
     { token: position.resumeToken, run: runId, max: position.maxCreatedAt },
   );
 }
@@ -80,7 +80,7 @@ export async function commitPosition(connection: DuckDBConnection, position: Pos
 /** The newest rung strictly before `windowStart`: its token lists every call from windowStart on. */
 export async function findLadderRung(warehouse: Warehouse, windowStart: string): Promise<string | null> {
   const result = await warehouse.connection.runAndReadAll(
-    "SELECT token FROM page_ladder WHERE last_created_at < $start::TIMESTAMPTZ ORDER BY last_created_at DESC, run_id DESC LIMIT 1",
+    "SELECT token FROM internal.page_ladder WHERE last_created_at < $start::TIMESTAMPTZ ORDER BY last_created_at DESC, run_id DESC LIMIT 1",
     { start: windowStart },
   );
   const row = result.getRows()[0];
@@ -101,12 +101,12 @@ export async function clampHighWater(
   const { connection } = warehouse;
   const bound = new Date(now.getTime() + toleranceMs).toISOString();
   const result = await connection.runAndReadAll(
-    `SELECT ${isoTimeSql("high_water_created")} FROM export_state WHERE high_water_created > $bound::TIMESTAMPTZ`,
+    `SELECT ${isoTimeSql("high_water_created")} FROM internal.export_state WHERE high_water_created > $bound::TIMESTAMPTZ`,
     { bound },
   );
   const row = result.getRows()[0];
   if (row === undefined) return undefined;
-  await connection.run("UPDATE export_state SET high_water_created = $now::TIMESTAMPTZ", {
+  await connection.run("UPDATE internal.export_state SET high_water_created = $now::TIMESTAMPTZ", {
     now: now.toISOString(),
   });
   return String(row[0]);
@@ -118,8 +118,8 @@ export async function clampHighWater(
  */
 export async function forgetPositions(warehouse: Warehouse): Promise<void> {
   const { connection } = warehouse;
-  await connection.run("DELETE FROM page_ladder");
-  await connection.run("UPDATE export_state SET resume_token = NULL");
+  await connection.run("DELETE FROM internal.page_ladder");
+  await connection.run("UPDATE internal.export_state SET resume_token = NULL");
 }
 
 /**
@@ -129,7 +129,7 @@ export async function forgetPositions(warehouse: Warehouse): Promise<void> {
 export async function finishScan(warehouse: Warehouse, now: Date, lookbackMs: number): Promise<void> {
   const { connection } = warehouse;
   await connection.run(
-    "UPDATE export_state SET resume_token = NULL, last_complete_scan = $now::TIMESTAMPTZ",
+    "UPDATE internal.export_state SET resume_token = NULL, last_complete_scan = $now::TIMESTAMPTZ",
     {
       now: now.toISOString(),
     },
@@ -148,7 +148,9 @@ export interface StoredSettings {
 
 export async function readStoredSettings(connection: DuckDBConnection): Promise<StoredSettings> {
   await ensureStateRow(connection);
-  const result = await connection.runAndReadAll("SELECT duration_unit, partitioning FROM export_state");
+  const result = await connection.runAndReadAll(
+    "SELECT duration_unit, partitioning FROM internal.export_state",
+  );
   const [durationUnit, partitioning] = (result.getRows()[0] ?? [null, null]) as (string | null)[];
   return { durationUnit: durationUnit ?? null, partitioning: partitioning ?? null };
 }
@@ -157,13 +159,16 @@ export async function storeSettings(
   connection: DuckDBConnection,
   settings: { durationUnit: string; partitioning: string },
 ): Promise<void> {
-  await connection.run("UPDATE export_state SET duration_unit = $unit, partitioning = $partitioning", {
-    unit: settings.durationUnit,
-    partitioning: settings.partitioning,
-  });
+  await connection.run(
+    "UPDATE internal.export_state SET duration_unit = $unit, partitioning = $partitioning",
+    {
+      unit: settings.durationUnit,
+      partitioning: settings.partitioning,
+    },
+  );
 }
 
 /** export_state has exactly one row, made on first use. */
 async function ensureStateRow(connection: DuckDBConnection): Promise<void> {
-  await connection.run("INSERT INTO export_state (singleton) VALUES (true) ON CONFLICT DO NOTHING");
+  await connection.run("INSERT INTO internal.export_state (singleton) VALUES (true) ON CONFLICT DO NOTHING");
 }

@@ -3,6 +3,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { ExitCode, ZooUsageError } from "../errors.js";
 import { type DuckDBConnection, DuckDBInstance, quotedString } from "./duckdb.js";
+import { moveInternalState } from "./internalSchema.js";
 import { sqlFile } from "./sqlFiles.js";
 import { inTransaction } from "./transaction.js";
 import { commentWarehouse } from "./warehouseComments.js";
@@ -153,11 +154,16 @@ async function removeStaleSpillFiles(dir: string): Promise<void> {
 
 /**
  * Tables, views and their comments in one transaction: one commit instead of one per statement at
- * each start, and a crash in the middle leaves no half-made schema.
+ * each start, and a crash in the middle leaves no half-made schema (nor a half-moved bookkeeping:
+ * an older database's internal tables move once the internal schema exists, before the identity
+ * file would make a new id and before the views read them).
  */
 async function createSchema(connection: DuckDBConnection): Promise<void> {
   await inTransaction(connection, async () => {
-    for (const file of SCHEMA_FILES) await connection.run(sqlFile(file));
+    for (const file of SCHEMA_FILES) {
+      await connection.run(sqlFile(file));
+      if (file === "internal_state.sql") await moveInternalState(connection);
+    }
     await commentWarehouse(connection);
   });
 }

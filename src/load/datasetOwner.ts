@@ -81,7 +81,9 @@ export async function assertDatasetFreeForNewDatabase(dbPath: string, outDir: st
 }
 
 async function readWarehouseId(warehouse: Warehouse): Promise<string> {
-  const reader = await warehouse.connection.runAndReadAll("SELECT warehouse_id FROM warehouse_identity");
+  const reader = await warehouse.connection.runAndReadAll(
+    "SELECT warehouse_id FROM internal.warehouse_identity",
+  );
   const id = reader.getRows()[0]?.[0];
   if (typeof id !== "string") throw new Error(`${warehouse.path} has no warehouse id`);
   return id;

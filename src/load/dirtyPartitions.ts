@@ -3,7 +3,7 @@ import { quotedIdentifier } from "./duckdb.js";
 import { PARTITION_FORMAT, type Partitioning } from "./partitioning.js";
 
 /**
- * The Parquet partitions a dataset must rewrite (the parquet_dirty table): marked in the
+ * The Parquet partitions a dataset must rewrite (the internal.parquet_dirty table): marked in the
  * transaction that changes their rows, cleared once the partition's file is swapped in.
  */
 export type DirtyRows =
@@ -23,10 +23,13 @@ export async function markDirty(
 ): Promise<void> {
   if ("partitions" in rows) {
     for (const partition of rows.partitions) {
-      await connection.run("INSERT INTO parquet_dirty VALUES ($dataset, $partition) ON CONFLICT DO NOTHING", {
-        dataset,
-        partition,
-      });
+      await connection.run(
+        "INSERT INTO internal.parquet_dirty VALUES ($dataset, $partition) ON CONFLICT DO NOTHING",
+        {
+          dataset,
+          partition,
+        },
+      );
     }
     return;
   }
@@ -34,7 +37,7 @@ export async function markDirty(
   const since =
     rows.since === undefined || rows.since === null ? "" : ` WHERE ${time} >= $since::TIMESTAMPTZ`;
   await connection.run(
-    `INSERT INTO parquet_dirty SELECT DISTINCT $dataset, strftime(timezone('UTC', ${time}), $format) FROM ${quotedIdentifier(rows.table)}${since} ON CONFLICT DO NOTHING`,
+    `INSERT INTO internal.parquet_dirty SELECT DISTINCT $dataset, strftime(timezone('UTC', ${time}), $format) FROM ${quotedIdentifier(rows.table)}${since} ON CONFLICT DO NOTHING`,
     {
       dataset,
       format: PARTITION_FORMAT[rows.partitioning],
@@ -46,7 +49,7 @@ export async function markDirty(
 /** The partitions of `dataset` marked to rewrite. */
 export async function dirtyPartitions(connection: DuckDBConnection, dataset: string): Promise<string[]> {
   const dirty = await connection.runAndReadAll(
-    "SELECT partition FROM parquet_dirty WHERE dataset = $dataset",
+    "SELECT partition FROM internal.parquet_dirty WHERE dataset = $dataset",
     {
       dataset,
     },
@@ -60,8 +63,11 @@ export async function clearDirty(
   dataset: string,
   partition: string,
 ): Promise<void> {
-  await connection.run("DELETE FROM parquet_dirty WHERE dataset = $dataset AND partition = $partition", {
-    dataset,
-    partition,
-  });
+  await connection.run(
+    "DELETE FROM internal.parquet_dirty WHERE dataset = $dataset AND partition = $partition",
+    {
+      dataset,
+      partition,
+    },
+  );
 }

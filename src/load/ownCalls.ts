@@ -26,7 +26,7 @@ export async function recordOwnCalls(
           .slice(start, start + CHUNK)
           .map((id) => `(${quotedString(id)}::UUID, ${run})`)
           .join(", ");
-        await connection.run(`INSERT INTO own_calls (id, run_id) VALUES ${values}`);
+        await connection.run(`INSERT INTO internal.own_calls (id, run_id) VALUES ${values}`);
       }
     });
   } catch (error) {

@@ -65,6 +65,6 @@ export async function recordPendingRereads(
     );
   }
   await warehouse.connection.run(
-    "DELETE FROM pending_rereads WHERE id IN (SELECT id FROM api_calls WHERE completed_at IS NOT NULL)",
+    "DELETE FROM internal.pending_rereads WHERE id IN (SELECT id FROM api_calls WHERE completed_at IS NOT NULL)",
   );
 }

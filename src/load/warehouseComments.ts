@@ -28,8 +28,15 @@ const VIEW_SOURCES: ReadonlyArray<readonly [view: string, sources: readonly stri
   ["invoice_lines_without_calls", ["invoice_line_reconciliation"]],
 ];
 
-/** One COMMENT statement of sql/comments.sql: `COMMENT ON COLUMN table.column IS '...';`. */
-const COMMENT_STATEMENT = /^COMMENT ON (TABLE|VIEW|COLUMN) (\w+)(?:\.(\w+))? IS '((?:[^']|'')*)';$/gm;
+/**
+ * One COMMENT statement of sql/comments.sql: `COMMENT ON COLUMN table.column IS '...';`, the table
+ * of the internal schema written `internal.table`.
+ */
+const COMMENT_STATEMENT =
+  /^COMMENT ON (TABLE|VIEW|COLUMN) ((?:internal\.)?\w+)(?:\.(\w+))? IS '((?:[^']|'')*)';$/gm;
+
+/** A table or view of main by its name, one of the internal schema as `internal.name`. */
+const QUALIFIED_NAME = "CASE schema_name WHEN 'main' THEN '' ELSE schema_name || '.' END";
 
 /** The comments sql/comments.sql sets, by table or view, then column ("" for the table itself). */
 function fileComments(): Map<string, Map<string, string>> {
@@ -62,14 +69,14 @@ function fileComments(): Map<string, Map<string, string>> {
  */
 export async function commentWarehouse(connection: DuckDBConnection): Promise<void> {
   const reader = await connection.runAndReadAll(
-    `SELECT table_name, '' AS column_name, comment, false AS is_view FROM duckdb_tables()
-     WHERE database_name = current_database() AND schema_name = 'main' AND NOT temporary
+    `SELECT ${QUALIFIED_NAME} || table_name, '' AS column_name, comment, false AS is_view FROM duckdb_tables()
+     WHERE database_name = current_database() AND schema_name IN ('main', 'internal') AND NOT temporary
      UNION ALL
      SELECT view_name, '', comment, true FROM duckdb_views()
      WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal AND NOT temporary
      UNION ALL
-     SELECT table_name, column_name, comment, NULL FROM duckdb_columns()
-     WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal`,
+     SELECT ${QUALIFIED_NAME} || table_name, column_name, comment, NULL FROM duckdb_columns()
+     WHERE database_name = current_database() AND schema_name IN ('main', 'internal') AND NOT internal`,
   );
   const stored = new Map<string, Map<string, string>>();
   const views = new Set<string>();
@@ -96,8 +103,12 @@ export async function commentWarehouse(connection: DuckDBConnection): Promise<vo
       // comments never stop an open.
       const current = stored.get(table)?.get(column);
       if (current === undefined || current === comment) continue;
+      const name = table
+        .split(".")
+        .map((part) => `"${part}"`)
+        .join(".");
       const target =
-        column === "" ? `${views.has(table) ? "VIEW" : "TABLE"} "${table}"` : `COLUMN "${table}"."${column}"`;
+        column === "" ? `${views.has(table) ? "VIEW" : "TABLE"} ${name}` : `COLUMN ${name}."${column}"`;
       statements.push(`COMMENT ON ${target} IS ${quotedString(comment)}`);
     }
   }

@@ -5,16 +5,19 @@ import { sqlFile } from "./sqlFiles.js";
 /** The sql/ files that create the warehouse's tables and views, in the order they are applied. */
 export const SCHEMA_FILES = [
   "schema.sql",
+  "internal_state.sql",
   "warehouse_identity.sql",
   "views.sql",
   "invoices.sql",
   "invoice_views.sql",
+  "credit_views.sql",
 ] as const;
 
 /**
  * Columns every zoo-usage warehouse has had since the first version. Later versions only add
  * columns, so a table of ours has at least these; a table of another tool with the same name
- * (an `api_calls` log of some other API) almost surely lacks some.
+ * (an `api_calls` log of some other API) almost surely lacks some. export_state is in main in a
+ * database made before the internal schema, in internal after: either counts.
  */
 const SIGNATURE: Readonly<Record<string, readonly string[]>> = {
   api_calls: ["id", "user_id", "created_at", "updated_at", "first_seen_run_id", "last_changed_run_id"],
@@ -26,7 +29,7 @@ function schemaNames(): Set<string> {
   const names = new Set<string>();
   for (const file of SCHEMA_FILES) {
     for (const match of sqlFile(file).matchAll(
-      /CREATE (?:OR REPLACE )?(?:TABLE|VIEW)(?: IF NOT EXISTS)? (\w+)/g,
+      /CREATE (?:OR REPLACE )?(?:TABLE|VIEW)(?: IF NOT EXISTS)? (?:\w+\.)?(\w+)/g,
     )) {
       if (match[1] !== undefined) names.add(match[1]);
     }
@@ -44,7 +47,7 @@ export type WarehouseShape = "zoo-usage" | "empty";
 export async function inspectWarehouse(connection: DuckDBConnection, file: string): Promise<WarehouseShape> {
   const reader = await connection.runAndReadAll(
     `SELECT table_name AS name, column_name AS column FROM duckdb_columns()
-     WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal`,
+     WHERE database_name = current_database() AND schema_name IN ('main', 'internal') AND NOT internal`,
   );
   const columns = new Map<string, Set<string>>();
   for (const [name, column] of reader.getRows()) {

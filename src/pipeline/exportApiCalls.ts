@@ -15,6 +15,7 @@ import { type RereadResult, rereadPending } from "./rereadPending.js";
 import { isResumable, statusOf } from "./runStatus.js";
 import { newRunSummary, type RunSummary } from "./runSummary.js";
 import { type ScanContext, type ScanResult, scanApiCalls } from "./scanApiCalls.js";
+import { balanceAfterScan } from "./snapshotBalance.js";
 import type { StartPoint } from "./startPoint.js";
 import { RunWarnings } from "./warnings.js";
 
@@ -44,8 +45,9 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
   let failure = scan.failure ?? rereads?.failure;
   const invoices =
     failure === undefined && !deps.signal.aborted ? await exportInvoices(deps, options, warn) : undefined;
+  const balance = await balanceAfterScan(deps, options, failure, warn);
   const operations = await fetchOperationsAfterScan(deps, options, startedAt, failure, warn);
-  failure ??= operations?.failure;
+  failure ??= operations?.failure ?? balance?.failure;
   const operationsSeconds = lap();
   const fatal = failure !== undefined && !isResumable(failure);
   const partitionsAtEnd = fatal || deps.signal.aborted ? 0 : await writeDatasets(deps, options, warn);
@@ -69,12 +71,14 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
     ...(operations?.fetched === undefined ? {} : { operations: operations.fetched }),
     ...(rereads?.rereads === undefined ? {} : { pending_rereads: rereads.rereads }),
     ...(invoices === undefined ? {} : { invoices }),
+    ...(balance === undefined ? {} : { balance: balance.balance }),
   };
   summary.status = statusOf(
     failure,
     deps.signal.aborted,
     summary.records_rejected +
       (summary.operations?.rejected ?? 0) +
+      (balance?.rejected ?? 0) +
       (invoices === undefined ? 0 : invoices.rejected + (invoices.status === "failed" ? 1 : 0)),
   );
   if (failure !== undefined) summary.message = failure instanceof Error ? failure.message : String(failure);

@@ -30,6 +30,8 @@ export interface RunSummary extends FinishedRun {
   pending_rereads?: PendingRereads;
   /** The account's invoices listed and stored this run (absent when the scan failed or stopped). */
   invoices?: InvoicesSummary;
+  /** The credits balance snapshot (absent when the run failed or stopped before it). */
+  balance?: BalanceSummary;
   /** Peak resident memory of the exporting process (set by the CLI, which owns process facts). */
   peak_rss_mb?: number;
 }
@@ -48,6 +50,20 @@ export interface PendingRereads {
   rejected: number;
   /** Pending calls before the window left for later runs by the per-run cap. */
   left: number;
+}
+
+/** What the credits balance step of one run did (RunSummary.balance). */
+export interface BalanceSummary {
+  /** Snapshots stored: 1, or 0 when the balance was skipped or rejected. */
+  snapshots: number;
+  /** The credits' remaining monetary value (monthly + stable), exact decimal text; null without a snapshot. */
+  remaining_usd: string | null;
+  /**
+   * Why no snapshot was stored: "forbidden" (403: the token may not see this scope's billing),
+   * "not_found" (404: no payment account), "rejected" (a body that cannot be stored, in `rejects`),
+   * "failed" (the request failed after its retries); null when one was stored.
+   */
+  skipped: "forbidden" | "not_found" | "rejected" | "failed" | null;
 }
 
 /** The summary of a run before it has done anything: completed, with every count at zero. */

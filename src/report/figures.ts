@@ -1,3 +1,4 @@
+import type { CreditFigures } from "./readBalanceFigures.js";
 import type { InvoiceFigures } from "./readInvoiceFigures.js";
 
 /**
@@ -143,4 +144,6 @@ export interface ReportFigures {
   operations: OperationFigures | null;
   /** Present only when the database has the invoice reconciliation views. */
   invoices: InvoiceFigures | null;
+  /** The API credits at the latest balance snapshot; null on a database without one. */
+  credits: CreditFigures | null;
 }

@@ -1,4 +1,5 @@
 import { basename } from "node:path";
+import { creditsSection } from "./creditsHtml.js";
 import { escapeHtml as esc } from "./escapeHtml.js";
 import type { ReportFigures } from "./figures.js";
 import { type BarRow, barChart } from "./htmlBars.js";
@@ -26,6 +27,7 @@ export const HTML_SECTIONS: HtmlSection[] = [
   endpointSection,
   operationsSection,
   (figures) => invoicesSection(figures.invoices),
+  (figures) => creditsSection(figures.credits),
   callsSection,
   rejectsSection,
   definitions,

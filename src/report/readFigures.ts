@@ -4,6 +4,7 @@ import { sqlFile } from "../load/sqlFiles.js";
 import { isoTime } from "../log/isoTime.js";
 import { daySpan, trailingWindow } from "./calendar.js";
 import type { ReportFigures } from "./figures.js";
+import { readBalanceFigures } from "./readBalanceFigures.js";
 import { readInvoiceFigures } from "./readInvoiceFigures.js";
 import { readOperationFigures } from "./readOperationFigures.js";
 import { readOwnCallFigures } from "./readOwnCallFigures.js";
@@ -131,6 +132,7 @@ export async function readReportFigures(
     own_calls: await readOwnCallFigures(connection, period),
     invoices: await readInvoiceFigures(connection, period),
     operations: await readOperationFigures(connection, ranked),
+    credits: await readBalanceFigures(connection),
   };
 }
 

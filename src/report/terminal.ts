@@ -1,5 +1,6 @@
 import { printable } from "../log/printable.js";
 import { dayRange, isWholeMonth } from "./calendar.js";
+import { creditLines } from "./creditsTerminal.js";
 import type { DayFigure, MonthFigure, ReportFigures } from "./figures.js";
 import { invoiceLines } from "./invoiceTerminal.js";
 import { sparkline } from "./sparkline.js";
@@ -24,6 +25,7 @@ export function renderTerminal(figures: ReportFigures): string {
   lines.push("", ...rejectLines(figures));
   if (figures.operations !== null) lines.push("", ...operationLines(figures.operations));
   if (figures.invoices !== null) lines.push("", ...invoiceLines(figures.invoices));
+  if (figures.credits !== null) lines.push("", ...creditLines(figures.credits));
   return lines.join("\n");
 }
 

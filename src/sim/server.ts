@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
+import { balanceScopeOf, getPaymentBalance, SpendLedgers } from "./balance.js";
 import { createClock, type SimClock } from "./clock.js";
 import { handleControl } from "./control.js";
 import { Dataset, DEFAULT_NOW_ISO } from "./dataset.js";
@@ -42,7 +43,7 @@ const INVOICES_PATH = /^\/(user|org)\/payment\/invoices$/;
 
 /** The spec's path template of an API route, or "(unmatched)": the key of the request counters. */
 function routeOf(path: string): string {
-  if (path === "/user/api-calls") return path;
+  if (path === "/user/api-calls" || balanceScopeOf(path) !== undefined) return path;
   if (OPERATION_PATH.test(path)) return "/async/operations/{id}";
   if (API_CALL_PATH.test(path)) return "/user/api-calls/{id}";
   if (INVOICES_PATH.test(path)) return path;
@@ -70,6 +71,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   };
   const control = { clock, stats, faults, users };
   const invoices = new InvoiceBook(dataset, options.invoiceDisagreement ?? false);
+  const balanceRoutes = { ...routes, ledgers: new SpendLedgers(dataset) };
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -125,11 +127,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const operationId = OPERATION_PATH.exec(path)?.[1];
     const callId = API_CALL_PATH.exec(path)?.[1];
     const invoiceScope = INVOICES_PATH.exec(path)?.[1] as "user" | "org" | undefined;
+    const balanceScope = balanceScopeOf(path);
     const known =
       path === "/user/api-calls" ||
       operationId !== undefined ||
       callId !== undefined ||
-      invoiceScope !== undefined;
+      invoiceScope !== undefined ||
+      balanceScope !== undefined;
     if (!known) return errorReply(requestId, 404, "Not Found");
     // The routes are GET only in the spec; Dropshot answers other methods with 405.
     if (method !== "GET")
@@ -146,6 +150,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         new URLSearchParams(queryString),
         authorization,
       );
+    if (balanceScope !== undefined)
+      return getPaymentBalance(balanceRoutes, requestId, balanceScope, authorization);
     return listApiCalls(routes, requestId, new URLSearchParams(queryString), authorization);
   }
 

@@ -104,7 +104,9 @@ describe("export edge cases", () => {
       );
       const instance = await DuckDBInstance.create(db);
       const connection = await instance.connect();
-      await connection.run("UPDATE page_ladder SET token = $token", { token: box.seal("bm90LWEtdG9rZW4") });
+      await connection.run("UPDATE internal.page_ladder SET token = $token", {
+        token: box.seal("bm90LWEtdG9rZW4"),
+      });
       connection.closeSync();
       instance.closeSync();
       sim.clock.advance(3_600_000);
@@ -131,11 +133,12 @@ describe("export edge cases", () => {
     const { db, out, cleanup } = await tempWorkspace();
     try {
       const schema = await readFile(path.join(REPO_ROOT, "sql", "schema.sql"), "utf8");
+      const internalState = await readFile(path.join(REPO_ROOT, "sql", "internal_state.sql"), "utf8");
       const withKey = schema.replace(/\bid(\s+)UUID NOT NULL,/, "id$1UUID PRIMARY KEY,");
       expect(withKey).not.toBe(schema);
       const instance = await DuckDBInstance.create(db);
       const connection = await instance.connect();
-      await connection.run(withKey);
+      await connection.run(withKey + internalState);
       connection.closeSync();
       instance.closeSync();
       await exportOnce({ baseUrl: sim.url, token, flags: { db, out, limit: 300 } });

@@ -154,7 +154,7 @@ describe("billing that lands after the lookback window", () => {
     }
     const truth = await listAllCalls(sim.url, token);
     await expectEqualsApi(db, out, truth);
-    const emptied = await queryDb(db, "SELECT count(*)::INTEGER AS n FROM pending_rereads");
+    const emptied = await queryDb(db, "SELECT count(*)::INTEGER AS n FROM internal.pending_rereads");
     expect(emptied[0]?.n).toBe(0);
 
     // The request bound: ceil((new + window) / limit) + pending re-reads + 2.
@@ -165,9 +165,9 @@ describe("billing that lands after the lookback window", () => {
     expect(asked).toBe(rereads?.asked);
     const requests = listRequests + asked;
     expect(requests).toBeLessThanOrEqual(Math.ceil((fresh + window) / LIMIT) + asked + 2);
-    // Plus the invoices listing every run reads.
+    // Plus the invoices listing and the one credits balance read every run makes.
     const invoiceRequests = sim.stats.byPath["/user/payment/invoices"] ?? 0;
-    expect(nightly.summary.requests).toBe(requests + invoiceRequests);
+    expect(nightly.summary.requests).toBe(requests + invoiceRequests + 1);
   });
 
   test("more pending than the per-run cap: the oldest N this run, the next N the run after", async () => {
@@ -177,7 +177,7 @@ describe("billing that lands after the lookback window", () => {
     const cap = 20;
     expect(pending.length).toBeGreaterThan(2 * cap);
     const asked = async () =>
-      (await queryDb(db, "SELECT id::VARCHAR AS id FROM pending_rereads ORDER BY id")).map((row) =>
+      (await queryDb(db, "SELECT id::VARCHAR AS id FROM internal.pending_rereads ORDER BY id")).map((row) =>
         String(row.id),
       );
 
@@ -272,7 +272,7 @@ describe("billing that lands after the lookback window", () => {
       expect(run.exitCode).toBe(4);
       expect(run.summary.status).toBe("partial");
       expect(run.summary.pending_rereads).toMatchObject({ asked: 5, settled: 5 });
-      const asked = await queryDb(db, "SELECT count(*)::INTEGER AS n FROM pending_rereads");
+      const asked = await queryDb(db, "SELECT count(*)::INTEGER AS n FROM internal.pending_rereads");
       // Settled calls are forgotten; the table only lists calls still pending.
       expect(asked[0]?.n).toBe(0);
       // The next run, with the API well again, settles the rest.

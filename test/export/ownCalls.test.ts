@@ -27,7 +27,7 @@ describe("the exporter's own calls", () => {
     const flags = { db, out, limit: 200 };
     const first = await exportOnce({ baseUrl: sim.url, token, flags });
     expect(first.exitCode).toBe(0);
-    const firstIds = await queryDb(db, "SELECT id::VARCHAR AS id, run_id FROM own_calls");
+    const firstIds = await queryDb(db, "SELECT id::VARCHAR AS id, run_id FROM internal.own_calls");
     // Every answer of the first run (a 404 for a missing operation too) named the call it became.
     expect(firstIds).toHaveLength(first.summary.requests);
     expect(new Set(firstIds.map((row) => row.run_id)).size).toBe(1);
@@ -45,7 +45,7 @@ describe("the exporter's own calls", () => {
     const own = await queryDb(
       db,
       `SELECT c.id::VARCHAR AS id, c.method, c.endpoint, c.status_code, c.user_agent, c.price_usd::VARCHAR AS price
-       FROM api_calls AS c JOIN own_calls AS o USING (id) WHERE o.run_id = '${String(firstIds[0]?.run_id)}'`,
+       FROM api_calls AS c JOIN internal.own_calls AS o USING (id) WHERE o.run_id = '${String(firstIds[0]?.run_id)}'`,
     );
     // Every call id the first run received came back as a call, with the exporter's user agent.
     expect(new Set(own.map((row) => row.id))).toEqual(new Set(firstIds.map((row) => row.id)));
@@ -56,17 +56,21 @@ describe("the exporter's own calls", () => {
         price: "0.000000",
       });
       expect([200, 404]).toContain(row.status_code);
-      expect(String(row.endpoint)).toMatch(/^\/(user\/api-calls|async\/operations\/[0-9a-f-]{36})$/);
+      expect(String(row.endpoint)).toMatch(
+        /^\/(user\/api-calls|user\/payment\/balance|async\/operations\/[0-9a-f-]{36})$/,
+      );
     }
     const listings = own.filter((row) => row.endpoint === "/user/api-calls").length;
-    const operationGets = own.length - listings;
+    const balanceReads = own.filter((row) => row.endpoint === "/user/payment/balance").length;
+    expect(balanceReads).toBe(1);
+    const operationGets = own.length - listings - balanceReads;
     expect(listings).toBeGreaterThan(1);
     expect(operationGets).toBe(first.summary.operations?.fetched);
 
     // No operation was asked for about an own call.
     const fetchedForOwn = await queryDb(
       db,
-      "SELECT count(*)::INTEGER AS n FROM async_operations WHERE id IN (SELECT id FROM own_calls)",
+      "SELECT count(*)::INTEGER AS n FROM async_operations WHERE id IN (SELECT id FROM internal.own_calls)",
     );
     expect(fetchedForOwn[0]?.n).toBe(0);
 
@@ -111,7 +115,7 @@ describe("the exporter's own calls", () => {
     }
 
     // The second run's ids are kept for the third night.
-    const secondIds = await queryDb(db, "SELECT count(*)::INTEGER AS n FROM own_calls");
+    const secondIds = await queryDb(db, "SELECT count(*)::INTEGER AS n FROM internal.own_calls");
     expect(secondIds[0]?.n).toBe(first.summary.requests + second.summary.requests);
   });
 });

@@ -148,7 +148,7 @@ describe("configuration errors are exit 2 and never echo a secret", () => {
   });
 });
 
-test("a base URL's path prefix is kept: requests go to /zoo/user/api-calls and /zoo/async/operations", async () => {
+test("a base URL's path prefix is kept: requests go to /zoo/user/api-calls, /zoo/user/payment/balance and /zoo/async/operations", async () => {
   const api = await hostile((request, res) => {
     if (request.path === "/zoo/user/api-calls") sendJson(res, 200, pageBody([validCall(1)], null));
     else if (request.path.startsWith("/zoo/async/operations/"))
@@ -164,6 +164,7 @@ test("a base URL's path prefix is kept: requests go to /zoo/user/api-calls and /
   expect(api.requests.map((r) => r.path)).toEqual([
     "/zoo/user/api-calls",
     "/zoo/user/payment/invoices",
+    "/zoo/user/payment/balance",
     `/zoo/async/operations/${String(validCall(1).id)}`,
   ]);
 });

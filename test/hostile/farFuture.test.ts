@@ -34,7 +34,10 @@ const highWater = async (db: string) =>
   Date.parse(
     String(
       (
-        await queryDb(db, "SELECT strftime(high_water_created, '%Y-%m-%dT%H:%M:%SZ') AS t FROM export_state")
+        await queryDb(
+          db,
+          "SELECT strftime(high_water_created, '%Y-%m-%dT%H:%M:%SZ') AS t FROM internal.export_state",
+        )
       )[0]?.t,
     ),
   );
@@ -154,7 +157,7 @@ describe("the lookback window follows the real calls, not a call dated years ahe
       const { db, out } = await workspace();
       const first = await run(history(undefined, false), { db, out });
       expect(first.exitCode, JSON.stringify(first.summary)).toBe(0);
-      await writeDb(db, `UPDATE export_state SET high_water_created = '${mark}'::TIMESTAMPTZ`);
+      await writeDb(db, `UPDATE internal.export_state SET high_water_created = '${mark}'::TIMESTAMPTZ`);
       const before = Date.now();
       const second = await run(history(undefined, true), { db, out });
       expect(second.exitCode, JSON.stringify(second.summary)).toBe(0);

@@ -41,7 +41,10 @@ async function interruptedRun() {
   const { db, out } = await workspace();
   const first = await exportOnce({ baseUrl: api.url, token: "t", maxAttempts: 1, flags: { db, out } });
   expect(first.exitCode).toBe(4);
-  const [state] = await queryDb(db, "SELECT resume_token IS NOT NULL AS resumable FROM export_state");
+  const [state] = await queryDb(
+    db,
+    "SELECT resume_token IS NOT NULL AS resumable FROM internal.export_state",
+  );
   expect(state?.resumable).toBe(true);
   expect((await queryDb(db, "SELECT count(*)::INTEGER AS n FROM api_calls"))[0]?.n).toBe(6);
   broken.on = false;

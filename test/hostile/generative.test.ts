@@ -217,7 +217,6 @@ async function checkRun(drawn: DrawnRecord[], limit: number, compact: boolean): 
     const stored = new Map(rows.map((row) => [String(row.id), row]));
     // Every record is stored or rejected, once; exit 4 exactly when something was rejected.
     expect(rows.length + rejects.length).toBe(sent.length);
-    console.log("STATS", rows.length, rejects.length, sent.filter((s) => s.mustLoad).length, compact);
     expect(run.exitCode).toBe(rejects.length > 0 ? 4 : 0);
     for (const reject of rejects) expect(String(reject.reason)).not.toBe("");
     for (const { id, record, mustLoad, unknown } of sent) {

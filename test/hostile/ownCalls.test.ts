@@ -58,7 +58,7 @@ test("calls the exporter made, known by the id it received or by its user agent,
   try {
     const first = await exportOnce({ baseUrl: api.url, token: "t", flags: { db, out } });
     expect(first.exitCode, JSON.stringify(first.summary)).toBe(0);
-    expect(await queryDb(db, "SELECT id::VARCHAR AS id FROM own_calls")).toEqual([{ id: OWN_ID }]);
+    expect(await queryDb(db, "SELECT id::VARCHAR AS id FROM internal.own_calls")).toEqual([{ id: OWN_ID }]);
     expect(new Set(api.requests.map((r) => r.headers["user-agent"]))).toEqual(new Set([exporterUserAgent()]));
     expect(exporterUserAgent()).toMatch(
       /^zoo-usage\/\d+\.\d+\.\d+ \(\+https:\/\/github\.com\/zoo-usage\/zoo-usage\)$/,

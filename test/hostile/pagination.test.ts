@@ -44,7 +44,7 @@ async function workspace() {
 const stored = (db: string) =>
   queryDb(db, "SELECT count(*)::INTEGER AS n, count(DISTINCT id)::INTEGER AS ids FROM api_calls");
 const lastCompleteScan = async (db: string) =>
-  (await queryDb(db, "SELECT last_complete_scan FROM export_state"))[0]?.last_complete_scan;
+  (await queryDb(db, "SELECT last_complete_scan FROM internal.export_state"))[0]?.last_complete_scan;
 
 /**
  * One run against a broken API, then one against the same history served right: the first ends

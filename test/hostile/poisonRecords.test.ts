@@ -34,6 +34,10 @@ function handler(
   operations: Record<string, unknown> = {},
 ): HostileHandler {
   return (request, res) => {
+    if (request.path === "/user/payment/balance") {
+      sendJson(res, 404, errorBody(404, "not found"));
+      return;
+    }
     if (request.path.startsWith("/async/operations/")) {
       const body = operations[request.path.slice("/async/operations/".length)];
       if (body === undefined) sendJson(res, 404, errorBody(404, "not found"));
@@ -124,7 +128,8 @@ test("raw page bytes DuckDB reads otherwise than JavaScript (bad UTF-8, a duplic
   const bytes = Buffer.from(text.replace("BROKEN", "\u0000"));
   bytes[bytes.indexOf(0)] = 0xff;
   const api = await startHostileApi((request, res) => {
-    if (request.query.get("page_token") === null) {
+    if (request.path === "/user/payment/balance") sendJson(res, 404, errorBody(404, "not found"));
+    else if (request.query.get("page_token") === null) {
       res.writeHead(200, { "content-type": "application/json", "content-length": bytes.length });
       res.end(bytes);
     } else {

@@ -159,15 +159,17 @@ describe("--db that is not a zoo-usage warehouse: refused up front, exit 2, file
       // As a later version's ALTER TABLE ... ADD COLUMN, and a version before warehouse_identity.
       await writeDb(
         db,
-        "ALTER TABLE api_calls ADD COLUMN later_field VARCHAR; DROP TABLE warehouse_identity",
+        "ALTER TABLE api_calls ADD COLUMN later_field VARCHAR; DROP TABLE internal.warehouse_identity",
       );
       await rm(path.join(out, OWNER_FILE));
       const result = await runCli(["export", "--db", db, "--out", out, "--json"], { env });
       expect(result.code, result.stderr).toBe(0);
-      expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM warehouse_identity")).toEqual([{ n: 1 }]);
+      expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM internal.warehouse_identity")).toEqual([
+        { n: 1 },
+      ]);
       // The dataset without an owner file is adopted by the database writing to it.
       const owner = JSON.parse(await readFile(path.join(out, OWNER_FILE), "utf8"));
-      const [identity] = await queryDb(db, "SELECT warehouse_id FROM warehouse_identity");
+      const [identity] = await queryDb(db, "SELECT warehouse_id FROM internal.warehouse_identity");
       expect(owner).toMatchObject({ warehouse_id: identity?.warehouse_id, database: db });
     } finally {
       await cleanup();

@@ -231,7 +231,9 @@ test("every INSERT in sql/ names its columns (a column list or BY NAME)", async 
   const inserts: string[] = [];
   for (const file of (await readdir(sqlDir)).filter((name) => name.endsWith(".sql"))) {
     const text = (await readFile(path.join(sqlDir, file), "utf8")).replace(/--.*$/gm, "");
-    for (const match of text.matchAll(/INSERT\s+(?:OR\s+\w+\s+)?INTO\s+\w+\s*(\(|BY\s+NAME\b)?/gi)) {
+    for (const match of text.matchAll(
+      /INSERT\s+(?:OR\s+\w+\s+)?INTO\s+(?:\w+\.)?\w+\s*(\(|BY\s+NAME\b)?/gi,
+    )) {
       inserts.push(
         `${file}: ${match[0].replace(/\s+/g, " ")}${match[1] === undefined ? " (positional)" : ""}`,
       );

@@ -31,7 +31,9 @@ async function addCall(
     },
   );
   if (call.own)
-    await warehouse.connection.run("INSERT INTO own_calls (id, run_id) VALUES ($id::UUID, 'run')", { id });
+    await warehouse.connection.run("INSERT INTO internal.own_calls (id, run_id) VALUES ($id::UUID, 'run')", {
+      id,
+    });
 }
 
 async function addCalls(warehouse: Warehouse): Promise<void> {

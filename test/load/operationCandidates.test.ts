@@ -74,7 +74,7 @@ async function addCases(warehouse: Warehouse): Promise<void> {
       },
     );
     if (call.own)
-      await connection.run("INSERT INTO own_calls (id, run_id) VALUES ($id::UUID, 'run')", { id });
+      await connection.run("INSERT INTO internal.own_calls (id, run_id) VALUES ($id::UUID, 'run')", { id });
     if (call.operation !== undefined) {
       await connection.run(
         `INSERT INTO async_operations BY NAME

@@ -13,7 +13,7 @@ test("a Parquet partition that needs more memory than DuckDB's limit is retried 
       SELECT uuid(), uuid(), 'GET', TIMESTAMPTZ '2026-03-01 00:00:00+00' + to_seconds(i), TIMESTAMPTZ '2026-03-01 00:00:00+00',
              repeat(md5(i::VARCHAR), 12), 'run', 'run'
       FROM range(60000) AS t(i)`);
-    await warehouse.connection.run("INSERT INTO parquet_dirty VALUES ('api_calls', '2026-03')");
+    await warehouse.connection.run("INSERT INTO internal.parquet_dirty VALUES ('api_calls', '2026-03')");
     await warehouse.connection.run("SET memory_limit = '4MB'");
     await warehouse.connection.run("SET threads = 2");
     const warnings: string[] = [];

@@ -38,7 +38,7 @@ test("the loader's safety net: rows DuckDB refuses become rejects with its reaso
       transform: context,
       onWarning: (message) => warnings.push(message),
     });
-    await warehouse.connection.run("INSERT INTO export_state (singleton) VALUES (true)");
+    await warehouse.connection.run("INSERT INTO internal.export_state (singleton) VALUES (true)");
     const batch = loader.newBatch("sealed-token");
     const lines = Array.from({ length: 40 }, (_, minute) => {
       const result = transformApiCall(validCall(minute), context);
@@ -61,7 +61,7 @@ test("the loader's safety net: rows DuckDB refuses become rejects with its reaso
       [validCall(7).id, expect.stringMatching(/DuckDB could not load the record: .*2147483648/)],
       [validCall(31).id, expect.stringMatching(/DuckDB could not load the record: .*2026-02-30/)],
     ]);
-    const state = await warehouse.connection.runAndReadAll("SELECT resume_token FROM export_state");
+    const state = await warehouse.connection.runAndReadAll("SELECT resume_token FROM internal.export_state");
     expect(state.getRowsJS()).toEqual([["sealed-token"]]);
 
     const operations = new OperationLoader(warehouse, { runId: "run", spoolDir, partitioning: "month" });

@@ -10,19 +10,25 @@ import { queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
  * file (read-only, another instance). The README's warehouse reference names every one of them.
  */
 
-/** The tables and views of the warehouse (not DuckDB's own, not temp), with their comments. */
+/** A name of main as it is, one of the internal schema as `internal.name`. */
+const QUALIFIED = "CASE schema_name WHEN 'main' THEN '' ELSE schema_name || '.' END";
+
+/**
+ * The tables and views of the warehouse (not DuckDB's own, not temp), with their comments: the data
+ * in main, the exporter's bookkeeping in internal.
+ */
 const OBJECTS_SQL = `
-  SELECT 'table' AS kind, table_name AS name, comment FROM duckdb_tables()
-  WHERE database_name = current_database() AND schema_name = 'main' AND NOT temporary AND NOT internal
+  SELECT 'table' AS kind, ${QUALIFIED} || table_name AS name, comment FROM duckdb_tables()
+  WHERE database_name = current_database() AND schema_name IN ('main', 'internal') AND NOT temporary AND NOT internal
   UNION ALL
   SELECT 'view', view_name, comment FROM duckdb_views()
   WHERE database_name = current_database() AND schema_name = 'main' AND NOT temporary AND NOT internal
   ORDER BY kind, name`;
 
 const COLUMNS_SQL = `
-  SELECT table_name || '.' || column_name AS name, comment FROM duckdb_columns()
-  WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal
-  ORDER BY table_name, column_index`;
+  SELECT ${QUALIFIED} || table_name || '.' || column_name AS name, comment FROM duckdb_columns()
+  WHERE database_name = current_database() AND schema_name IN ('main', 'internal') AND NOT internal
+  ORDER BY schema_name, table_name, column_index`;
 
 function uncommented(rows: Record<string, unknown>[]): string[] {
   return rows
@@ -52,6 +58,15 @@ describe("warehouse comments", () => {
     expect(objects.filter((row) => row.kind === "view").length).toBeGreaterThanOrEqual(17);
     expect(columns.length).toBeGreaterThan(250);
     expect([...uncommented(objects), ...uncommented(columns)]).toEqual([]);
+    const internalTables = objects.filter((row) => String(row.name).startsWith("internal."));
+    expect(internalTables.map((row) => row.name).sort()).toEqual([
+      "internal.export_state",
+      "internal.own_calls",
+      "internal.page_ladder",
+      "internal.parquet_dirty",
+      "internal.pending_rereads",
+      "internal.warehouse_identity",
+    ]);
   });
 
   test("a reopened warehouse keeps them, views included, and view columns say what their source says", async () => {
@@ -94,7 +109,7 @@ describe("warehouse comments on an older database", () => {
       (await openWarehouse(workspace.db)).close();
       const columns = await queryDb(workspace.db, COLUMNS_SQL);
       expect(columns.map((row) => row.name)).toContain("api_calls.price_flags");
-      expect(columns.map((row) => row.name)).not.toContain("export_state.duration_unit");
+      expect(columns.map((row) => row.name)).toContain("internal.export_state.duration_unit");
       expect(uncommented(columns)).toEqual([]);
     } finally {
       await workspace.cleanup();
@@ -110,7 +125,8 @@ function namesListedUnder(readme: string, heading: string): Set<string> {
   const names = new Set<string>();
   for (const line of readme.slice(start, end < 0 ? undefined : end).split("\n")) {
     const firstCell = /^\|([^|]*)\|/.exec(line)?.[1] ?? "";
-    for (const [, name] of firstCell.matchAll(/`(\w+)`/g)) if (name !== undefined) names.add(name);
+    for (const [, name] of firstCell.matchAll(/`((?:internal\.)?\w+)`/g))
+      if (name !== undefined) names.add(name);
   }
   return names;
 }

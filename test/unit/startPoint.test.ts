@@ -24,7 +24,7 @@ function state(overrides: Partial<Checkpoint>): Checkpoint {
 
 async function addRung(warehouse: Warehouse, lastCreatedAt: string, sealedToken: string): Promise<void> {
   await warehouse.connection.run(
-    "INSERT INTO page_ladder (last_created_at, token, run_id) VALUES ($at::TIMESTAMPTZ, $token, 'run-1')",
+    "INSERT INTO internal.page_ladder (last_created_at, token, run_id) VALUES ($at::TIMESTAMPTZ, $token, 'run-1')",
     { at: lastCreatedAt, token: sealedToken },
   );
 }

@@ -83,7 +83,8 @@ export function normalizePrice(value: unknown): string | null {
   return text;
 }
 
-const PriceSchema = z
+/** A `money-usd` number (or decimal string) as canonical decimal text: never a float in arithmetic. */
+export const PriceSchema = z
   .union([z.number(), z.string()], { error: (issue) => priceMessage(issue.input) })
   .transform((value, ctx) => {
     const text = canonicalPrice(value);

@@ -1,0 +1,31 @@
+import type { BalanceRow } from "../transform/balanceRow.js";
+import { cutForReject, storableText } from "../transform/limits.js";
+import type { Warehouse } from "./database.js";
+import { sqlFile } from "./sqlFiles.js";
+
+/**
+ * Stores one run's balance snapshot (balance_snapshots), every value bound as text and cast in SQL;
+ * returns the remaining monetary value (monthly + stable) as DuckDB sums it, exact decimal text.
+ */
+export async function insertBalanceSnapshot(warehouse: Warehouse, row: BalanceRow): Promise<string> {
+  const values: Record<string, string | null> = {};
+  for (const [column, value] of Object.entries(row)) values[column] = value === null ? null : String(value);
+  const reader = await warehouse.connection.runAndReadAll(sqlFile("insert_balance_snapshot.sql"), values);
+  return String(reader.getRowsJS()[0]?.[0]);
+}
+
+/** A balance body that cannot be stored, in `rejects` with the reason (the run ends partial). */
+export async function rejectBalance(
+  warehouse: Warehouse,
+  reject: { runId: string; rejectedAt: string; reason: string; rawJson: string },
+): Promise<void> {
+  await warehouse.connection.run(
+    "INSERT INTO rejects (run_id, rejected_at, record_id, reason, raw_json) VALUES ($run, $at::TIMESTAMPTZ, NULL, $reason, $raw)",
+    {
+      run: reject.runId,
+      at: reject.rejectedAt,
+      reason: storableText(cutForReject(reject.reason)),
+      raw: storableText(cutForReject(reject.rawJson)),
+    },
+  );
+}

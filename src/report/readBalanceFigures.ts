@@ -1,0 +1,52 @@
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { sqlFile } from "../load/sqlFiles.js";
+import { count, optionalText, queryRows, text } from "./rowValues.js";
+
+/**
+ * The API credits at the latest balance snapshot (`credits` in --json): what is left, how fast it
+ * goes and when it runs out, as the credit_runway view defines them. Money is exact decimal text.
+ */
+export interface CreditFigures {
+  /** When the latest snapshot was taken (the run's clock), ISO 8601 UTC. */
+  taken_at: string;
+  /** Monthly + stable credits' monetary value, USD. */
+  remaining_usd: string;
+  monthly_usd: string;
+  stable_usd: string;
+  /** USD per day at the current rate; null when it is unknown (no burn and no priced calls). */
+  burn_usd_per_day: string | null;
+  /** "snapshots" (consecutive snapshots of the last 30 days) or "api_calls" (priced spend of the last 30 days). */
+  burn_source: "snapshots" | "api_calls" | null;
+  /** Days the remaining value lasts at that rate, to a tenth; null when the burn is 0 or unknown. */
+  runway_days: number | null;
+  /** The UTC day the credits run out at that rate; null when the burn is 0 or unknown. */
+  runs_out_on: string | null;
+}
+
+/**
+ * The credits, or null when there is nothing to show: a database made before balance snapshots
+ * (no credit_runway view; a report never changes the views, and opens read-only), or one whose
+ * exports never stored a snapshot (the token could not see the balance).
+ */
+export async function readBalanceFigures(connection: DuckDBConnection): Promise<CreditFigures | null> {
+  const [present] = await queryRows(
+    connection,
+    "SELECT count(*)::BIGINT AS n FROM duckdb_views() WHERE database_name = current_database() AND schema_name = 'main' AND view_name = 'credit_runway'",
+    {},
+  );
+  if (present === undefined || count(present, "n") === 0) return null;
+  const [row] = await queryRows(connection, sqlFile("report_balance.sql"), {});
+  if (row === undefined) return null;
+  const source = optionalText(row, "burn_source");
+  const days = row.runway_days;
+  return {
+    taken_at: text(row, "taken_at"),
+    remaining_usd: text(row, "remaining_usd"),
+    monthly_usd: text(row, "monthly_usd"),
+    stable_usd: text(row, "stable_usd"),
+    burn_usd_per_day: optionalText(row, "burn_usd_per_day"),
+    burn_source: source === "snapshots" || source === "api_calls" ? source : null,
+    runway_days: typeof days === "number" ? days : null,
+    runs_out_on: optionalText(row, "runs_out_on"),
+  };
+}

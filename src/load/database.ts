@@ -5,6 +5,7 @@ import { ExitCode, ZooUsageError } from "../errors.js";
 import { type DuckDBConnection, DuckDBInstance, quotedString } from "./duckdb.js";
 import { moveInternalState } from "./internalSchema.js";
 import { sqlFile } from "./sqlFiles.js";
+import { asStorageError } from "./storageError.js";
 import { inTransaction } from "./transaction.js";
 import { commentWarehouse } from "./warehouseComments.js";
 import { assertWarehousePath } from "./warehouseFile.js";
@@ -74,7 +75,9 @@ export async function openWarehouse(
   } catch (error) {
     connection.closeSync();
     instance.closeSync();
-    throw error;
+    // Opening for writing commits the schema and its comments: a full disk or a file-size limit
+    // can meet that first write.
+    throw asStorageError(error, `the database ${resolved}`);
   }
   let memoryLimitMb = initialMemoryLimitMb();
   return {

@@ -130,6 +130,8 @@ COMMENT ON COLUMN pending_rereads.not_found IS 'True when the API answered 404: 
 COMMENT ON TABLE warehouse_identity IS 'Exporter bookkeeping: which warehouse this is; the Parquet dataset records the id of the warehouse that writes it (_zoo_usage_owner.json).';
 COMMENT ON COLUMN warehouse_identity.warehouse_id IS 'A random UUID made when the database was created.';
 COMMENT ON COLUMN warehouse_identity.created_at IS 'When the id was made (UTC).';
+COMMENT ON COLUMN warehouse_identity.scope IS 'Whose calls the warehouse holds: user (the token''s own, GET /user/api-calls) or org (every member''s, GET /org/api-calls); NULL in a warehouse made before scopes, which is user scope. Set by the first export; a run of the other scope is refused.';
+COMMENT ON COLUMN warehouse_identity.owner_id IS 'The owner of the data: the user id in user scope (as export_state.user_id), the org id (GET /org) in org scope. A run for another owner is refused.';
 
 COMMENT ON VIEW api_calls_enriched IS 'api_calls with the UTC day and month, whether billing is pending, and whether the call is the exporter''s own.';
 COMMENT ON COLUMN api_calls_enriched.day IS 'The UTC day of created_at.';

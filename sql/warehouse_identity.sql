@@ -9,3 +9,9 @@ CREATE TABLE IF NOT EXISTS warehouse_identity (
 INSERT INTO warehouse_identity (warehouse_id, created_at)
 SELECT gen_random_uuid()::VARCHAR, now()
 WHERE NOT EXISTS (SELECT 1 FROM warehouse_identity);
+
+-- Whose data the warehouse holds: its scope ('user' or 'org') and owner (the user id or the org
+-- id), set by the first export and checked by every later one. NULL in a warehouse made before
+-- scopes existed: those hold one user's calls (user scope, owner in export_state.user_id).
+ALTER TABLE warehouse_identity ADD COLUMN IF NOT EXISTS scope VARCHAR;
+ALTER TABLE warehouse_identity ADD COLUMN IF NOT EXISTS owner_id VARCHAR;

@@ -14,6 +14,7 @@ import { type RereadResult, rereadPending } from "./rereadPending.js";
 import { isResumable, statusOf } from "./runStatus.js";
 import { newRunSummary, type RunSummary } from "./runSummary.js";
 import { type ScanContext, type ScanResult, scanApiCalls } from "./scanApiCalls.js";
+import { claimRunScope } from "./scopeOwner.js";
 import type { StartPoint } from "./startPoint.js";
 import { RunWarnings } from "./warnings.js";
 
@@ -31,8 +32,9 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
   const lap = phaseClock(deps.now, startedAt);
   const warnings = new RunWarnings((line) => logger.warn(line));
   const warn = (message: string, kind?: string) => warnings.add(message, kind);
+  const owner = await claimRunScope(deps, options);
   const { checkpoint, start } = await prepareRun(deps, options, startedAt, warn);
-  const context = scanContext(deps, options, startedAt, warn);
+  const context = scanContext(deps, options, startedAt, warn, owner);
   const prepare = lap();
   progress.update({ phase: "fetching", counting: "records" });
   const scan = await scanWithFallback(context, start, checkpoint, warn);
@@ -153,6 +155,7 @@ async function rereadAfterScan(
         highWater,
         max: options.maxPendingRereads,
         concurrency: options.operationsConcurrency,
+        scope: options.scope,
       },
       context.warn,
     );

@@ -5,6 +5,7 @@ import { createClock, type SimClock } from "./clock.js";
 import { handleControl } from "./control.js";
 import { Dataset, DEFAULT_NOW_ISO } from "./dataset.js";
 import { FaultInjector } from "./faults.js";
+import { orgRoute, orgRouteOf } from "./orgRoutes.js";
 import { RecordedCalls } from "./recordedCalls.js";
 import { type HoldMatch, type RequestGate, RequestGates } from "./requestGate.js";
 import { errorReply, newRequestId, type Reply, send } from "./responses.js";
@@ -42,7 +43,7 @@ function routeOf(path: string): string {
   if (path === "/user/api-calls") return path;
   if (OPERATION_PATH.test(path)) return "/async/operations/{id}";
   if (API_CALL_PATH.test(path)) return "/user/api-calls/{id}";
-  return "(unmatched)";
+  return orgRouteOf(path) ?? "(unmatched)";
 }
 
 /** Starts the simulator over plain node:http. Resolves once it is listening. */
@@ -119,7 +120,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const method = req.method ?? "GET";
     const operationId = OPERATION_PATH.exec(path)?.[1];
     const callId = API_CALL_PATH.exec(path)?.[1];
-    const known = path === "/user/api-calls" || operationId !== undefined || callId !== undefined;
+    const known =
+      path === "/user/api-calls" ||
+      operationId !== undefined ||
+      callId !== undefined ||
+      orgRouteOf(path) !== undefined;
     if (!known) return errorReply(requestId, 404, "Not Found");
     // The routes are GET only in the spec; Dropshot answers other methods with 405.
     if (method !== "GET")
@@ -127,6 +132,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const authorization = req.headers.authorization;
     if (operationId !== undefined) return getAsyncOperation(routes, requestId, operationId, authorization);
     if (callId !== undefined) return getApiCall(routes, requestId, callId, authorization);
+    const org = orgRoute(routes, path, new URLSearchParams(queryString), requestId, authorization);
+    if (org !== undefined) return org;
     return listApiCalls(routes, requestId, new URLSearchParams(queryString), authorization);
   }
 

@@ -12,11 +12,16 @@ export interface TruthCall {
   user_id: string;
 }
 
-export async function listAllCalls(baseUrl: string, token: string): Promise<TruthCall[]> {
+/** Every call `path` lists for the token (GET /user/api-calls by default, or /org/api-calls). */
+export async function listAllCalls(
+  baseUrl: string,
+  token: string,
+  path = "/user/api-calls",
+): Promise<TruthCall[]> {
   const calls: TruthCall[] = [];
   let pageToken: string | null = null;
   for (let requests = 0; requests < 100_000; requests++) {
-    const url = new URL("/user/api-calls", baseUrl);
+    const url = new URL(path, baseUrl);
     url.searchParams.set("limit", "10000");
     if (pageToken === null) url.searchParams.set("sort_by", "created_at_ascending");
     else url.searchParams.set("page_token", pageToken);

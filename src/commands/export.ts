@@ -39,7 +39,10 @@ export async function runExport(
   await assertWritableDirectory(path.dirname(config.dbPath), "--db");
   await assertDatasetFreeForNewDatabase(config.dbPath, config.outDir);
   // The database next: another tool's DuckDB file, or a locked one, fails before --out is written.
-  const warehouse = await openWarehouse(config.dbPath);
+  // Opening applies the schema, views and comments in a transaction: a full disk can meet it there.
+  const warehouse = await openWarehouse(config.dbPath).catch((error: unknown) => {
+    throw asStorageError(error, `the database ${config.dbPath}`);
+  });
   try {
     const key = await loadSecretKey({ fromEnv: config.secretKey, keyFile: config.keyFile });
     await claimDataset(warehouse, config.outDir, effects.now());

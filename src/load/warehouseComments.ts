@@ -25,6 +25,10 @@ const VIEW_SOURCES: ReadonlyArray<readonly [view: string, sources: readonly stri
   ["billed_failed_operations", ["operations_with_cost"]],
   ["operation_timings", ["async_operations"]],
   ["conversion_pairs", ["async_operations"]],
+  ["call_token_match", ["api_calls"]],
+  ["cost_per_token_label", ["cost_per_day", "call_token_match"]],
+  ["cost_per_member", ["cost_per_day", "org_members", "api_calls"]],
+  ["cost_per_service_account", ["cost_per_day", "service_accounts"]],
 ];
 
 /** One COMMENT statement of sql/comments.sql: `COMMENT ON COLUMN table.column IS '...';`. */

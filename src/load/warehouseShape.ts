@@ -3,7 +3,7 @@ import type { DuckDBConnection } from "./duckdb.js";
 import { sqlFile } from "./sqlFiles.js";
 
 /** The sql/ files that create the warehouse's tables and views, in the order they are applied. */
-export const SCHEMA_FILES = ["schema.sql", "warehouse_identity.sql", "views.sql"] as const;
+export const SCHEMA_FILES = ["schema.sql", "warehouse_identity.sql", "views.sql", "spenders.sql"] as const;
 
 /**
  * Columns every zoo-usage warehouse has had since the first version. Later versions only add

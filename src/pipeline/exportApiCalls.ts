@@ -10,6 +10,7 @@ import { isoTime } from "../log/isoTime.js";
 import type { ExportDeps, ExportOptions } from "./exportSettings.js";
 import { fetchOperations } from "./fetchOperations.js";
 import { DATASETS, prepareRun, scanContext } from "./prepareRun.js";
+import { refreshSpenders } from "./refreshSpenders.js";
 import { type RereadResult, rereadPending } from "./rereadPending.js";
 import { isResumable, statusOf } from "./runStatus.js";
 import { newRunSummary, type RunSummary } from "./runSummary.js";
@@ -43,6 +44,8 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
   if (futureWarning !== undefined) warn(futureWarning);
   const scanSeconds = lap();
   let failure = scan.failure ?? rereads?.failure;
+  const spenders = await refreshSpenders(deps, options, failure, warn);
+  failure ??= spenders?.failure;
   const operations = await fetchOperationsAfterScan(deps, options, startedAt, failure, warn);
   failure ??= operations?.failure;
   const operationsSeconds = lap();
@@ -67,11 +70,12 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
     phase_seconds: { prepare, scan: scanSeconds, operations: operationsSeconds, parquet: parquetSeconds },
     ...(operations?.fetched === undefined ? {} : { operations: operations.fetched }),
     ...(rereads?.rereads === undefined ? {} : { pending_rereads: rereads.rereads }),
+    ...(spenders === undefined ? {} : { spenders: spenders.fetched }),
   };
   summary.status = statusOf(
     failure,
     deps.signal.aborted,
-    summary.records_rejected + (summary.operations?.rejected ?? 0),
+    summary.records_rejected + (summary.operations?.rejected ?? 0) + (summary.spenders?.rejected ?? 0),
   );
   if (failure !== undefined) summary.message = failure instanceof Error ? failure.message : String(failure);
   summary.warnings = warnings.lines();

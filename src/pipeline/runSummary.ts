@@ -1,5 +1,6 @@
 import type { FinishedRun } from "../load/runHistory.js";
 import type { OperationFetchResult } from "./fetchOperations.js";
+import type { SpendersFetched } from "./refreshSpenders.js";
 
 export type RunStatus = "completed" | "partial" | "failed" | "interrupted";
 
@@ -28,6 +29,8 @@ export interface RunSummary extends FinishedRun {
    * the run read everything, the scan failed, or --max-pending-rereads is 0).
    */
   pending_rereads?: PendingRereads;
+  /** Tokens, service accounts and org members listed this run (absent when the scan failed). */
+  spenders?: SpendersFetched;
   /** Peak resident memory of the exporting process (set by the CLI, which owns process facts). */
   peak_rss_mb?: number;
 }

@@ -1,4 +1,5 @@
 import { ByteWriter } from "./byteWriter.js";
+import { DIRECTORY_PATHS, directoryRoute } from "./directoryRoutes.js";
 import { orgPageEntries } from "./orgCalls.js";
 import { errorReply, type Reply } from "./responses.js";
 import { authenticate, callsPageReply, parseListQuery, type RouteContext, uuidParameter } from "./routes.js";
@@ -18,7 +19,7 @@ export interface OrgAdmin {
 export function orgRouteOf(path: string): string | undefined {
   if (path === "/org" || path === "/org/api-calls") return path;
   if (ORG_CALL_PATH.test(path)) return "/org/api-calls/{id}";
-  return undefined;
+  return (DIRECTORY_PATHS as readonly string[]).includes(path) ? path : undefined;
 }
 
 /**
@@ -33,6 +34,11 @@ export function orgRoute(
   authorization: string | undefined,
 ): Reply | undefined {
   if (orgRouteOf(path) === undefined) return undefined;
+  const directory = directoryRoute(ctx, path, query, requestId, authorization, {
+    member: orgMemberOf,
+    admin: orgAdminOf,
+  });
+  if (directory !== undefined) return directory;
   if (path === "/org/api-calls") {
     const list = parseListQuery(requestId, query);
     if ("status" in list) return list;

@@ -8,6 +8,11 @@ import type { SimUser } from "./types.js";
 export interface UserProfile extends SimUser {
   /** Ids of the user's API tokens: ApiCallWithPrice.token is one of these (1 to 3 per user). */
   apiTokens: string[];
+  /**
+   * The tokens the user's calls are made with: its own API tokens and, for an org member, the org's
+   * service accounts (integrations the org shares).
+   */
+  callTokens: string[];
   /** The user's first name (OrgMember.first_name; the email starts with it). */
   firstName: string;
   /** The few IPv4 addresses the user calls from. */
@@ -32,18 +37,25 @@ export function createUsers(seed: number, count: number, firstUserToken?: string
     const apiTokens = Array.from({ length: tokenCount }, (_, k) =>
       derivedUuid(seed, u * 8 + k, SALT.userApiTokens),
     );
+    const ownTokens = u === 1 ? withSharedLastFour(apiTokens) : apiTokens;
     users.push({
       id: derivedUuid(seed, u, SALT.userId),
       token: u === 0 && firstUserToken !== undefined ? firstUserToken : derivedUuid(seed, u, SALT.userToken),
       email: `${name}.${suffix}@${domain}`,
       orgId: hasOrg ? derivedUuid(seed, 1, SALT.userOrg) : null,
       orgRole: hasOrg ? (u === 1 ? "admin" : "member") : null,
-      apiTokens: u === 1 ? withSharedLastFour(apiTokens) : apiTokens,
+      apiTokens: ownTokens,
+      callTokens: hasOrg ? [...ownTokens, ...serviceAccountTokens(seed)] : ownTokens,
       firstName: name,
       ipv4: Array.from({ length: 3 }, (_, k) => ipv4(hash32(seed, u * 8 + k, SALT.userIps))),
     });
   }
   return users;
+}
+
+/** The org's service accounts (two): tokens of the org rather than of a user (ServiceAccount). */
+export function serviceAccountTokens(seed: number): string[] {
+  return [0, 1].map((k) => derivedUuid(seed, k, SALT.serviceAccountToken));
 }
 
 /**

@@ -10,6 +10,9 @@ export interface TruthCall {
   price: string | null;
   completed_at: string | null;
   user_id: string;
+  org_id: string | null;
+  /** The call's token as the listing shows it. */
+  token: string;
 }
 
 /** Every call `path` lists for the token (GET /user/api-calls by default, or /org/api-calls). */
@@ -37,6 +40,8 @@ export async function listAllCalls(
         price: item.price === null || item.price === undefined ? null : String(item.price),
         completed_at: typeof item.completed_at === "string" ? item.completed_at : null,
         user_id: String(item.user_id),
+        org_id: typeof item.org_id === "string" ? item.org_id : null,
+        token: String(item.token),
       });
     }
     if (body.next_page === null) return calls;

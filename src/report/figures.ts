@@ -1,3 +1,4 @@
+import type { SpenderFigures } from "./readSpenderFigures.js";
 /**
  * The figures of a report: what the terminal, `--json` and the HTML page show. Money is always an
  * exact decimal string as DuckDB printed it from a DECIMAL sum (never a JS number); counts are
@@ -110,4 +111,6 @@ export interface ReportFigures {
   own_calls: OwnCallFigures | null;
   /** Present only when the database has the operation views. */
   operations: OperationFigures | null;
+  /** Spend per person and per token label; present only when the database has call_token_match. */
+  spenders: SpenderFigures | null;
 }

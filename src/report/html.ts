@@ -5,6 +5,7 @@ import type { ReportFigures } from "./figures.js";
 import { COLORS, legend } from "./htmlParts.js";
 import { callsTable, definitions, operationsSection, rejectsSection } from "./htmlSections.js";
 import { PAGE_CSS } from "./htmlStyle.js";
+import { spenderSection } from "./spenderSections.js";
 import { type BarRow, barChart, columnChart } from "./svgCharts.js";
 import { chartValue, groupCount, groupDigits, percent } from "./usd.js";
 
@@ -31,6 +32,7 @@ export function renderHtml(figures: ReportFigures): string {
     ...dailySections(figures),
     endpointSection(figures),
     operationsSection(figures),
+    spenderSection(figures),
     `<section><h2>Most expensive calls</h2>${callsTable(figures.most_expensive_calls)}</section>`,
     rejectsSection(figures),
     definitions(),

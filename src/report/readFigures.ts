@@ -6,6 +6,7 @@ import { trailingWindow } from "./calendar.js";
 import type { ReportFigures } from "./figures.js";
 import { readOperationFigures } from "./readOperationFigures.js";
 import { readOwnCallFigures } from "./readOwnCallFigures.js";
+import { readSpenderFigures } from "./readSpenderFigures.js";
 import { count, optionalInteger, optionalText, queryRows, text } from "./rowValues.js";
 
 /** Days in the terminal's "recent" chart. */
@@ -113,6 +114,7 @@ export async function readReportFigures(
     },
     own_calls: await readOwnCallFigures(connection, period),
     operations: await readOperationFigures(connection, ranked),
+    spenders: await readSpenderFigures(connection, period),
   };
 }
 

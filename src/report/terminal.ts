@@ -2,6 +2,7 @@ import { printable } from "../log/printable.js";
 import { dayRange } from "./calendar.js";
 import type { DayFigure, ReportFigures } from "./figures.js";
 import { sparkline } from "./sparkline.js";
+import { spenderLines } from "./spenderSections.js";
 import { chartValue, groupCount, groupDigits, percent } from "./usd.js";
 
 /** The report as terminal text: the same figures as `--json`, money exact, days UTC. */
@@ -12,7 +13,7 @@ export function renderTerminal(figures: ReportFigures): string {
   } else {
     lines.push(...totalLines(figures), "", ...recentLines(figures), "", ...endpointLines(figures));
   }
-  lines.push("", ...rejectLines(figures));
+  lines.push(...spenderLines(figures), "", ...rejectLines(figures));
   if (figures.operations !== null) lines.push("", ...operationLines(figures.operations));
   return lines.join("\n");
 }

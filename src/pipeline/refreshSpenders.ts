@@ -4,17 +4,7 @@ import { listAll } from "../extract/listAll.js";
 import { storeSpenders } from "../load/spenderTables.js";
 import { type CheckedItems, memberRows, type RefusedItem, tokenRows } from "../transform/spenderRows.js";
 import type { ExportDeps, ExportOptions } from "./exportSettings.js";
-
-/** What the run listed of who holds the tokens (RunSummary.spenders). */
-export interface SpendersFetched {
-  api_tokens: number;
-  service_accounts: number;
-  org_members: number;
-  /** Items that did not validate: they went to `rejects`. */
-  rejected: number;
-  /** Listings the token may not read (403/404): skipped with a warning. */
-  skipped: string[];
-}
+import type { SpendersFetched } from "./runSummary.js";
 
 /** Items per request: these listings are short, so one page usually holds them all. */
 const PAGE_LIMIT = 100;

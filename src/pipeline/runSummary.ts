@@ -1,6 +1,5 @@
 import type { FinishedRun } from "../load/runHistory.js";
 import type { OperationFetchResult } from "./fetchOperations.js";
-import type { SpendersFetched } from "./refreshSpenders.js";
 
 export type RunStatus = "completed" | "partial" | "failed" | "interrupted";
 
@@ -33,6 +32,17 @@ export interface RunSummary extends FinishedRun {
   spenders?: SpendersFetched;
   /** Peak resident memory of the exporting process (set by the CLI, which owns process facts). */
   peak_rss_mb?: number;
+}
+
+/** What the run listed of who holds the tokens (RunSummary.spenders). */
+export interface SpendersFetched {
+  api_tokens: number;
+  service_accounts: number;
+  org_members: number;
+  /** Items that did not validate: they went to `rejects`. */
+  rejected: number;
+  /** Listings the token may not read (403/404): skipped with a warning. */
+  skipped: string[];
 }
 
 /** What the re-reads of one run did (RunSummary.pending_rereads). */

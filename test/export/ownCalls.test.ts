@@ -56,10 +56,12 @@ describe("the exporter's own calls", () => {
         price: "0.000000",
       });
       expect([200, 404]).toContain(row.status_code);
-      expect(String(row.endpoint)).toMatch(/^\/(user\/api-calls|async\/operations\/[0-9a-f-]{36})$/);
+      expect(String(row.endpoint)).toMatch(
+        /^\/(user\/api-calls|user\/api-tokens|async\/operations\/[0-9a-f-]{36})$/,
+      );
     }
     const listings = own.filter((row) => row.endpoint === "/user/api-calls").length;
-    const operationGets = own.length - listings;
+    const operationGets = own.filter((row) => String(row.endpoint).startsWith("/async/operations/")).length;
     expect(listings).toBeGreaterThan(1);
     expect(operationGets).toBe(first.summary.operations?.fetched);
 

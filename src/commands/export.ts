@@ -117,6 +117,11 @@ export function describeRun(summary: RunSummary, config: ExportConfig): string {
       : [
           `  calls pending billing re-read ${summary.pending_rereads.asked} (${summary.pending_rereads.settled} settled, ${summary.pending_rereads.still_pending} still pending, ${summary.pending_rereads.not_found} not found, ${summary.pending_rereads.left} left for the next run)`,
         ]),
+    ...(summary.spenders === undefined
+      ? []
+      : [
+          `  who spent it: ${summary.spenders.api_tokens} API tokens, ${summary.spenders.service_accounts} service accounts, ${summary.spenders.org_members} org members listed`,
+        ]),
     `  Parquet partitions written ${summary.partitions_written}`,
     `  time: ${Object.entries(summary.phase_seconds)
       .map(([phase, seconds]) => `${phase} ${seconds.toFixed(1)} s`)

@@ -10,7 +10,7 @@ SELECT
   method, endpoint, endpoint_template, status_code,
   created_at, started_at, completed_at, updated_at,
   duration_raw, duration_ms, minutes, seconds, price_usd, price_raw, price_flags,
-  token_hash, email, ip_address, origin, user_agent, request_query_params, stripe_invoice_item_id,
+  token_hash, token_last4, email, ip_address, origin, user_agent, request_query_params, stripe_invoice_item_id,
   extra::VARCHAR AS extra
 FROM api_calls
 WHERE created_at >= {{start}}::TIMESTAMPTZ AND created_at < {{end}}::TIMESTAMPTZ

@@ -41,6 +41,9 @@ CREATE TABLE IF NOT EXISTS api_calls (
 -- 'negative,rounded' (NULL for an ordinary price). README, "Money".
 ALTER TABLE api_calls ADD COLUMN IF NOT EXISTS price_raw VARCHAR;
 ALTER TABLE api_calls ADD COLUMN IF NOT EXISTS price_flags VARCHAR;
+-- The call token's last 4 characters: the API shows each token obfuscated to them, so they match a
+-- call to its token's id and label (call_token_match). NULL with --token-column drop.
+ALTER TABLE api_calls ADD COLUMN IF NOT EXISTS token_last4 VARCHAR;
 
 -- Records that failed validation or loading: kept with the reason, never dropped.
 CREATE TABLE IF NOT EXISTS rejects (

@@ -15,6 +15,7 @@ SELECT
   r.duration AS duration_raw, r.minutes, r.seconds, r.price AS price_usd,
   NULL::VARCHAR AS price_raw, NULL::VARCHAR AS price_flags,
   CASE {{token_policy}} WHEN 'keep' THEN r.token WHEN 'hash' THEN t.value END AS token_hash,
+  CASE {{token_policy}} WHEN 'drop' THEN NULL ELSE right(r.token, 4) END AS token_last4,
   CASE {{email_policy}} WHEN 'keep' THEN r.email WHEN 'hash' THEN m.value END AS email,
   CASE {{ip_address_policy}} WHEN 'keep' THEN r.ip_address WHEN 'hash' THEN i.value END AS ip_address,
   r.origin, r.user_agent, r.request_query_params, r.stripe_invoice_item_id, NULL::JSON AS extra

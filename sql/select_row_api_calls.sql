@@ -11,7 +11,7 @@ FROM read_json({{file}},
     started_at: 'TIMESTAMPTZ', completed_at: 'TIMESTAMPTZ', updated_at: 'TIMESTAMPTZ',
     duration_raw: 'BIGINT', minutes: 'INTEGER', seconds: 'INTEGER', price_usd: 'DECIMAL(18,6)',
     price_raw: 'VARCHAR', price_flags: 'VARCHAR',
-    token_hash: 'VARCHAR', email: 'VARCHAR', ip_address: 'VARCHAR', origin: 'VARCHAR',
+    token_hash: 'VARCHAR', token_last4: 'VARCHAR', email: 'VARCHAR', ip_address: 'VARCHAR', origin: 'VARCHAR',
     user_agent: 'VARCHAR', request_query_params: 'VARCHAR', stripe_invoice_item_id: 'VARCHAR',
     extra: 'JSON'
   },

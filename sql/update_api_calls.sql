@@ -19,6 +19,7 @@ UPDATE api_calls SET
   price_raw = s.price_raw,
   price_flags = s.price_flags,
   token_hash = s.token_hash,
+  token_last4 = s.token_last4,
   email = s.email,
   ip_address = s.ip_address,
   origin = s.origin,

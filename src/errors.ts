@@ -44,6 +44,8 @@ export type ErrorCode =
   | "warehouse.locked"
   | "warehouse.unreadable"
   | "warehouse.other_user"
+  | "warehouse.other_scope"
+  | "warehouse.other_owner"
   | "warehouse.not_duckdb"
   | "warehouse.unrelated"
   | "output.unwritable"

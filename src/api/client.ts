@@ -36,6 +36,9 @@ const PageEnvelopeSchema = z.looseObject({
   next_page: z.string().nullable().optional(),
 });
 
+/** The part of the spec's Org the exporter reads: its id. */
+const OrgIdSchema = z.looseObject({ id: z.string().refine(isUuid, "a UUID") });
+
 /** The Zoo API operations the exporter uses, typed. Retries and errors live in Transport. */
 export class ZooClient {
   constructor(private readonly transport: Transport) {}
@@ -54,6 +57,8 @@ export class ZooClient {
   }
 
   async listApiCalls(params: {
+    /** GET /user/api-calls (the default) or GET /org/api-calls: same schema and paging. */
+    scope?: ApiScope;
     limit?: number;
     pageToken?: string | null;
     sortBy?: SortMode;
@@ -67,8 +72,9 @@ export class ZooClient {
   }): Promise<RawApiCallsPage> {
     const { onNextPageSeen } = params;
     let seen = false;
+    const path = scopedPath(params.scope ?? "user", "api-calls");
     const response = await this.transport.getJson(
-      "/user/api-calls",
+      path,
       {
         limit: params.limit === undefined ? undefined : String(params.limit),
         page_token: params.pageToken ?? undefined,
@@ -101,7 +107,7 @@ export class ZooClient {
     );
     const envelope = PageEnvelopeSchema.safeParse(response.body);
     if (!envelope.success) {
-      throw invalidBody("GET /user/api-calls", response.requestId, envelope.error);
+      throw invalidBody(`GET ${path}`, response.requestId, envelope.error);
     }
     return {
       items: exactItems(envelope.data.items, response.bytes),
@@ -146,11 +152,15 @@ export class ZooClient {
   }
 
   /**
-   * GET /user/api-calls/{id} (operationId get_api_call_for_user): one call as the listing would show
-   * it now. The body is returned unvalidated: the export checks it with the listing's schema, so a
-   * bad record goes to `rejects` rather than failing the run. A 404 is `api.not_found`.
+   * GET /user/api-calls/{id} (operationId get_api_call_for_user), or /org/api-calls/{id} in org
+   * scope: one call as the listing would show it now. The body is returned unvalidated: the export
+   * checks it with the listing's schema, so a bad record goes to `rejects` rather than failing the
+   * run. A 404 is `api.not_found`.
    */
-  async getApiCall(id: string): Promise<{ body: unknown; requestId: string | undefined }> {
+  async getApiCall(
+    id: string,
+    scope: ApiScope = "user",
+  ): Promise<{ body: unknown; requestId: string | undefined }> {
     if (!isUuid(id)) {
       throw new ZooUsageError({
         code: "config.invalid",
@@ -159,11 +169,13 @@ export class ZooClient {
       });
     }
     const response = await this.transport.getJson(
-      `/user/api-calls/${id}`,
+      scopedPath(scope, `api-calls/${id}`),
       {},
       {
         notFoundHint:
-          "No such API call for this token: the id is wrong, or the call belongs to another user (the API does not reveal which).",
+          scope === "user"
+            ? "No such API call for this token: the id is wrong, or the call belongs to another user (the API does not reveal which)."
+            : "No such API call in this token's org: the id is wrong, or the call belongs to someone outside the org (the API does not reveal which).",
       },
     );
     return { body: response.body, requestId: response.requestId };
@@ -184,6 +196,43 @@ export class ZooClient {
       { notFoundHint: "This token's account has no payment account to read credits from." },
     );
     return { body: response.body, requestId: response.requestId };
+  }
+
+  /**
+   * GET /org (operationId get_org): the id of the org the token's user administers. Org admins
+   * only: another token gets the API's 403 or 404 (`api.forbidden`, `api.not_found`).
+   */
+  async getOrgId(): Promise<string> {
+    const response = await this.transport.getJson(
+      "/org",
+      {},
+      { notFoundHint: "The token's user belongs to no org: --scope org needs an org admin's token." },
+    );
+    const parsed = OrgIdSchema.safeParse(response.body);
+    if (!parsed.success) throw invalidBody("GET /org", response.requestId, parsed.error);
+    return parsed.data.id.toLowerCase();
+  }
+
+  /**
+   * One page of a ResultsPage listing (GET /user/api-tokens, /org/members, ...), items raw: each is
+   * validated by the caller. Pages in ascending created_at, as the api-calls scan does.
+   */
+  async listPage(
+    path: string,
+    params: { limit: number; pageToken: string | null; signal?: AbortSignal | undefined },
+  ): Promise<{ items: unknown[]; nextPage: string | null }> {
+    const response = await this.transport.getJson(
+      path,
+      {
+        limit: String(params.limit),
+        page_token: params.pageToken ?? undefined,
+        sort_by: params.pageToken === null ? "created_at_ascending" : undefined,
+      },
+      { signal: params.signal },
+    );
+    const envelope = PageEnvelopeSchema.safeParse(response.body);
+    if (!envelope.success) throw invalidBody(`GET ${path}`, response.requestId, envelope.error);
+    return { items: envelope.data.items, nextPage: envelope.data.next_page ?? null };
   }
 
   /** The whole operation, output files included (`operation get --save-outputs` writes them). */

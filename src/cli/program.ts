@@ -132,7 +132,7 @@ function addSimCommand(program: Command, io: CliIo, done: Done): void {
     .option("--seed <n>", "seed of the generated data", nonNegativeInteger, 1)
     .option("--calls <n>", "calls visible at the start", nonNegativeInteger, 100_000)
     .option("--days <n>", "days of history the calls span", positiveInteger, 90)
-    .option("--users <n>", "number of users", positiveInteger, 3)
+    .option("--users <n>", "number of users (users 1-3 form an org, user 1 its admin)", positiveInteger, 4)
     .option("--now <iso>", withDefault("simulated time at start", SIM_DEFAULTS.nowIso), isoDate)
     .option(
       "--token <token>",

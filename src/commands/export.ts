@@ -40,6 +40,7 @@ export async function runExport(
   await assertWritableDirectory(path.dirname(config.dbPath), "--db");
   await assertDatasetFreeForNewDatabase(config.dbPath, config.outDir);
   // The database next: another tool's DuckDB file, or a locked one, fails before --out is written.
+  // Opening applies the schema, views and comments in a transaction: a full disk can meet it there.
   const warehouse = await openWarehouse(config.dbPath);
   try {
     const key = await loadSecretKey({ fromEnv: config.secretKey, keyFile: config.keyFile });
@@ -121,6 +122,11 @@ export function describeRun(summary: RunSummary, config: ExportConfig): string {
         ]
       : []),
     ...(summary.balance === undefined ? [] : [balanceLine(summary.balance)]),
+    ...(summary.spenders === undefined
+      ? []
+      : [
+          `  who spent it: ${summary.spenders.api_tokens} API tokens, ${summary.spenders.service_accounts} service accounts, ${summary.spenders.org_members} org members listed`,
+        ]),
     `  Parquet partitions written ${summary.partitions_written}`,
     `  time: ${Object.entries(summary.phase_seconds)
       .map(([phase, seconds]) => `${phase} ${seconds.toFixed(1)} s`)

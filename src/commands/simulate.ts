@@ -9,8 +9,11 @@ export async function runSimulator(
   const lines = [
     `Zoo API simulator listening on ${simulator.url}`,
     `  simulated now: ${simulator.clock.now().toISOString()} (POST ${simulator.url}/_sim/clock {"advance_ms": N} moves it)`,
-    "  users (each sees only its own calls and operations):",
-    ...simulator.users.map((user, index) => `    user ${index}: id ${user.id}  token ${user.token}`),
+    "  users (each sees only its own calls and operations; an org admin also its org's, with --scope org):",
+    ...simulator.users.map(
+      (user, index) =>
+        `    user ${index}: id ${user.id}  token ${user.token}${user.orgRole === null ? "" : `  (org ${user.orgRole})`}`,
+    ),
     "Try:",
     `  ZOO_HOST=${simulator.url} ZOO_API_TOKEN=${simulator.users[0]?.token ?? "<token>"} zoo-usage export`,
   ];

@@ -11,6 +11,7 @@ export const SCHEMA_FILES = [
   "invoices.sql",
   "invoice_views.sql",
   "credit_views.sql",
+  "spenders.sql",
 ] as const;
 
 /**

@@ -11,6 +11,7 @@ import {
 } from "../load/apiCallLoader.js";
 import { finishScan } from "../load/checkpoint.js";
 import type { Warehouse } from "../load/database.js";
+import type { ScopeOwner } from "../load/warehouseScope.js";
 import type { SecretBox } from "../secrets/secretBox.js";
 import {
   type CheckResult,
@@ -45,6 +46,8 @@ export interface ApiCallsSourceContext {
   limit: number;
   maxPages: number;
   lookbackMs: number;
+  /** In org scope every member's calls are listed: a call of another org stops the scan. */
+  owner: ScopeOwner;
 }
 
 /**
@@ -143,7 +146,7 @@ export class ApiCallsSource implements Source<PageEvent, Batch> {
         continue;
       }
       const { call } = result;
-      this.checkUser(batch, call.user_id);
+      this.checkOwner(batch, call.id, call.user_id, call.org_id ?? null);
       counts.records += 1;
       noteRecord(batch, this.checkpointTime(call.id, toMicros(call.created_at)));
       if (bulk) batch.derived.add(call);
@@ -154,8 +157,19 @@ export class ApiCallsSource implements Source<PageEvent, Batch> {
     return counts;
   }
 
-  /** The first user ever is the database's; a call of another user stops the run. */
-  private checkUser(batch: Batch, userId: string): void {
+  /**
+   * User scope: the first user ever is the database's; a call of another user stops the run. Org
+   * scope: the calls are many users'; one that names another org stops it (a call without org_id
+   * is a member's call made before it joined, as the org listing shows it).
+   */
+  private checkOwner(batch: Batch, callId: string, userId: string, orgId: string | null): void {
+    const { owner } = this.context;
+    if (owner.scope === "org") {
+      if (orgId !== null && owner.ownerId !== null && orgId.toLowerCase() !== owner.ownerId) {
+        throw otherOrgError(this.context.warehouse.path, owner.ownerId, callId, orgId);
+      }
+      return;
+    }
     if (this.knownUser === null) {
       this.knownUser = userId;
       batch.userId = userId;
@@ -186,6 +200,14 @@ export class ApiCallsSource implements Source<PageEvent, Batch> {
     }
     batch.resumeToken = sealedNext;
   }
+}
+
+function otherOrgError(dbPath: string, stored: string, callId: string, seen: string): ZooUsageError {
+  return new ZooUsageError({
+    code: "warehouse.other_owner",
+    message: `The database ${dbPath} holds the calls of org ${stored}, but GET /org/api-calls listed call ${callId} of org ${seen}`,
+    hint: "Use one database per org: pass another --db for this token.",
+  });
 }
 
 function otherUserError(dbPath: string, stored: string, seen: string): ZooUsageError {

@@ -11,10 +11,12 @@ import { exportInvoices } from "./exportInvoices.js";
 import type { ExportDeps, ExportOptions } from "./exportSettings.js";
 import { fetchOperations } from "./fetchOperations.js";
 import { DATASETS, prepareRun, scanContext } from "./prepareRun.js";
+import { refreshSpenders } from "./refreshSpenders.js";
 import { type RereadResult, rereadPending } from "./rereadPending.js";
 import { isResumable, statusOf } from "./runStatus.js";
 import { newRunSummary, type RunSummary } from "./runSummary.js";
 import { type ScanContext, type ScanResult, scanApiCalls } from "./scanApiCalls.js";
+import { claimRunScope } from "./scopeOwner.js";
 import { balanceAfterScan } from "./snapshotBalance.js";
 import type { StartPoint } from "./startPoint.js";
 import { RunWarnings } from "./warnings.js";
@@ -33,8 +35,9 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
   const lap = phaseClock(deps.now, startedAt);
   const warnings = new RunWarnings((line) => logger.warn(line));
   const warn = (message: string, kind?: string) => warnings.add(message, kind);
+  const owner = await claimRunScope(deps, options);
   const { checkpoint, start } = await prepareRun(deps, options, startedAt, warn);
-  const context = scanContext(deps, options, startedAt, warn);
+  const context = scanContext(deps, options, startedAt, warn, owner);
   const prepare = lap();
   progress.update({ phase: "fetching", counting: "records" });
   const scan = await scanWithFallback(context, start, checkpoint, warn);
@@ -43,11 +46,12 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
   if (futureWarning !== undefined) warn(futureWarning);
   const scanSeconds = lap();
   let failure = scan.failure ?? rereads?.failure;
+  const spenders = await refreshSpenders(deps, options, failure, warn);
   const invoices =
     failure === undefined && !deps.signal.aborted ? await exportInvoices(deps, options, warn) : undefined;
   const balance = await balanceAfterScan(deps, options, failure, warn);
   const operations = await fetchOperationsAfterScan(deps, options, startedAt, failure, warn);
-  failure ??= operations?.failure ?? balance?.failure;
+  failure ??= operations?.failure ?? balance?.failure ?? spenders?.failure;
   const operationsSeconds = lap();
   const fatal = failure !== undefined && !isResumable(failure);
   const partitionsAtEnd = fatal || deps.signal.aborted ? 0 : await writeDatasets(deps, options, warn);
@@ -70,6 +74,7 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
     phase_seconds: { prepare, scan: scanSeconds, operations: operationsSeconds, parquet: parquetSeconds },
     ...(operations?.fetched === undefined ? {} : { operations: operations.fetched }),
     ...(rereads?.rereads === undefined ? {} : { pending_rereads: rereads.rereads }),
+    ...(spenders === undefined ? {} : { spenders: spenders.fetched }),
     ...(invoices === undefined ? {} : { invoices }),
     ...(balance === undefined ? {} : { balance: balance.balance }),
   };
@@ -78,6 +83,7 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
     deps.signal.aborted,
     summary.records_rejected +
       (summary.operations?.rejected ?? 0) +
+      (summary.spenders?.rejected ?? 0) +
       (balance?.rejected ?? 0) +
       (invoices === undefined ? 0 : invoices.rejected + (invoices.status === "failed" ? 1 : 0)),
   );
@@ -163,6 +169,7 @@ async function rereadAfterScan(
         highWater,
         max: options.maxPendingRereads,
         concurrency: options.operationsConcurrency,
+        scope: options.scope,
       },
       context.warn,
     );

@@ -4,6 +4,7 @@ import { type Checkpoint, clampHighWater, readCheckpoint } from "../load/checkpo
 import { markMissingPartitions } from "../load/parquetExport.js";
 import { startRun } from "../load/runHistory.js";
 import { reconcileSettings } from "../load/storedSettings.js";
+import type { ScopeOwner } from "../load/warehouseScope.js";
 import { isoTime } from "../log/isoTime.js";
 import type { TransformContext } from "../transform/apiCallRow.js";
 import { EndpointTemplater } from "../transform/endpointTemplate.js";
@@ -68,6 +69,7 @@ export function scanContext(
   options: ExportOptions,
   startedAt: Date,
   warn: (message: string, kind?: string) => void,
+  owner: ScopeOwner,
 ): ScanContext {
   const transform: TransformContext = {
     templater: new EndpointTemplater(),
@@ -76,5 +78,5 @@ export function scanContext(
     maxPriceUsd: options.maxPriceUsd,
   };
   const loader = new ApiCallLoader(deps.warehouse, { ...options, transform, onWarning: warn, now: deps.now });
-  return { deps, options, loader, transform, future: new FutureCalls(startedAt), warn };
+  return { deps, options, loader, transform, future: new FutureCalls(startedAt), warn, owner };
 }

@@ -1,3 +1,4 @@
+import type { ApiScope } from "../api/scope.js";
 import { type CallAnswer, fetchCallsById } from "../extract/fetchCallsById.js";
 import {
   type ApiCallLoader,
@@ -34,6 +35,8 @@ export interface RereadOptions {
   highWater: string;
   max: number;
   concurrency: number;
+  /** Re-read through GET /user/api-calls/{id} or /org/api-calls/{id}, as the scan lists. */
+  scope: ApiScope;
 }
 
 /**
@@ -89,7 +92,7 @@ export async function rereadPending(
   }
   if (result.not_found > 0) {
     warn(
-      `${result.not_found} stored call(s) pending billing are no longer found by GET /user/api-calls/{id} (404): their rows are kept as stored and not asked again`,
+      `${result.not_found} stored call(s) pending billing are no longer found by GET /${options.scope}/api-calls/{id} (404): their rows are kept as stored and not asked again`,
     );
   }
   if (result.left > 0) {
@@ -130,7 +133,7 @@ async function rereadChunk(
   const stopped = await fetchCallsById(
     deps.client,
     ids,
-    { concurrency: options.concurrency, signal: deps.signal },
+    { concurrency: options.concurrency, signal: deps.signal, scope: options.scope },
     (answer) => {
       asked.push(answer.id);
       result.asked += 1;

@@ -28,12 +28,25 @@ export interface RunSummary extends FinishedRun {
    * the run read everything, the scan failed, or --max-pending-rereads is 0).
    */
   pending_rereads?: PendingRereads;
+  /** Tokens, service accounts and org members listed this run (absent when the scan failed). */
+  spenders?: SpendersFetched;
   /** The account's invoices listed and stored this run (absent when the scan failed or stopped). */
   invoices?: InvoicesSummary;
   /** The credits balance snapshot (absent when the run failed or stopped before it). */
   balance?: BalanceSummary;
   /** Peak resident memory of the exporting process (set by the CLI, which owns process facts). */
   peak_rss_mb?: number;
+}
+
+/** What the run listed of who holds the tokens (RunSummary.spenders). */
+export interface SpendersFetched {
+  api_tokens: number;
+  service_accounts: number;
+  org_members: number;
+  /** Items that did not validate: they went to `rejects`. */
+  rejected: number;
+  /** Listings the token may not read (403/404): skipped with a warning. */
+  skipped: string[];
 }
 
 /** What the re-reads of one run did (RunSummary.pending_rereads). */

@@ -1,6 +1,7 @@
 import type { ApiCallLoader } from "../load/apiCallLoader.js";
 import { writeDirtyPartitions } from "../load/parquetExport.js";
 import { partitionOf } from "../load/partitioning.js";
+import type { ScopeOwner } from "../load/warehouseScope.js";
 import type { TransformContext } from "../transform/apiCallRow.js";
 import { ApiCallsSource } from "./apiCallsSource.js";
 import type { ExportDeps, ExportOptions } from "./exportSettings.js";
@@ -26,6 +27,8 @@ export interface ScanContext {
   future: FutureCalls;
   /** `kind` groups repeats of one warning (RunWarnings). */
   warn: (message: string, kind?: string) => void;
+  /** Whose calls the scan lists (claimRunScope): a call of anyone else stops it. */
+  owner: ScopeOwner;
 }
 
 export interface ScanResult extends SourceRun {
@@ -36,7 +39,7 @@ export interface ScanResult extends SourceRun {
 }
 
 /**
- * One scan of GET /user/api-calls from a start point to the end, as the api-calls source run by
+ * One scan of GET /user/api-calls (or /org/api-calls) from a start point to the end, as the api-calls source run by
  * runSource: pages transformed into rows and rejects, committed in batches with their checkpoint.
  * The scan goes forward in created_at, so the partitions before the last committed call's are
  * complete for this run: they are written while the scan goes on rather than after it (a call
@@ -52,7 +55,7 @@ export async function scanApiCalls(
   const source = new ApiCallsSource(
     {
       ...context,
-      list: (params) => deps.client.listApiCalls(params),
+      list: (params) => deps.client.listApiCalls({ ...params, scope: context.owner.scope }),
       warehouse: deps.warehouse,
       secrets: deps.secrets,
       now: deps.now,

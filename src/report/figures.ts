@@ -1,5 +1,6 @@
 import type { CreditFigures } from "./readBalanceFigures.js";
 import type { InvoiceFigures } from "./readInvoiceFigures.js";
+import type { SpenderFigures } from "./readSpenderFigures.js";
 
 /**
  * The figures of a report: what the terminal, `--json` and the HTML page show. Money is always an
@@ -146,4 +147,6 @@ export interface ReportFigures {
   invoices: InvoiceFigures | null;
   /** The API credits at the latest balance snapshot; null on a database without one. */
   credits: CreditFigures | null;
+  /** Spend per person and per token label; present only when the database has call_token_match. */
+  spenders: SpenderFigures | null;
 }

@@ -9,6 +9,7 @@ import { COLORS } from "./htmlParts.js";
 import { callsSection, definitions, operationsSection, rejectsSection } from "./htmlSections.js";
 import { PAGE_CSS } from "./htmlStyle.js";
 import { invoicesSection } from "./invoiceHtml.js";
+import { spenderSection } from "./spenderSections.js";
 import { centsHeadline, chartValue, groupCount, groupDigits, percent } from "./usd.js";
 
 /** A part of the page: HTML text, or "" when it has nothing to show. */
@@ -26,6 +27,7 @@ export const HTML_SECTIONS: HtmlSection[] = [
   dailyCallsSection,
   endpointSection,
   operationsSection,
+  spenderSection,
   (figures) => invoicesSection(figures.invoices),
   (figures) => creditsSection(figures.credits),
   callsSection,

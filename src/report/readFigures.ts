@@ -8,6 +8,7 @@ import { readBalanceFigures } from "./readBalanceFigures.js";
 import { readInvoiceFigures } from "./readInvoiceFigures.js";
 import { readOperationFigures } from "./readOperationFigures.js";
 import { readOwnCallFigures } from "./readOwnCallFigures.js";
+import { readSpenderFigures } from "./readSpenderFigures.js";
 import { count, optionalInteger, optionalText, queryRows, text } from "./rowValues.js";
 
 /** A period of at most this many days is drawn whole in the terminal (two months fit 80 columns). */
@@ -133,6 +134,7 @@ export async function readReportFigures(
     invoices: await readInvoiceFigures(connection, period),
     operations: await readOperationFigures(connection, ranked),
     credits: await readBalanceFigures(connection),
+    spenders: await readSpenderFigures(connection, period),
   };
 }
 

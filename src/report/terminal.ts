@@ -4,6 +4,7 @@ import { creditLines } from "./creditsTerminal.js";
 import type { DayFigure, MonthFigure, ReportFigures } from "./figures.js";
 import { invoiceLines } from "./invoiceTerminal.js";
 import { sparkline } from "./sparkline.js";
+import { spenderLines } from "./spenderSections.js";
 import { chartValue, groupCount, groupDigits, percent } from "./usd.js";
 
 /** The report as terminal text: the same figures as `--json`, money exact, days UTC. */
@@ -22,7 +23,7 @@ export function renderTerminal(figures: ReportFigures): string {
       ...endpointLines(figures),
     );
   }
-  lines.push("", ...rejectLines(figures));
+  lines.push(...spenderLines(figures), "", ...rejectLines(figures));
   if (figures.operations !== null) lines.push("", ...operationLines(figures.operations));
   if (figures.invoices !== null) lines.push("", ...invoiceLines(figures.invoices));
   if (figures.credits !== null) lines.push("", ...creditLines(figures.credits));

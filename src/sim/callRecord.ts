@@ -96,7 +96,7 @@ export function rawCall(ctx: CallContext, i: number, nowUs: number): RawCall {
     userAgent: browser
       ? pick(BROWSER_USER_AGENTS, seed, i, SALT.agent)
       : pick(CLIENT_USER_AGENTS, seed, i, SALT.agent),
-    token: pick(user.apiTokens, seed, i, SALT.token),
+    token: pick(user.callTokens, seed, i, SALT.token),
     priceMicros,
     statusCode: statusCodeOf(seed, i, kind),
     invoice,

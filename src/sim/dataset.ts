@@ -56,6 +56,8 @@ export class Dataset implements CallContext {
   readonly #literals = new LiteralCache();
   /** Invoice item ids by account and month: few (accounts x months), asked for on every priced call. */
   readonly #invoiceItems = new Map<string, string>();
+  /** Call i's position in the listing's (created_at, id) order. */
+  readonly keyOf = (i: number): SortKey => ({ createdUs: this.timeline.createdAt(i), id: this.idOf(i) });
   readonly #keyset: KeysetCalls = {
     createdAt: (i) => this.timeline.createdAt(i),
     idOf: (i) => this.idOf(i),
@@ -94,9 +96,15 @@ export class Dataset implements CallContext {
     return new Date(this.#initialNowMs);
   }
 
-  /** Users with their bearer tokens (API surface: id, token, email, orgId). */
+  /** Users with their bearer tokens (API surface: id, token, email, orgId, orgRole). */
   get users(): SimUser[] {
-    return this.#profiles.map(({ id, token, email, orgId }) => ({ id, token, email, orgId }));
+    return this.#profiles.map(({ id, token, email, orgId, orgRole }) => ({
+      id,
+      token,
+      email,
+      orgId,
+      orgRole,
+    }));
   }
 
   /** The id of user `u`. */
@@ -107,6 +115,11 @@ export class Dataset implements CallContext {
   /** User `u` with the pools its calls draw from. */
   profileOf(u: number): UserProfile | undefined {
     return this.#profiles[u];
+  }
+
+  /** The indices of the users of org `orgId`, ascending (the org is the users with that orgId). */
+  orgMembers(orgId: string): number[] {
+    return this.#profiles.flatMap((p, u) => (p.orgId === orgId ? [u] : []));
   }
 
   userIndexByToken(token: string): number | undefined {

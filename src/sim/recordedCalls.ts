@@ -20,7 +20,7 @@ export interface ServedRequest {
 }
 
 /** One recorded call: its sort key and its record, rendered once (it never changes). */
-interface RecordedCall {
+export interface RecordedCall {
   createdUs: number;
   id: string;
   json: Buffer;

@@ -4,7 +4,7 @@ import { operationJsonWithOutputBytes } from "./fakeFiles.js";
 import type { SortKey, SortMode } from "./keysetPage.js";
 import { decodePageToken, encodePageToken } from "./pageToken.js";
 import { UUID_PATTERN } from "./random.js";
-import { mergePage, type RecordedCalls } from "./recordedCalls.js";
+import { mergePage, type PageEntry, type RecordedCalls } from "./recordedCalls.js";
 import { errorReply, type Reply } from "./responses.js";
 import { formatMicros, microsFromDate } from "./time.js";
 
@@ -48,17 +48,16 @@ export function authenticate(
   return user ?? errorReply(requestId, 401, "unauthorized: a valid API token is required");
 }
 
-/**
- * GET /user/api-calls (operationId user_list_api_calls). The query string is checked before auth
- * (an inference: Dropshot runs its extractors, Query<PaginationParams>, before the handler body,
- * where Zoo's auth presumably lives), so a bad query is a 400 even without a token.
- */
-export function listApiCalls(
-  ctx: RouteContext,
-  requestId: string,
-  query: URLSearchParams,
-  authorization: string | undefined,
-): Reply {
+/** What a paginated listing's query asks for: Dropshot's PaginationParams with a sort mode. */
+export interface ListQuery {
+  limit: number;
+  order: SortMode;
+  /** The key of the last item served, from the page token; null for a first page. */
+  after: SortKey | null;
+}
+
+/** The query of a paginated listing, or the 400 Dropshot answers to a bad one. */
+export function parseListQuery(requestId: string, query: URLSearchParams): ListQuery | Reply {
   const rawLimit = lastValue(query, "limit");
   let limit = DEFAULT_LIMIT;
   if (rawLimit !== undefined) {
@@ -93,15 +92,39 @@ export function listApiCalls(
     }
     // Absent: newest first, as the spec's description of user_list_api_calls says.
   }
+  return { limit, order, after };
+}
 
+/**
+ * GET /user/api-calls (operationId user_list_api_calls). The query string is checked before auth
+ * (an inference: Dropshot runs its extractors, Query<PaginationParams>, before the handler body,
+ * where Zoo's auth presumably lives), so a bad query is a 400 even without a token.
+ */
+export function listApiCalls(
+  ctx: RouteContext,
+  requestId: string,
+  query: URLSearchParams,
+  authorization: string | undefined,
+): Reply {
+  const list = parseListQuery(requestId, query);
+  if ("status" in list) return list;
   const user = authenticate(ctx, requestId, authorization);
   if (typeof user !== "number") return user;
-
+  const { order, after, limit } = list;
   const nowUs = microsFromDate(ctx.now());
   const indices = ctx.dataset.pageIndices(user, nowUs, order, after, limit);
   const recorded = ctx.recorded?.page(user, nowUs, order, after, limit) ?? [];
-  const keyOf = (i: number) => ({ createdUs: ctx.dataset.createdAt(i), id: ctx.dataset.idOf(i) });
-  const entries = mergePage(indices, keyOf, recorded, order, limit);
+  return callsPageReply(ctx, nowUs, mergePage(indices, ctx.dataset.keyOf, recorded, order, limit), order);
+}
+
+/** A page of calls as Dropshot's ResultsPage, with the token of its last call. */
+export function callsPageReply(
+  ctx: RouteContext,
+  nowUs: number,
+  entries: PageEntry[],
+  order: SortMode,
+): Reply {
+  const keyOf = ctx.dataset.keyOf;
   // Dropshot sets next_page on every non-empty page, even a short last one; only an empty page ends
   // the scan.
   const last = entries.at(-1);
@@ -163,7 +186,7 @@ export function getAsyncOperation(
 }
 
 /** A path parameter `id` that must be a UUID, percent-decoded; a 400 in Dropshot's words otherwise. */
-function uuidParameter(requestId: string, rawId: string): string | Reply {
+export function uuidParameter(requestId: string, rawId: string): string | Reply {
   let id: string;
   try {
     id = decodeURIComponent(rawId);

@@ -8,6 +8,7 @@ import { Dataset, DEFAULT_NOW_ISO } from "./dataset.js";
 import { FaultInjector } from "./faults.js";
 import { InvoiceBook } from "./invoiceBook.js";
 import { listInvoices } from "./invoiceRoutes.js";
+import { orgRoute, orgRouteOf } from "./orgRoutes.js";
 import { RecordedCalls } from "./recordedCalls.js";
 import { type HoldMatch, type RequestGate, RequestGates } from "./requestGate.js";
 import { errorReply, newRequestId, type Reply, send } from "./responses.js";
@@ -47,7 +48,7 @@ function routeOf(path: string): string {
   if (OPERATION_PATH.test(path)) return "/async/operations/{id}";
   if (API_CALL_PATH.test(path)) return "/user/api-calls/{id}";
   if (INVOICES_PATH.test(path)) return path;
-  return "(unmatched)";
+  return orgRouteOf(path) ?? "(unmatched)";
 }
 
 /** Starts the simulator over plain node:http. Resolves once it is listening. */
@@ -133,7 +134,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       operationId !== undefined ||
       callId !== undefined ||
       invoiceScope !== undefined ||
-      balanceScope !== undefined;
+      balanceScope !== undefined ||
+      orgRouteOf(path) !== undefined;
     if (!known) return errorReply(requestId, 404, "Not Found");
     // The routes are GET only in the spec; Dropshot answers other methods with 405.
     if (method !== "GET")
@@ -152,6 +154,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       );
     if (balanceScope !== undefined)
       return getPaymentBalance(balanceRoutes, requestId, balanceScope, authorization);
+    const org = orgRoute(routes, path, new URLSearchParams(queryString), requestId, authorization);
+    if (org !== undefined) return org;
     return listApiCalls(routes, requestId, new URLSearchParams(queryString), authorization);
   }
 

@@ -10,6 +10,8 @@ export interface SimUser {
   token: string;
   email: string;
   orgId: string | null;
+  /** The user's role in its org (OrgRole): one admin per org; null without an org. */
+  orgRole: "admin" | "member" | null;
 }
 
 /**

@@ -8,13 +8,22 @@ import type { SimUser } from "./types.js";
 export interface UserProfile extends SimUser {
   /** Ids of the user's API tokens: ApiCallWithPrice.token is one of these (1 to 3 per user). */
   apiTokens: string[];
+  /**
+   * The tokens the user's calls are made with: its own API tokens and, for an org member, the org's
+   * service accounts (integrations the org shares).
+   */
+  callTokens: string[];
+  /** The user's first name (OrgMember.first_name; the email starts with it). */
+  firstName: string;
   /** The few IPv4 addresses the user calls from. */
   ipv4: string[];
 }
 
 /**
- * Users are derived from the seed. User 0 has no org (billed personally) and user 1 belongs to an
- * org, so both shapes of ApiCallWithPrice.org_id appear whenever there are two users or more.
+ * Users are derived from the seed. User 0 has no org (billed personally) and users 1 to 3 belong to
+ * one org, of which user 1 is the admin, so both shapes of ApiCallWithPrice.org_id appear whenever
+ * there are two users or more, and an org of three members exists from four users on. Later users
+ * join the org or not by chance. There is one org: an org is the users with the same orgId.
  */
 export function createUsers(seed: number, count: number, firstUserToken?: string): UserProfile[] {
   if (!Number.isInteger(count) || count < 1) throw new RangeError("the simulator needs users >= 1");
@@ -23,20 +32,40 @@ export function createUsers(seed: number, count: number, firstUserToken?: string
     const name = pick(FIRST_NAMES, seed, u, SALT.userEmail);
     const domain = pick(EMAIL_DOMAINS, seed, u, SALT.userEmail + 100);
     const suffix = (hash32(seed, u, SALT.userEmail + 200) % 900) + 100;
-    const hasOrg = u === 1 || (u > 1 && unit(seed, u, SALT.userOrg) < 0.5);
-    const tokenCount = 1 + (hash32(seed, u, SALT.userApiTokens) % 3);
+    const hasOrg = u >= 1 && (u <= 3 || unit(seed, u, SALT.userOrg) < 0.5);
+    const tokenCount = u === 1 ? 3 : 1 + (hash32(seed, u, SALT.userApiTokens) % 3);
+    const apiTokens = Array.from({ length: tokenCount }, (_, k) =>
+      derivedUuid(seed, u * 8 + k, SALT.userApiTokens),
+    );
+    const ownTokens = u === 1 ? withSharedLastFour(apiTokens) : apiTokens;
     users.push({
       id: derivedUuid(seed, u, SALT.userId),
       token: u === 0 && firstUserToken !== undefined ? firstUserToken : derivedUuid(seed, u, SALT.userToken),
       email: `${name}.${suffix}@${domain}`,
-      orgId: hasOrg ? derivedUuid(seed, u, SALT.userOrg) : null,
-      apiTokens: Array.from({ length: tokenCount }, (_, k) =>
-        derivedUuid(seed, u * 8 + k, SALT.userApiTokens),
-      ),
+      orgId: hasOrg ? derivedUuid(seed, 1, SALT.userOrg) : null,
+      orgRole: hasOrg ? (u === 1 ? "admin" : "member") : null,
+      apiTokens: ownTokens,
+      callTokens: hasOrg ? [...ownTokens, ...serviceAccountTokens(seed)] : ownTokens,
+      firstName: name,
       ipv4: Array.from({ length: 3 }, (_, k) => ipv4(hash32(seed, u * 8 + k, SALT.userIps))),
     });
   }
   return users;
+}
+
+/** The org's service accounts (two): tokens of the org rather than of a user (ServiceAccount). */
+export function serviceAccountTokens(seed: number): string[] {
+  return [0, 1].map((k) => derivedUuid(seed, k, SALT.serviceAccountToken));
+}
+
+/**
+ * The tokens with the second one ending in the first one's last 4 characters: GET /user/api-tokens
+ * shows only those 4, so a call made with either token matches both (an ambiguity that is real).
+ */
+function withSharedLastFour(tokens: string[]): string[] {
+  const [first, second, ...rest] = tokens;
+  if (first === undefined || second === undefined) return tokens;
+  return [first, `${second.slice(0, -4)}${first.slice(-4)}`, ...rest];
 }
 
 function ipv4(h: number): string {

@@ -29,6 +29,11 @@ export interface ApiCallRow {
   price_raw: string | null;
   price_flags: string | null;
   token_hash: string | null;
+  /**
+   * The token's last 4 characters, as GET /user/api-tokens shows each token (ApiToken.token is
+   * obfuscated to them): what matches a call to its token. Not the secret; null with --token-column drop.
+   */
+  token_last4: string | null;
   email: string | null;
   ip_address: string | null;
   origin: string | null;
@@ -155,6 +160,7 @@ export function toRow(
     price_raw: stored?.raw ?? null,
     price_flags: stored?.flags ?? null,
     token_hash: applyPolicy(call.token, context.privacy.token, hash),
+    token_last4: context.privacy.token === "drop" ? null : call.token.slice(-4),
     email: applyPolicy(call.email, context.privacy.email, hash),
     ip_address: applyPolicy(call.ip_address, context.privacy.ipAddress, hash),
     origin: call.origin ?? null,

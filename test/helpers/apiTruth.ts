@@ -10,13 +10,21 @@ export interface TruthCall {
   price: string | null;
   completed_at: string | null;
   user_id: string;
+  org_id: string | null;
+  /** The call's token as the listing shows it. */
+  token: string;
 }
 
-export async function listAllCalls(baseUrl: string, token: string): Promise<TruthCall[]> {
+/** Every call `path` lists for the token (GET /user/api-calls by default, or /org/api-calls). */
+export async function listAllCalls(
+  baseUrl: string,
+  token: string,
+  path = "/user/api-calls",
+): Promise<TruthCall[]> {
   const calls: TruthCall[] = [];
   let pageToken: string | null = null;
   for (let requests = 0; requests < 100_000; requests++) {
-    const url = new URL("/user/api-calls", baseUrl);
+    const url = new URL(path, baseUrl);
     url.searchParams.set("limit", "10000");
     if (pageToken === null) url.searchParams.set("sort_by", "created_at_ascending");
     else url.searchParams.set("page_token", pageToken);
@@ -32,6 +40,8 @@ export async function listAllCalls(baseUrl: string, token: string): Promise<Trut
         price: item.price === null || item.price === undefined ? null : String(item.price),
         completed_at: typeof item.completed_at === "string" ? item.completed_at : null,
         user_id: String(item.user_id),
+        org_id: typeof item.org_id === "string" ? item.org_id : null,
+        token: String(item.token),
       });
     }
     if (body.next_page === null) return calls;

@@ -26,10 +26,27 @@ export interface HostileApi {
   close(): Promise<void>;
 }
 
-export async function startHostileApi(handler: HostileHandler): Promise<HostileApi> {
+/** The listings of who holds the tokens, which every export reads after the calls. */
+const SPENDER_LISTING = /^(?:\/[^/]+)*\/(?:user\/api-tokens|org\/service-accounts|org\/members)$/;
+
+/**
+ * A stand-in API for one test. Unless `ownsSpenderListings`, it answers the token and member
+ * listings (GET /user/api-tokens, /org/service-accounts, /org/members) itself with an empty page,
+ * unrecorded: each test's handler then sees only the calls and operations it is about.
+ */
+export async function startHostileApi(
+  handler: HostileHandler,
+  options: { ownsSpenderListings?: boolean } = {},
+): Promise<HostileApi> {
   const requests: HostileRequest[] = [];
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
+    if (options.ownsSpenderListings !== true && SPENDER_LISTING.test(url.pathname)) {
+      // Without an x-api-call-id: no test's own-call bookkeeping sees this answer.
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(pageBody([], null));
+      return;
+    }
     const request: HostileRequest = {
       method: req.method ?? "GET",
       path: url.pathname,

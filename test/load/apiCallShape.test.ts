@@ -90,7 +90,7 @@ const SECOND = {
   request_query_params: "b=2",
   status_code: 202,
   stripe_invoice_item_id: "ii_2",
-  token: "ed7f5f94-06f4-4310-8e45-71989f8e4ea5",
+  token: "ed7f5f94-06f4-4310-8e45-71989f8e4eb6",
   user_agent: "zoo-cli/1.0",
   second_unknown: [2],
 };

@@ -23,11 +23,11 @@ async function columns(db: string): Promise<string[]> {
   }
 }
 
-test("a warehouse made before price_raw and price_flags gains them, in the order a new one has", async () => {
+test("a warehouse made before price_raw, price_flags and token_last4 gains them, in the order a new one has", async () => {
   await withTempWarehouse(async (fresh, dir) => {
     fresh.close();
     const expected = await columns(fresh.path);
-    expect(expected.slice(-2)).toEqual(["price_raw", "price_flags"]);
+    expect(expected.slice(-3)).toEqual(["price_raw", "price_flags", "token_last4"]);
     // The warehouse as the first version made it: every table, api_calls without the added columns.
     const old = path.join(dir, "old.duckdb");
     const instance = await DuckDBInstance.create(old);
@@ -37,7 +37,7 @@ test("a warehouse made before price_raw and price_flags gains them, in the order
     await connection.run(firstVersion);
     connection.closeSync();
     instance.closeSync();
-    expect(await columns(old)).toEqual(expected.slice(0, -2));
+    expect(await columns(old)).toEqual(expected.slice(0, -3));
     const upgraded = await openWarehouse(old);
     upgraded.close();
     expect(await columns(old)).toEqual(expected);

@@ -2,6 +2,7 @@
 export * from "./apiCall.js";
 export * from "./asyncOperation.js";
 export * from "./balance.js";
+export * from "./directory.js";
 export * from "./enums.js";
 export * from "./error.js";
 export * from "./formatOptions.js";

@@ -1,0 +1,81 @@
+import { scopedPath } from "../api/scope.js";
+import { ZooUsageError } from "../errors.js";
+import { listAll } from "../extract/listAll.js";
+import { storeSpenders } from "../load/spenderTables.js";
+import { type CheckedItems, memberRows, type RefusedItem, tokenRows } from "../transform/spenderRows.js";
+import type { ExportDeps, ExportOptions } from "./exportSettings.js";
+import type { SpendersFetched } from "./runSummary.js";
+
+/** Items per request: these listings are short, so one page usually holds them all. */
+const PAGE_LIMIT = 100;
+
+/**
+ * Refreshes who holds the tokens the calls were made with: GET /user/api-tokens (the token's user's
+ * own tokens, in both scopes) and, in org scope, GET /org/service-accounts and GET /org/members.
+ * A listing the token may not read (403, or 404 without a payment or org) is a warning and is
+ * skipped; any other failure stops the step, after storing what was listed before it, and is
+ * returned so the run ends partial. Not run after a failure or an interruption.
+ */
+export async function refreshSpenders(
+  deps: ExportDeps,
+  options: ExportOptions,
+  failure: unknown,
+  warn: (message: string) => void,
+): Promise<{ fetched: SpendersFetched; failure?: unknown } | undefined> {
+  if (failure !== undefined || deps.signal.aborted) return undefined;
+  deps.progress.update({ phase: "fetching tokens and members" });
+  const fetched: SpendersFetched = {
+    api_tokens: 0,
+    service_accounts: 0,
+    org_members: 0,
+    rejected: 0,
+    skipped: [],
+  };
+  const refused: RefusedItem[] = [];
+  const list = async <T>(
+    path: string,
+    check: (items: unknown[]) => CheckedItems<T>,
+  ): Promise<T[] | undefined> => {
+    let items: unknown[];
+    try {
+      items = await listAll(deps.client, path, { limit: PAGE_LIMIT, signal: deps.signal });
+    } catch (error) {
+      if (
+        !(error instanceof ZooUsageError) ||
+        (error.code !== "api.forbidden" && error.code !== "api.not_found")
+      )
+        throw error;
+      warn(
+        `GET ${path} answered ${error.code === "api.forbidden" ? 403 : 404}: this token may not list it; skipped`,
+      );
+      fetched.skipped.push(path);
+      return undefined;
+    }
+    const checked = check(items);
+    refused.push(...checked.refused);
+    return checked.rows;
+  };
+  let stopped: unknown;
+  const rows: Parameters<typeof storeSpenders>[1] = { refused, runId: options.runId };
+  try {
+    rows.apiTokens = await list("/user/api-tokens", (items) => tokenRows(items, "api_token"));
+    if (options.scope === "org") {
+      rows.serviceAccounts = await list(scopedPath("org", "service-accounts"), (items) =>
+        tokenRows(items, "service_account"),
+      );
+      rows.members = await list(scopedPath("org", "members"), (items) =>
+        memberRows(items, options.privacy.email, deps.secrets),
+      );
+    }
+  } catch (error) {
+    stopped = error;
+  }
+  await storeSpenders(deps.warehouse, rows, deps.now());
+  fetched.api_tokens = rows.apiTokens?.length ?? 0;
+  fetched.service_accounts = rows.serviceAccounts?.length ?? 0;
+  fetched.org_members = rows.members?.length ?? 0;
+  fetched.rejected = refused.length;
+  if (refused.length > 0)
+    warn(`${refused.length} token or member record(s) did not validate: see the rejects table`);
+  return stopped === undefined ? { fetched } : { fetched, failure: stopped };
+}

@@ -1,0 +1,63 @@
+import { escapeHtml as esc } from "./escapeHtml.js";
+import type { ReportFigures } from "./figures.js";
+import { memberName, type SpenderFigures, tokenLabelName } from "./readSpenderFigures.js";
+import { groupCount, groupDigits } from "./usd.js";
+
+/** Rows of each list the terminal shows; --json and the page have them all. */
+const TERMINAL_ROWS = 10;
+
+/** The terminal block: spend per person and per token label (nothing for an older database). */
+export function spenderLines(figures: ReportFigures): string[] {
+  const spenders: SpenderFigures | null = figures.spenders;
+  if (spenders === null || figures.totals.calls === 0) return [];
+  const block = (title: string, rows: { name: string; calls: number; cost_usd: string }[]) => {
+    const shown = rows.slice(0, TERMINAL_ROWS);
+    const width = Math.max(...shown.map((row) => groupDigits(row.cost_usd).length));
+    return [
+      title,
+      ...shown.map(
+        (row) =>
+          `  ${groupDigits(row.cost_usd).padStart(width)} USD  ${groupCount(row.calls).padStart(9)} calls  ${row.name}`,
+      ),
+      ...(rows.length > shown.length ? [`  ... ${rows.length - shown.length} more (--json, --html)`] : []),
+    ];
+  };
+  return [
+    "",
+    ...block(
+      "spend per person",
+      spenders.per_member.map((row) => ({
+        ...row,
+        name: memberName(row) + (row.role === null ? "" : ` (${row.role})`),
+      })),
+    ),
+    "",
+    ...block(
+      "spend per token label",
+      spenders.per_token_label.map((row) => ({ ...row, name: tokenLabelName(row) })),
+    ),
+  ];
+}
+
+/** The page's section: two tables, each summing to the period's spend. */
+export function spenderSection(figures: ReportFigures): string {
+  const spenders = figures.spenders;
+  if (spenders === null || figures.totals.calls === 0) return "";
+  const table = (head: string, rows: { name: string; calls: number; cost_usd: string }[]) =>
+    `<table><thead><tr><th>${esc(head)}</th><th class="num">Calls</th><th class="num">USD</th></tr></thead><tbody>${rows
+      .map(
+        (row) =>
+          `<tr><td>${esc(row.name)}</td><td class="num">${esc(groupCount(row.calls))}</td><td class="num">${esc(groupDigits(row.cost_usd))}</td></tr>`,
+      )
+      .join("")}</tbody></table>`;
+  return `<section><h2>Who spent it</h2>${table(
+    "Person",
+    spenders.per_member.map((row) => ({
+      ...row,
+      name: memberName(row) + (row.role === null ? "" : ` (${row.role})`),
+    })),
+  )}${table(
+    "Token label",
+    spenders.per_token_label.map((row) => ({ ...row, name: tokenLabelName(row) })),
+  )}<p class="note">Calls are matched to tokens by their last 4 characters, all the API shows of a token: ambiguous and unmatched calls are groups of their own, so each table sums to the spend.</p></section>`;
+}

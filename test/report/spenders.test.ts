@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import { toMicros } from "../helpers/apiTruth.js";
+import { runCli } from "../helpers/cli.js";
+import { exportOnce, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
+
+/**
+ * The report's "who spent it": per person and per token label in --json, the terminal and the page,
+ * each list summing exactly to the period's spend; null on a database without call_token_match.
+ */
+let sim: RunningSimulator;
+let workspace: Awaited<ReturnType<typeof tempWorkspace>>;
+beforeAll(async () => {
+  sim = await startSimulator({
+    seed: 43,
+    calls: 3000,
+    days: 20,
+    users: 5,
+    priceMode: "adversarial",
+    priceAsString: true,
+  });
+  workspace = await tempWorkspace();
+  const admin = sim.users.find((user) => user.orgRole === "admin")?.token ?? "";
+  const flags = { db: workspace.db, out: workspace.out, limit: 1000, scope: "org", operations: false };
+  expect((await exportOnce({ baseUrl: sim.url, token: admin, flags })).exitCode).toBe(0);
+});
+afterAll(async () => {
+  await sim.close();
+  await workspace.cleanup();
+});
+
+interface Group {
+  calls: number;
+  cost_usd: string;
+}
+
+const sum = (rows: Group[]) => rows.reduce((total, row) => total + toMicros(row.cost_usd), 0n);
+
+test("--json: spend per person and per token label sum exactly to the total", async () => {
+  const result = await runCli(["report", "--db", workspace.db, "--json"]);
+  expect(result.code, result.stderr).toBe(0);
+  const figures = JSON.parse(result.stdout) as {
+    totals: { calls: number; cost_usd: string };
+    spenders: {
+      per_member: (Group & { name: string | null; role: string })[];
+      per_token_label: (Group & { match_status: string })[];
+    };
+  };
+  const { spenders, totals } = figures;
+  expect(spenders.per_member.length).toBeGreaterThanOrEqual(3);
+  expect(spenders.per_member.every((row) => row.name !== null)).toBe(true);
+  expect(sum(spenders.per_member)).toBe(toMicros(totals.cost_usd));
+  expect(sum(spenders.per_token_label)).toBe(toMicros(totals.cost_usd));
+  expect(spenders.per_token_label.reduce((n, row) => n + row.calls, 0)).toBe(totals.calls);
+  expect(new Set(spenders.per_token_label.map((row) => row.match_status))).toEqual(
+    new Set(["matched", "ambiguous", "unmatched"]),
+  );
+  // A period: its groups sum to its own total.
+  const period = JSON.parse(
+    (await runCli(["report", "--db", workspace.db, "--json", "--from", "2026-10-25"])).stdout,
+  ) as typeof figures;
+  expect(sum(period.spenders.per_member)).toBe(toMicros(period.totals.cost_usd));
+  expect(period.totals.calls).toBeLessThan(totals.calls);
+});
+
+test("terminal and HTML show the block; an older database reports null", async () => {
+  const terminal = await runCli(["report", "--db", workspace.db]);
+  expect(terminal.stdout).toMatch(/spend per person\n/);
+  expect(terminal.stdout).toMatch(/spend per token label\n[\s\S]*\(ambiguous: several tokens end alike\)/);
+  const page = `${workspace.dir}/report.html`;
+  expect((await runCli(["report", "--db", workspace.db, "--html", page])).code).toBe(0);
+  const { readFile } = await import("node:fs/promises");
+  expect(await readFile(page, "utf8")).toContain("<h2>Who spent it</h2>");
+
+  await writeDb(
+    workspace.db,
+    "DROP VIEW cost_per_token_label; DROP VIEW cost_per_service_account; DROP VIEW call_token_match;",
+  );
+  const old = await runCli(["report", "--db", workspace.db, "--json"]);
+  expect(old.code, old.stderr).toBe(0);
+  expect((JSON.parse(old.stdout) as { spenders: unknown }).spenders).toBeNull();
+});

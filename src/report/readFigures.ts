@@ -134,7 +134,7 @@ export async function readReportFigures(
     invoices: await readInvoiceFigures(connection, period),
     operations: await readOperationFigures(connection, ranked),
     credits: await readBalanceFigures(connection),
-    spenders: await readSpenderFigures(connection, period),
+    spenders: await readSpenderFigures(connection, period, options.showEmail === true),
   };
 }
 

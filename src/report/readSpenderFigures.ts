@@ -6,8 +6,11 @@ import { count, optionalText, queryRows, text } from "./rowValues.js";
 export interface MemberSpendFigure {
   user_id: string;
   name: string | null;
-  /** As stored: kept, hashed or null per --email-column. */
-  email: string | null;
+  /**
+   * As stored (kept, hashed or null per --email-column); present only with `report --show-email`,
+   * as in the list of the most expensive calls: the report is meant to be passed around.
+   */
+  email?: string | null;
   role: string | null;
   calls: number;
   cost_usd: string;
@@ -38,6 +41,7 @@ export interface SpenderFigures {
 export async function readSpenderFigures(
   connection: DuckDBConnection,
   period: { from: string | null; to: string | null },
+  showEmail = false,
 ): Promise<SpenderFigures | null> {
   const present = await queryRows(
     connection,
@@ -52,7 +56,7 @@ export async function readSpenderFigures(
       .map((row) => ({
         user_id: text(row, "user_id"),
         name: optionalText(row, "name"),
-        email: optionalText(row, "email"),
+        ...(showEmail ? { email: optionalText(row, "email") } : {}),
         role: optionalText(row, "role"),
         calls: count(row, "calls"),
         cost_usd: text(row, "cost_usd"),

@@ -1,5 +1,6 @@
 import type { Dataset } from "./dataset.js";
-import { errorReply, type Reply } from "./responses.js";
+import { orgAdminOf } from "./orgRoutes.js";
+import type { Reply } from "./responses.js";
 import { authenticate, type RouteContext } from "./routes.js";
 import { monthOf, SpendLedger } from "./spendLedger.js";
 import { formatMicros, microsFromDate } from "./time.js";
@@ -40,19 +41,6 @@ export interface SimBalance {
   stableMicros: bigint;
   /** The first instant of the next UTC month: when the monthly credits refresh. */
   refreshAtUs: number;
-}
-
-/**
- * The users whose calls a scope's balance pays for: the user, or every member of the user's org.
- * Undefined when the user may not see it: the org balance is for its admin, the member with the
- * lowest index (a user without an org has no org balance at all).
- */
-export function payingUsers(dataset: Dataset, user: number, scope: BalanceScope): number[] | undefined {
-  if (scope === "user") return [user];
-  const orgId = dataset.profileOf(user)?.orgId ?? null;
-  if (orgId === null) return undefined;
-  const members = dataset.users.flatMap((member, index) => (member.orgId === orgId ? [index] : []));
-  return members[0] === user ? members : undefined;
 }
 
 /** The balance left by a scope's spend per month (SpendLedger.spendAt) at `nowUs`. */
@@ -104,11 +92,16 @@ export function getPaymentBalance(
   scope: BalanceScope,
   authorization: string | undefined,
 ): Reply {
-  const user = authenticate(context, requestId, authorization);
-  if (typeof user !== "number") return user;
-  const users = payingUsers(context.dataset, user, scope);
-  if (users === undefined) {
-    return errorReply(requestId, 403, "forbidden: only an admin of the user's org can read its balance");
+  // The user's own spend, or every member's for the org's admin (others get the org routes' answer).
+  let users: number[];
+  if (scope === "org") {
+    const admin = orgAdminOf(context, requestId, authorization);
+    if ("status" in admin) return admin;
+    users = admin.members;
+  } else {
+    const user = authenticate(context, requestId, authorization);
+    if (typeof user !== "number") return user;
+    users = [user];
   }
   const nowUs = microsFromDate(context.now());
   const balance = balanceFrom(context.ledgers.spendAt(users, nowUs), nowUs);

@@ -1,5 +1,6 @@
 import type { InvoiceBook, SimInvoice } from "./invoiceBook.js";
 import { billingAccountOf } from "./invoiceItems.js";
+import { orgAdminOf } from "./orgRoutes.js";
 import { errorReply, type Reply } from "./responses.js";
 import { authenticate, type RouteContext } from "./routes.js";
 import { formatMicros, microsFromDate } from "./time.js";
@@ -40,8 +41,8 @@ function decodeToken(token: string): number | undefined {
  * GET /user/payment/invoices and GET /org/payment/invoices (operationIds list_invoices_for_user,
  * list_invoices_for_org): InvoiceResultsPage, paged as the other listings (a token on every
  * non-empty page, an empty page with next_page null last). A user in an org is billed through it,
- * so has no personal invoices (an empty list); a user in no org is not an org admin: 403 on the
- * org route.
+ * so has no personal invoices (an empty list); the org route answers its admin only (orgAdminOf:
+ * 404 for a user in no org, 403 for a member who is not the admin).
  */
 export function listInvoices(
   ctx: RouteContext,
@@ -62,7 +63,10 @@ export function listInvoices(
   const offset = rawToken === undefined ? 0 : decodeToken(rawToken);
   if (offset === undefined)
     return errorReply(requestId, 400, "unable to parse query string: failed to parse pagination token");
-  const user = authenticate(ctx, requestId, authorization);
+  // The org's invoices are for its admin, with the org routes' answers for anyone else.
+  const admin = scope === "org" ? orgAdminOf(ctx, requestId, authorization) : undefined;
+  if (admin !== undefined && "status" in admin) return admin;
+  const user = admin?.user ?? authenticate(ctx, requestId, authorization);
   if (typeof user !== "number") return user;
   const profile = ctx.dataset.profileOf(user);
   if (profile === undefined) return errorReply(requestId, 500, "Internal Server Error", "Internal");

@@ -194,6 +194,8 @@ describe("the credits balance, one snapshot per export", () => {
   });
 });
 
+const HOSTILE_ORG_ID = "0f0e0d0c-0b0a-4908-8706-050403020100";
+
 describe("a balance the token cannot see, or cannot be stored", () => {
   const resources = resourcesPerTest();
   const calls = [validCall(1), validCall(2, { price: 1.5 })];
@@ -208,6 +210,11 @@ describe("a balance the token cannot see, or cannot be stored", () => {
       }
       if (request.path.endsWith("/payment/balance")) {
         balance(res, request.path);
+        return;
+      }
+      // --scope org asks whose org it is first.
+      if (request.path === "/org") {
+        sendJson(res, 200, { id: HOSTILE_ORG_ID, name: "Hostile org" });
         return;
       }
       sendJson(res, 404, errorBody(404, "not found"));

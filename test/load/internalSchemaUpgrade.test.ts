@@ -20,7 +20,12 @@ const FIXTURE = path.resolve(import.meta.dirname, "fixtures/mainSchemaWarehouse.
 async function bookkeeping(db: string, schema: "main" | "internal"): Promise<Record<string, string[]>> {
   const rows: Record<string, string[]> = {};
   for (const table of INTERNAL_TABLES) {
-    const read = await queryDb(db, `SELECT to_json(t)::VARCHAR AS row FROM ${schema}.${table} AS t`);
+    // The identity as the old layout has it (scope and owner_id came later).
+    const from =
+      table === "warehouse_identity"
+        ? `(SELECT warehouse_id, created_at FROM ${schema}.${table})`
+        : `${schema}.${table}`;
+    const read = await queryDb(db, `SELECT to_json(t)::VARCHAR AS row FROM ${from} AS t`);
     rows[table] = read.map((row) => String(row.row)).sort();
   }
   return rows;
@@ -41,8 +46,11 @@ async function tablesOf(db: string): Promise<string[]> {
  * internal schema and what that version did not have (the balance snapshots) go.
  */
 async function toMainSchemaLayout(db: string): Promise<void> {
+  // warehouse_identity has gained scope and owner_id since the old layout: its old columns go back.
+  const oldColumns = (table: string) => (table === "warehouse_identity" ? "warehouse_id, created_at" : "*");
   const moves = INTERNAL_TABLES.map(
-    (table) => `INSERT INTO main.${table} SELECT * FROM internal.${table}; DROP TABLE internal.${table};`,
+    (table) =>
+      `INSERT INTO main.${table} SELECT ${oldColumns(table)} FROM internal.${table}; DROP TABLE internal.${table};`,
   ).join("\n");
   const oldSql = await readFile(FIXTURE, "utf8");
   // The fixture makes an identity row of its own in the empty table: the moved one replaces it.

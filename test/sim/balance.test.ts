@@ -101,11 +101,16 @@ describe("GET /user/payment/balance and /org/payment/balance", () => {
 
   test("the org balance is its admin's to read and pays for every member's calls", async () => {
     const noOrg = sim.users.find((user) => user.orgId === null);
-    const admin = sim.users.find((user) => user.orgId !== null);
+    const admin = sim.users.find((user) => user.orgRole === "admin");
     if (noOrg === undefined || admin === undefined) throw new Error("the seed must give both kinds of user");
+    // As on the other org routes: no org is a 404, a member who is not the admin a 403.
     const refused = await balance("org", noOrg.token);
-    expect(refused.status).toBe(403);
-    expect(refused.text).toMatch(/forbidden/);
+    expect(refused.status).toBe(404);
+    const nonAdmin = sim.users.find((user) => user.orgId === admin.orgId && user.orgRole === "member");
+    expect(nonAdmin).toBeDefined();
+    const forbidden = await balance("org", nonAdmin?.token ?? "");
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.text).toMatch(/forbidden/);
     const members = sim.users.filter((user) => user.orgId === admin.orgId);
     const calls = (await Promise.all(members.map((member) => listAllCalls(sim.url, member.token)))).flat();
     const { status, body } = await balance("org", admin.token);

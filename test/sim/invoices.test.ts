@@ -117,13 +117,16 @@ describe("simulated invoices", () => {
     const sums = callCostPerItem(OPTIONS, members);
     for (const invoice of invoices)
       for (const line of invoice.lines) expect(micros(line.amount)).toBe(sums.get(line.invoice_item ?? ""));
-    // A member has no personal invoices; a user in no org is not an org admin.
+    // A member has no personal invoices; the org's are its admin's: a user in no org has no org
+    // (404), a member who is not the admin is refused (403), as on the other org routes.
     expect((await listAll(sim, "/user/payment/invoices", member.token, 100)).invoices).toEqual([]);
-    const personal = sim.users[0];
-    const forbidden = await fetch(`${sim.url}/org/payment/invoices`, {
-      headers: { authorization: `Bearer ${personal?.token}` },
-    });
-    expect(forbidden.status).toBe(403);
+    const url = sim.url;
+    const statusFor = async (token: string | undefined) =>
+      (await fetch(`${url}/org/payment/invoices`, { headers: { authorization: `Bearer ${token}` } })).status;
+    expect(await statusFor(sim.users[0]?.token)).toBe(404);
+    const nonAdmin = sim.users.find((user) => user.orgId === member.orgId && user.orgRole === "member");
+    expect(nonAdmin).toBeDefined();
+    expect(await statusFor(nonAdmin?.token)).toBe(403);
   });
 
   test("invoiceDisagreement adds exactly $1.23 to exactly one line", async () => {

@@ -187,9 +187,12 @@ export async function benchCell({ calls, latencyMs, options, work, datasets, log
     const rereads = nightly.summary.pending_rereads?.asked ?? 0;
     // Every request a nightly run may make: the list pages of the new calls and the lookback
     // window, the re-reads of calls pending billing, and the operations of the new calls that
-    // started one plus the stored operations not yet final, and the one credits balance read.
+    // started one plus the stored operations not yet final, and the account's own reads: one
+    // credits balance, and the tokens and invoices listings (a page each, under 100 items, and the
+    // empty page that ends a listing).
+    const accountReads = 1 + 2 + 2;
     const requestBound =
-      expected.bound + rereads + newOperations + (operations?.unfinishedAfterCold ?? 0) + 1;
+      expected.bound + rereads + newOperations + (operations?.unfinishedAfterCold ?? 0) + accountReads;
     const nightlyRequests = Object.values(nightly.requests).reduce((a, b) => a + b, 0);
 
     const run = {

@@ -76,7 +76,7 @@ export function evaluateTargets(runs, { sameDailyVolume = true } = {}) {
     );
     add(
       "nightly-requests",
-      `nightly requests, every route / list bound + re-reads ${run.nightly.pendingRereads?.asked ?? 0} + new operations ${run.nightly.newOperationCalls} + unfinished ${run.operations?.unfinishedAfterCold ?? 0} + balance 1 = ${run.nightly.requestBound} (${at})`,
+      `nightly requests, every route / list bound + re-reads ${run.nightly.pendingRereads?.asked ?? 0} + new operations ${run.nightly.newOperationCalls} + unfinished ${run.operations?.unfinishedAfterCold ?? 0} + account reads 5 (balance, tokens, invoices) = ${run.nightly.requestBound} (${at})`,
       run.nightly.allRequests,
       run.nightly.requestBound,
       run.nightly.allRequests <= run.nightly.requestBound,

@@ -12,8 +12,9 @@ export function invoicesSection(figures: InvoiceFigures | null): string {
       month.month,
       groupCount(month.calls),
       groupDigits(month.usage_cost_usd),
-      groupDigits(month.invoiced_usd),
-      groupDigits(month.difference_usd),
+      // No invoice line yet: its spend is not a shortfall (monthly_reconciliation shows it as one).
+      month.invoice_lines === 0 ? "not invoiced yet" : groupDigits(month.invoiced_usd),
+      month.invoice_lines === 0 ? "-" : groupDigits(month.difference_usd),
       groupCount(month.lines_differing),
     ]),
     ["nowrap", "num", "num", "num", "num", "num"],

@@ -90,7 +90,7 @@ function addReportCommand(program: Command, io: CliIo, done: Done): void {
   program
     .command("report")
     .description(
-      "show spend from the database: per day, per endpoint, pending billing, rejects; --html for a page",
+      "show spend from the database: per month, per day, per endpoint, pending billing, rejects, operations, invoices against spend, API credits; --html for a page",
     )
     .option(
       "--db <path>",

@@ -157,6 +157,10 @@ describe("--help shows the defaults the config applies", () => {
     expect(shownDefault(options, "--to")).toBe("the last call");
     expectEveryValueOptionShowsDefault(options);
     expectLinesWithin(text, 100);
+    // The summary names every part the report shows.
+    const summary = text.split("Options:")[0]?.replace(/\s+/g, " ") ?? "";
+    for (const part of ["month", "day", "endpoint", "pending billing", "rejects", "invoices", "credits"])
+      expect(summary, part).toContain(part);
   });
 
   test("operation get", async () => {

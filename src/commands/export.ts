@@ -117,7 +117,7 @@ export function describeRun(summary: RunSummary, config: ExportConfig): string {
         ]),
     ...(summary.invoices?.status === "saved"
       ? [
-          `  invoices stored ${summary.invoices.invoices} (${summary.invoices.lines} lines, ${summary.invoices.new_invoices} new, ${summary.invoices.rejected} rejected)`,
+          `  invoices stored ${summary.invoices.invoices} (${summary.invoices.new_invoices} new), invoice lines ${summary.invoices.lines}, rejected ${summary.invoices.rejected}${summary.invoices.rejected > 0 ? " (see the rejects table)" : ""}`,
         ]
       : []),
     ...(summary.balance === undefined ? [] : [balanceLine(summary.balance)]),

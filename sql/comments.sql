@@ -293,6 +293,7 @@ COMMENT ON COLUMN monthly_reconciliation.invoice_lines IS 'Invoice lines (of inv
 COMMENT ON COLUMN monthly_reconciliation.invoiced_usd IS 'Exact sum of those lines'' amounts, DECIMAL(38,6); 0 when the month is not invoiced yet.';
 COMMENT ON COLUMN monthly_reconciliation.difference_usd IS 'invoiced_usd - usage_cost_usd, exact: negative while a month is not (fully) invoiced.';
 COMMENT ON COLUMN monthly_reconciliation.lines_differing IS 'Lines of the month whose amount differs from their calls'' cost (invoice_line_reconciliation status differs).';
+COMMENT ON COLUMN monthly_reconciliation.status IS 'not_invoiced (no line bills the month yet: the current month, or a closed one still settling), agrees (invoiced_usd = usage_cost_usd exactly) or differs.';
 COMMENT ON TABLE balance_snapshots IS 'The API credits as GET /user/payment/balance (or /org/payment/balance with --scope org) reported them: one snapshot per export run, kept as a history for credit_burn and credit_runway.';
 COMMENT ON COLUMN balance_snapshots.run_id IS 'The export run (runs.run_id) that took the snapshot.';
 COMMENT ON COLUMN balance_snapshots.taken_at IS 'When the run read the balance, by the run''s clock (UTC).';

@@ -152,5 +152,5 @@ async function removeStaleSpools(dbPath: string): Promise<void> {
 function balanceLine(balance: NonNullable<RunSummary["balance"]>): string {
   return balance.remaining_usd === null
     ? `  credits balance not stored (${balance.skipped ?? "skipped"})`
-    : `  credits left ${groupDigits(balance.remaining_usd)} USD (snapshot in balance_snapshots)`;
+    : `  credits left ${groupDigits(balance.remaining_usd)} USD${/^0(?:\.0*)?$/.test(balance.remaining_usd) ? ", used up" : ""} (snapshot in balance_snapshots)`;
 }

@@ -336,3 +336,11 @@ COMMENT ON COLUMN credit_runway.burn_source IS 'Where burn_usd_per_day comes fro
 COMMENT ON COLUMN credit_runway.runway_days IS 'remaining_usd / burn_usd_per_day in days, to a tenth; 0 when nothing is left; NULL when the burn is 0 or unknown.';
 COMMENT ON COLUMN credit_runway.runs_out_at IS 'taken_at + the runway: the instant the credits run out at this rate (UTC); taken_at when nothing is left (out by then); NULL when the burn is 0 or unknown, or beyond 100 years.';
 COMMENT ON COLUMN credit_runway.runs_out_on IS 'The UTC day of runs_out_at.';
+
+-- The macros the views are written with: BI tools list them beside the views.
+COMMENT ON MACRO is_own_call IS 'is_own_call(call_id, call_user_agent): true for a request of zoo-usage itself, by its id in internal.own_calls or its User-Agent (zoo-usage/...).';
+COMMENT ON MACRO TABLE cost_per_day_of IS 'cost_per_day_of(include_own): the shape of cost_per_day (true) and cost_per_day_excluding_own (false).';
+COMMENT ON MACRO TABLE cost_per_month_of IS 'cost_per_month_of(include_own): the shape of cost_per_month (true) and cost_per_month_excluding_own (false).';
+COMMENT ON MACRO TABLE operation_starting_calls IS 'operation_starting_calls(templates): calls that may have started an async operation (a 2xx or unanswered POST on one of the templates, not the exporter''s own), with the operation stored for each.';
+COMMENT ON MACRO TABLE operation_candidates IS 'operation_candidates(templates, window_start): the operations an export run fetches: not stored yet and created at or after window_start, or stored and not finished.';
+COMMENT ON MACRO usd_per_day IS 'usd_per_day(usd, elapsed_us): usd spread over elapsed_us microseconds, USD per day rounded down to the micro-dollar in integer arithmetic; NULL when the time is not positive.';

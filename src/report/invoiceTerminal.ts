@@ -1,6 +1,6 @@
 import { printable } from "../log/printable.js";
 import type { InvoiceFigures, InvoiceMonthFigure } from "./readInvoiceFigures.js";
-import { groupCount, groupDigits } from "./usd.js";
+import { groupCount, groupDigits, signedDigits } from "./usd.js";
 
 /** Lines that do not agree shown in the terminal; --json and the HTML page have them all. */
 const TERMINAL_LINES = 10;
@@ -24,7 +24,7 @@ export function invoiceLines(figures: InvoiceFigures): string[] {
     const invoice = printable(line.invoice_number ?? line.invoice_id);
     const head =
       line.status === "differs"
-        ? `${line.month} invoice ${invoice}: ${signed(line.difference_usd)} USD`
+        ? `${line.month} invoice ${invoice}: ${signedDigits(line.difference_usd)} USD`
         : `${line.month} invoice ${invoice}: no stored call billed on it`;
     const amounts =
       line.status === "differs"
@@ -54,7 +54,7 @@ function monthTable(months: InvoiceMonthFigure[]): string[] {
     month: month.month,
     usage: groupDigits(month.usage_cost_usd),
     invoiced: month.invoice_lines === 0 ? "" : groupDigits(month.invoiced_usd),
-    difference: month.invoice_lines === 0 ? "" : signed(month.difference_usd),
+    difference: month.invoice_lines === 0 ? "" : signedDigits(month.difference_usd),
     note:
       month.invoice_lines === 0
         ? "not invoiced yet"
@@ -85,10 +85,4 @@ function monthTable(months: InvoiceMonthFigure[]): string[] {
         : `${INDENT}${format([row.month, row.usage, row.invoiced, row.difference], row.note)}`,
     ),
   ];
-}
-
-/** A difference with its sign always shown: "+1.23", "-4.5", "0". */
-function signed(decimal: string): string {
-  const grouped = groupDigits(decimal);
-  return decimal.startsWith("-") || /^0(?:\.0*)?$/.test(decimal) ? grouped : `+${grouped}`;
 }

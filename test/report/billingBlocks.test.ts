@@ -118,6 +118,9 @@ describe("the invoices block", () => {
     expect(october).not.toContain("-1,234,567.123456");
     expect(october).not.toMatch(/\b0\.000000\b/);
     const html = invoicesSection(INVOICES);
+    // Signed as in the terminal: the invoice asks 1.23 more than the calls cost.
+    const september = html.split("<tr>").filter((part) => part.includes(">2026-09<"));
+    expect(september.map((part) => part.includes(">+1.230000<"))).toEqual([true, true]);
     const row = html.split("<tr>").find((part) => part.includes(">2026-10<")) ?? "";
     expect(row).toContain("not invoiced yet");
     expect(row).not.toContain("-1,234,567.123456");

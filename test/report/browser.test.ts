@@ -216,7 +216,7 @@ describe("the HTML report in headless Chromium", () => {
         );
         // The planted disagreement, exact.
         const open = await cells("Invoices against spend", 1);
-        expect(open.map((row) => [row[3], row.at(-1)])).toEqual([["differs", "1.230000"]]);
+        expect(open.map((row) => [row[3], row.at(-1)])).toEqual([["differs", "+1.230000"]]);
         const [credits] = await queryDb(
           fixture.db,
           "SELECT remaining_usd::VARCHAR AS left FROM credit_runway",

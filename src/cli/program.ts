@@ -36,7 +36,7 @@ export function buildProgram(io: CliIo, done: Done): Command {
   addSimCommand(program, io, done);
   addApiOptions(addExportOptions(program.command("export")))
     .description(
-      "export your API calls into DuckDB and Parquet: incremental, crash-safe, exact to the micro-dollar",
+      "export your API calls (with their async operations, the invoices and the credits balance) into DuckDB and Parquet: incremental, crash-safe, exact to the micro-dollar",
     )
     .addHelpText("after", exportHelpText())
     .action(async (flags) => done(await exportAction(flags, io)));

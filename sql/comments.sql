@@ -296,6 +296,7 @@ COMMENT ON COLUMN monthly_reconciliation.invoice_lines IS 'Invoice lines (of inv
 COMMENT ON COLUMN monthly_reconciliation.invoiced_usd IS 'Exact sum of those lines'' amounts, DECIMAL(38,6); 0 when the month is not invoiced yet.';
 COMMENT ON COLUMN monthly_reconciliation.difference_usd IS 'invoiced_usd - usage_cost_usd, exact: negative while a month is not (fully) invoiced.';
 COMMENT ON COLUMN monthly_reconciliation.lines_differing IS 'Lines of the month whose amount differs from their calls'' cost (invoice_line_reconciliation status differs).';
+COMMENT ON COLUMN monthly_reconciliation.status IS 'not_invoiced (no line bills the month yet: the current month, or a closed one still settling), agrees (invoiced_usd = usage_cost_usd exactly) or differs.';
 COMMENT ON TABLE balance_snapshots IS 'The API credits as GET /user/payment/balance (or /org/payment/balance with --scope org) reported them: one snapshot per export run, kept as a history for credit_burn and credit_runway.';
 COMMENT ON COLUMN balance_snapshots.run_id IS 'The export run (runs.run_id) that took the snapshot.';
 COMMENT ON COLUMN balance_snapshots.taken_at IS 'When the run read the balance, by the run''s clock (UTC).';
@@ -319,7 +320,7 @@ COMMENT ON COLUMN credit_burn.taken_at IS 'When the later snapshot was taken (UT
 COMMENT ON COLUMN credit_burn.elapsed_us IS 'Microseconds between the two snapshots.';
 COMMENT ON COLUMN credit_burn.previous_remaining_usd IS 'Monthly + stable credits'' monetary value at the earlier snapshot, USD DECIMAL(18,6).';
 COMMENT ON COLUMN credit_burn.remaining_usd IS 'Monthly + stable credits'' monetary value at the later snapshot, USD DECIMAL(18,6).';
-COMMENT ON COLUMN credit_burn.counted IS 'False when the pair spans a monthly refresh (the monthly value rose or monthly_api_credits_refresh_at moved) or a grant (the total rose): such a pair says nothing about spend.';
+COMMENT ON COLUMN credit_burn.counted IS 'False when the pair spans a monthly refresh (the monthly value rose or monthly_api_credits_refresh_at moved) or a grant (the total rose), or when it starts with nothing left (the value cannot go below 0): such a pair says nothing about spend.';
 COMMENT ON COLUMN credit_burn.consumed_usd IS 'previous_remaining_usd - remaining_usd, exact, USD DECIMAL(18,6); NULL when not counted.';
 COMMENT ON COLUMN credit_burn.burn_usd_per_day IS 'consumed_usd per day of elapsed_us, USD DECIMAL(18,6) rounded down to the micro-dollar (integer arithmetic, no float); NULL when not counted.';
 
@@ -335,8 +336,8 @@ COMMENT ON COLUMN credit_runway.snapshot_burn_usd_per_day IS 'The sum of those p
 COMMENT ON COLUMN credit_runway.spend_usd_per_day IS 'The priced spend (sum of api_calls.price_usd) of calls created in the 30 days up to the latest snapshot, per day of that window (from the first stored call when the history is shorter), USD DECIMAL(18,6) rounded down.';
 COMMENT ON COLUMN credit_runway.burn_usd_per_day IS 'The current burn: snapshot_burn_usd_per_day when known, else spend_usd_per_day.';
 COMMENT ON COLUMN credit_runway.burn_source IS 'Where burn_usd_per_day comes from: snapshots or api_calls.';
-COMMENT ON COLUMN credit_runway.runway_days IS 'remaining_usd / burn_usd_per_day in days, to a tenth; NULL when the burn is 0 or unknown.';
-COMMENT ON COLUMN credit_runway.runs_out_at IS 'taken_at + the runway: the instant the credits run out at this rate (UTC); NULL when the burn is 0 or unknown, or beyond 100 years.';
+COMMENT ON COLUMN credit_runway.runway_days IS 'remaining_usd / burn_usd_per_day in days, to a tenth; 0 when nothing is left; NULL when the burn is 0 or unknown.';
+COMMENT ON COLUMN credit_runway.runs_out_at IS 'taken_at + the runway: the instant the credits run out at this rate (UTC); taken_at when nothing is left (out by then); NULL when the burn is 0 or unknown, or beyond 100 years.';
 COMMENT ON COLUMN credit_runway.runs_out_on IS 'The UTC day of runs_out_at.';
 -- Who spent it (sql/spenders.sql).
 COMMENT ON TABLE api_tokens IS 'The API tokens of the exporting token''s user (GET /user/api-tokens), refreshed each run; a token no longer listed keeps its row with an older last_seen_at. Never the secret: the API shows a token as its last 4 characters only.';
@@ -387,3 +388,11 @@ COMMENT ON COLUMN cost_per_member.calls IS 'Calls the user made.';
 COMMENT ON VIEW cost_per_service_account IS 'Calls and cost per service account: the calls call_token_match matched to it (org scope).';
 COMMENT ON COLUMN cost_per_service_account.service_account_id IS 'service_accounts.id.';
 COMMENT ON COLUMN cost_per_service_account.calls IS 'Calls matched to the service account.';
+
+-- The macros the views are written with: BI tools list them beside the views.
+COMMENT ON MACRO is_own_call IS 'is_own_call(call_id, call_user_agent): true for a request of zoo-usage itself, by its id in internal.own_calls or its User-Agent (zoo-usage/...).';
+COMMENT ON MACRO TABLE cost_per_day_of IS 'cost_per_day_of(include_own): the shape of cost_per_day (true) and cost_per_day_excluding_own (false).';
+COMMENT ON MACRO TABLE cost_per_month_of IS 'cost_per_month_of(include_own): the shape of cost_per_month (true) and cost_per_month_excluding_own (false).';
+COMMENT ON MACRO TABLE operation_starting_calls IS 'operation_starting_calls(templates): calls that may have started an async operation (a 2xx or unanswered POST on one of the templates, not the exporter''s own), with the operation stored for each.';
+COMMENT ON MACRO TABLE operation_candidates IS 'operation_candidates(templates, window_start): the operations an export run fetches: not stored yet and created at or after window_start, or stored and not finished.';
+COMMENT ON MACRO usd_per_day IS 'usd_per_day(usd, elapsed_us): usd spread over elapsed_us microseconds, USD per day rounded down to the micro-dollar in integer arithmetic; NULL when the time is not positive.';

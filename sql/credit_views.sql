@@ -15,7 +15,9 @@ CREATE OR REPLACE MACRO usd_per_day(usd, elapsed_us) AS
 -- The burn between consecutive snapshots: the credits' monetary value (monthly + stable) consumed
 -- from one snapshot to the next, and that per day. A pair across which the value grew is not
 -- counted (`counted` false, consumed and burn NULL): a monthly refresh (the monthly value rose, or
--- monthly_api_credits_refresh_at moved) or a grant of stable credits, which are not spend.
+-- monthly_api_credits_refresh_at moved) or a grant of stable credits, which are not spend. Nor is a
+-- pair that starts with nothing left: the value cannot fall below zero, so its 0 consumed says
+-- nothing about the rate of spend.
 CREATE OR REPLACE VIEW credit_burn AS
 WITH ordered AS (
   SELECT
@@ -39,6 +41,7 @@ pairs AS (
     monthly_usd <= previous_monthly_usd
       AND refresh_at IS NOT DISTINCT FROM previous_refresh_at
       AND remaining_usd <= previous_remaining_usd
+      AND previous_remaining_usd > 0
       AND taken_at > previous_taken_at AS counted
   FROM ordered
   WHERE previous_taken_at IS NOT NULL
@@ -60,7 +63,9 @@ ORDER BY taken_at, run_id;
 -- burn is the counted consumption of the snapshot pairs that end in the 30 days up to the latest
 -- snapshot, over their time; without such a pair (one snapshot, say), the priced spend of the
 -- stored calls created in those 30 days (from the first stored call, when the history is shorter),
--- per day. runs_out_at is NULL when the burn is 0 (or unknown), or more than 100 years away.
+-- per day. runs_out_at is NULL when the burn is 0 (or unknown), or more than 100 years away. Credits
+-- already at zero have a runway of 0 whatever the burn: they ran out by the latest snapshot, which
+-- is the run-out instant given (the snapshots cannot say how much earlier).
 CREATE OR REPLACE VIEW credit_runway AS
 WITH latest AS (
   SELECT
@@ -108,7 +113,7 @@ runway AS (
 span AS (
   SELECT
     *,
-    CASE WHEN burn_usd_per_day > 0 THEN
+    CASE WHEN remaining_usd <= 0 THEN 0 WHEN burn_usd_per_day > 0 THEN
       (CAST(CAST(remaining_usd AS DECIMAL(38, 6)) * 1000000 AS HUGEINT) * 86400000000)
         // CAST(CAST(burn_usd_per_day AS DECIMAL(38, 6)) * 1000000 AS HUGEINT)
     END AS runway_us

@@ -103,7 +103,14 @@ SELECT
   coalesce(i.invoice_lines, 0) AS invoice_lines,
   coalesce(i.invoiced_usd, 0)::DECIMAL(38, 6) AS invoiced_usd,
   (coalesce(i.invoiced_usd, 0) - coalesce(u.usage_cost_usd, 0))::DECIMAL(38, 6) AS difference_usd,
-  coalesce(i.lines_differing, 0) AS lines_differing
+  coalesce(i.lines_differing, 0) AS lines_differing,
+  -- A month without a line (the current one, or a closed one still settling) is no disagreement:
+  -- its difference is the whole usage only because nothing has been invoiced for it yet.
+  CASE
+    WHEN coalesce(i.invoice_lines, 0) = 0 THEN 'not_invoiced'
+    WHEN coalesce(i.invoiced_usd, 0) = coalesce(u.usage_cost_usd, 0) THEN 'agrees'
+    ELSE 'differs'
+  END AS status
 FROM usage u
 FULL OUTER JOIN invoiced i ON i.month = u.month
 ORDER BY month;

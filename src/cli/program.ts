@@ -36,7 +36,7 @@ export function buildProgram(io: CliIo, done: Done): Command {
   addSimCommand(program, io, done);
   addApiOptions(addExportOptions(program.command("export")))
     .description(
-      "export your API calls into DuckDB and Parquet: incremental, crash-safe, exact to the micro-dollar",
+      "export your API calls (with their async operations, the invoices and the credits balance) into DuckDB and Parquet: incremental, crash-safe, exact to the micro-dollar",
     )
     .addHelpText("after", exportHelpText())
     .action(async (flags) => done(await exportAction(flags, io)));
@@ -90,7 +90,7 @@ function addReportCommand(program: Command, io: CliIo, done: Done): void {
   program
     .command("report")
     .description(
-      "show spend from the database: per day, per endpoint, pending billing, rejects; --html for a page",
+      "show spend from the database: per month, per day, per endpoint, pending billing, rejects, operations, invoices against spend, API credits; --html for a page",
     )
     .option(
       "--db <path>",

@@ -118,7 +118,7 @@ export function describeRun(summary: RunSummary, config: ExportConfig): string {
         ]),
     ...(summary.invoices?.status === "saved"
       ? [
-          `  invoices stored ${summary.invoices.invoices} (${summary.invoices.lines} lines, ${summary.invoices.new_invoices} new, ${summary.invoices.rejected} rejected)`,
+          `  invoices stored ${summary.invoices.invoices} (${summary.invoices.new_invoices} new), invoice lines ${summary.invoices.lines}, rejected ${summary.invoices.rejected}${summary.invoices.rejected > 0 ? " (see the rejects table)" : ""}`,
         ]
       : []),
     ...(summary.balance === undefined ? [] : [balanceLine(summary.balance)]),
@@ -158,5 +158,5 @@ async function removeStaleSpools(dbPath: string): Promise<void> {
 function balanceLine(balance: NonNullable<RunSummary["balance"]>): string {
   return balance.remaining_usd === null
     ? `  credits balance not stored (${balance.skipped ?? "skipped"})`
-    : `  credits left ${groupDigits(balance.remaining_usd)} USD (snapshot in balance_snapshots)`;
+    : `  credits left ${groupDigits(balance.remaining_usd)} USD${/^0(?:\.0*)?$/.test(balance.remaining_usd) ? ", used up" : ""} (snapshot in balance_snapshots)`;
 }

@@ -37,7 +37,7 @@ const VIEW_SOURCES: ReadonlyArray<readonly [view: string, sources: readonly stri
  * of the internal schema written `internal.table`.
  */
 const COMMENT_STATEMENT =
-  /^COMMENT ON (TABLE|VIEW|COLUMN) ((?:internal\.)?\w+)(?:\.(\w+))? IS '((?:[^']|'')*)';$/gm;
+  /^COMMENT ON (TABLE|VIEW|COLUMN|MACRO TABLE|MACRO) ((?:internal\.)?\w+)(?:\.(\w+))? IS '((?:[^']|'')*)';$/gm;
 
 /** A table or view of main by its name, one of the internal schema as `internal.name`. */
 const QUALIFIED_NAME = "CASE schema_name WHEN 'main' THEN '' ELSE schema_name || '.' END";
@@ -72,23 +72,29 @@ function fileComments(): Map<string, Map<string, string>> {
  * COMMENT would cost more than the comments.
  */
 export async function commentWarehouse(connection: DuckDBConnection): Promise<void> {
+  // The views' helper macros sit in main beside them, so BI tools list them too: commented alike.
   const reader = await connection.runAndReadAll(
-    `SELECT ${QUALIFIED_NAME} || table_name, '' AS column_name, comment, false AS is_view FROM duckdb_tables()
+    `SELECT ${QUALIFIED_NAME} || table_name, '' AS column_name, comment, 'TABLE' AS kind FROM duckdb_tables()
      WHERE database_name = current_database() AND schema_name IN ('main', 'internal') AND NOT temporary
      UNION ALL
-     SELECT view_name, '', comment, true FROM duckdb_views()
+     SELECT view_name, '', comment, 'VIEW' FROM duckdb_views()
      WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal AND NOT temporary
+     UNION ALL
+     SELECT function_name, '', comment, CASE function_type WHEN 'macro' THEN 'MACRO' ELSE 'MACRO TABLE' END
+     FROM duckdb_functions()
+     WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal
+       AND function_type IN ('macro', 'table_macro')
      UNION ALL
      SELECT ${QUALIFIED_NAME} || table_name, column_name, comment, NULL FROM duckdb_columns()
      WHERE database_name = current_database() AND schema_name IN ('main', 'internal') AND NOT internal`,
   );
   const stored = new Map<string, Map<string, string>>();
-  const views = new Set<string>();
-  for (const [table, column, comment, isView] of reader.getRows()) {
+  const kinds = new Map<string, string>();
+  for (const [table, column, comment, kind] of reader.getRows()) {
     const columns = stored.get(String(table)) ?? new Map<string, string>();
     columns.set(String(column), comment === null ? "" : String(comment));
     stored.set(String(table), columns);
-    if (isView === true) views.add(String(table));
+    if (kind !== null) kinds.set(String(table), String(kind));
   }
   const wanted = fileComments();
   for (const [view, sources] of VIEW_SOURCES) {
@@ -111,8 +117,7 @@ export async function commentWarehouse(connection: DuckDBConnection): Promise<vo
         .split(".")
         .map((part) => `"${part}"`)
         .join(".");
-      const target =
-        column === "" ? `${views.has(table) ? "VIEW" : "TABLE"} ${name}` : `COLUMN ${name}."${column}"`;
+      const target = column === "" ? `${kinds.get(table) ?? "TABLE"} ${name}` : `COLUMN ${name}."${column}"`;
       statements.push(`COMMENT ON ${target} IS ${quotedString(comment)}`);
     }
   }

@@ -1,10 +1,14 @@
-import { burnSourceText } from "./creditsTerminal.js";
+import { burnSourceText, runwayText, usedUp } from "./creditsTerminal.js";
 import { escapeHtml as esc } from "./escapeHtml.js";
-import { table } from "./htmlParts.js";
+import { card, table } from "./htmlParts.js";
 import type { CreditFigures } from "./readBalanceFigures.js";
-import { groupDigits } from "./usd.js";
+import { centsHeadline, groupDigits } from "./usd.js";
 
-/** The credits section of the HTML page; "" when the database has no balance snapshot. */
+/**
+ * The credits section of the HTML page; "" when the database has no balance snapshot. What is
+ * left is a headline to the cent like the page's other money figures, with the exact values in the
+ * table beneath.
+ */
 export function creditsSection(credits: CreditFigures | null): string {
   if (credits === null) return "";
   const rows: string[][] = [
@@ -15,10 +19,16 @@ export function creditsSection(credits: CreditFigures | null): string {
       "Burn per day",
       credits.burn_usd_per_day === null ? "-" : `${groupDigits(credits.burn_usd_per_day)} USD`,
     ],
-    ["Runs out on", credits.runs_out_on ?? "-"],
+    ["Runs out on", usedUp(credits) ? "used up" : (credits.runs_out_on ?? "-")],
     ["Days left", credits.runway_days === null ? "-" : String(credits.runway_days)],
   ];
-  return `<section><h2>API credits</h2><p>${esc(
+  const headline = card(
+    "Credits left",
+    centsHeadline(credits.remaining_usd),
+    runwayText(credits),
+    `${credits.remaining_usd} USD`,
+  );
+  return `<section><h2>API credits</h2><div class="cards">${headline}</div><p>${esc(
     `At the latest balance snapshot (${credits.taken_at}); the burn is ${burnSourceText(credits.burn_source)}.`,
   )}</p>${table(["", "value"], rows, ["nowrap", "num"])}</section>`;
 }

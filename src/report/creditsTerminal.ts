@@ -8,16 +8,38 @@ export function burnSourceText(source: CreditFigures["burn_source"]): string {
   return "no burn measured yet";
 }
 
-/** The credits block of the terminal report: what is left, the burn, and when it runs out. */
+/** The same, short enough for a terminal line beside the rate. */
+function burnSourceShort(source: CreditFigures["burn_source"]): string {
+  if (source === "snapshots") return "from balance snapshots of the last 30 days";
+  if (source === "api_calls") return "from the priced calls of the last 30 days";
+  return "no burn measured yet";
+}
+
+/** Credits with nothing left: the runway view gives them 0 days, out by the latest snapshot. */
+export function usedUp(credits: CreditFigures): boolean {
+  return /^0(?:\.0*)?$/.test(credits.remaining_usd);
+}
+
+/** When the credits run out, in words: a day, used up, or none in sight. */
+export function runwayText(credits: CreditFigures): string {
+  if (usedUp(credits)) return `used up: none left at the snapshot of ${credits.taken_at.slice(0, 10)}`;
+  if (credits.runs_out_on === null) return "no run-out date: nothing is being consumed";
+  return `runs out on ${credits.runs_out_on}, in ${credits.runway_days} days at this rate`;
+}
+
+/**
+ * The credits block of the terminal report: what is left, the burn, and when it runs out, one fact
+ * a line so that it fits an 80-column terminal.
+ */
 export function creditLines(credits: CreditFigures): string[] {
-  const runway =
-    credits.runs_out_on === null
-      ? "no run-out date: nothing is being consumed"
-      : `runs out on ${credits.runs_out_on} (${credits.runway_days} days at this rate)`;
+  const burn =
+    credits.burn_usd_per_day === null
+      ? "burn unknown"
+      : `burn ${groupDigits(credits.burn_usd_per_day)} USD/day`;
   return [
-    `credits   ${groupDigits(credits.remaining_usd)} USD left (monthly ${groupDigits(credits.monthly_usd)}, ` +
-      `stable ${groupDigits(credits.stable_usd)}) at ${credits.taken_at}`,
-    `  burn ${credits.burn_usd_per_day === null ? "-" : `${groupDigits(credits.burn_usd_per_day)} USD/day`}` +
-      ` (${burnSourceText(credits.burn_source)}); ${runway}`,
+    `credits   ${groupDigits(credits.remaining_usd)} USD left at ${credits.taken_at}`,
+    `          monthly ${groupDigits(credits.monthly_usd)} + stable ${groupDigits(credits.stable_usd)}`,
+    `          ${burn}, ${burnSourceShort(credits.burn_source)}`,
+    `          ${runwayText(credits)}`,
   ];
 }

@@ -5,7 +5,7 @@ import type { ReportFigures } from "./figures.js";
 import { type BarRow, barChart } from "./htmlBars.js";
 import { dailyCallsSection, dailySpendSection } from "./htmlDaily.js";
 import { monthlySection } from "./htmlMonths.js";
-import { COLORS } from "./htmlParts.js";
+import { COLORS, card } from "./htmlParts.js";
 import { callsSection, definitions, operationsSection, rejectsSection } from "./htmlSections.js";
 import { PAGE_CSS } from "./htmlStyle.js";
 import { invoicesSection } from "./invoiceHtml.js";
@@ -79,11 +79,6 @@ function heading(figures: ReportFigures): string {
 /** The headline figures: money to the cent, each card's note and tooltip with the exact value. */
 function cards(figures: ReportFigures): string {
   const { totals, pending_billing: pending, rejects, own_calls: own } = figures;
-  const card = (key: string, value: string, note: string, exact = "") =>
-    // --chars lets the stylesheet size a long figure down to fit its card on one line.
-    `<div class="card"><div class="k">${esc(key)}</div><div class="v" style="--chars:${value.length}"${
-      exact === "" ? "" : ` title="${esc(exact)}"`
-    }>${esc(value)}</div><div class="n">${esc(note)}</div></div>`;
   return `<div class="cards">${[
     card(
       "Spend",

@@ -46,3 +46,11 @@ export function table(headers: string[], rows: string[][], kinds: ColumnKind[]):
 export function breakable(text: string): string {
   return esc(text).replace(/\//g, "/<wbr>").replace(/@/g, "<wbr>@");
 }
+
+/** A headline figure: its name, the value (money to the cent), a note, and the exact value as a tooltip. */
+export function card(key: string, value: string, note: string, exact = ""): string {
+  // --chars lets the stylesheet size a long figure down to fit its card on one line.
+  return `<div class="card"><div class="k">${esc(key)}</div><div class="v" style="--chars:${value.length}"${
+    exact === "" ? "" : ` title="${esc(exact)}"`
+  }>${esc(value)}</div><div class="n">${esc(note)}</div></div>`;
+}

@@ -17,9 +17,9 @@ export interface CreditFigures {
   burn_usd_per_day: string | null;
   /** "snapshots" (consecutive snapshots of the last 30 days) or "api_calls" (priced spend of the last 30 days). */
   burn_source: "snapshots" | "api_calls" | null;
-  /** Days the remaining value lasts at that rate, to a tenth; null when the burn is 0 or unknown. */
+  /** Days the remaining value lasts at that rate, to a tenth; 0 when nothing is left; null when the burn is 0 or unknown. */
   runway_days: number | null;
-  /** The UTC day the credits run out at that rate; null when the burn is 0 or unknown. */
+  /** The UTC day the credits run out at that rate (the snapshot's day when nothing is left); null when the burn is 0 or unknown. */
   runs_out_on: string | null;
 }
 

@@ -10,7 +10,7 @@ export interface InvoiceMonthFigure {
   usage_cost_usd: string;
   invoice_lines: number;
   invoiced_usd: string;
-  /** invoiced - usage: negative while the month is not (fully) invoiced. */
+  /** invoiced - usage: negative while the month is not (fully) invoiced; invoice_lines 0 means no invoice yet. */
   difference_usd: string;
   lines_differing: number;
 }

@@ -128,6 +128,9 @@ describe("--help shows the defaults the config applies", () => {
     const examples = text.split(/^Examples:\n/m)[1] ?? "";
     expect(examples.match(/^ {2}(?:[A-Z_]+=\S+ )?zoo-usage export/gm)?.length).toBe(2);
     expectLinesWithin(text, 100);
+    // The summary names what a run stores beside the calls.
+    const summary = text.split("Options:")[0]?.replace(/\s+/g, " ") ?? "";
+    for (const part of ["API calls", "invoices", "credits balance"]) expect(summary, part).toContain(part);
   });
 
   test("demo: the export defaults without variables (the demo reads none), and --calls", async () => {
@@ -157,6 +160,10 @@ describe("--help shows the defaults the config applies", () => {
     expect(shownDefault(options, "--to")).toBe("the last call");
     expectEveryValueOptionShowsDefault(options);
     expectLinesWithin(text, 100);
+    // The summary names every part the report shows.
+    const summary = text.split("Options:")[0]?.replace(/\s+/g, " ") ?? "";
+    for (const part of ["month", "day", "endpoint", "pending billing", "rejects", "invoices", "credits"])
+      expect(summary, part).toContain(part);
   });
 
   test("operation get", async () => {

@@ -268,6 +268,32 @@ describe("a balance the token cannot see, or cannot be stored", () => {
     expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM api_calls")).toEqual([{ n: 2 }]);
   });
 
+  test("credits at zero: the run's line and the report say used up, never a burn of 0", async () => {
+    const hostile = await api((res) =>
+      sendJson(
+        res,
+        200,
+        '{"created_at":"2026-10-01T00:00:00Z","updated_at":"2026-10-01T00:00:00Z","monthly_api_credits_remaining":0,"monthly_api_credits_remaining_monetary_value":0,"stable_api_credits_remaining":0,"stable_api_credits_remaining_monetary_value":0}',
+      ),
+    );
+    const { db, out } = await resources.workspace();
+    const env = { ZOO_API_TOKEN: "hostile-token-balance", ZOO_HOST: hostile.url };
+    // Two runs: the second snapshot pairs with the first, both at zero.
+    for (let run = 0; run < 2; run++) {
+      const result = await runCli(["export", "--db", db, "--out", out, "--no-operations"], {
+        env,
+        timeoutMs: 30_000,
+      });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain("credits left 0.000000 USD, used up (snapshot in balance_snapshots)");
+    }
+    const report = await runCli(["report", "--db", db], { env: {}, timeoutMs: 30_000 });
+    expect(report.code).toBe(0);
+    expect(report.stdout).toMatch(/used up: none left at the snapshot of \d{4}-\d{2}-\d{2}/);
+    // Two snapshots at zero are no measured burn: the rate comes from the calls.
+    expect(report.stdout).not.toMatch(/nothing is being consumed|from balance snapshots/);
+  });
+
   test("an exact balance with more digits than a micro-dollar is rounded half-even, like a price", async () => {
     const hostile = await api((res) =>
       sendJson(

@@ -180,7 +180,7 @@ describe("invoices in the warehouse", () => {
     const months = await queryDb(
       db,
       `SELECT strftime(month, '%Y-%m-%d') AS month, usage_cost_usd::VARCHAR AS usage,
-         invoiced_usd::VARCHAR AS invoiced, difference_usd::VARCHAR AS difference
+         invoiced_usd::VARCHAR AS invoiced, difference_usd::VARCHAR AS difference, status
        FROM monthly_reconciliation ORDER BY month`,
     );
     expect(months.map((row) => row.month)).toEqual([...usage.keys()].sort());
@@ -194,7 +194,13 @@ describe("invoices in the warehouse", () => {
         expectedInvoiced,
         expectedInvoiced - expectedUsage,
       ]);
+      // A month without a line is not invoiced yet: its whole usage is no disagreement.
+      expect([month, row.status]).toEqual([
+        month,
+        !invoiced.has(month) ? "not_invoiced" : expectedInvoiced === expectedUsage ? "agrees" : "differs",
+      ]);
     }
+    expect(months.some((row) => row.status === "not_invoiced")).toBe(true);
     // Closed months agree to the micro-dollar; the open month is not invoiced yet.
     expect(months.filter((row) => money(row.difference) === 0n).length).toBe(invoiced.size);
   });

@@ -97,3 +97,27 @@ test("no burn: no run-out date; a small burn on a huge balance: none within 100 
     expect(Number(runway?.runway_days)).toBeGreaterThan(100 * 366);
   });
 });
+
+test("credits used up: a pair that starts at zero is no burn; the runway is 0, out by the snapshot", async () => {
+  await withTempWarehouse(async (warehouse) => {
+    await insert(warehouse, [
+      // 10 consumed in a day, down to nothing.
+      { run: "a", at: "2026-10-01T00:00:00Z", monthly: "0", stable: "10", refresh: null },
+      { run: "b", at: "2026-10-02T00:00:00Z", monthly: "0", stable: "0", refresh: null },
+      // Nothing left to consume: the pair says nothing about the rate.
+      { run: "c", at: "2026-10-05T06:00:00Z", monthly: "0", stable: "0", refresh: null },
+    ]);
+    expect(await rows(warehouse, BURN_SQL)).toEqual([
+      { run_id: "b", counted: true, consumed: "10.000000", burn: "10.000000" },
+      { run_id: "c", counted: false, consumed: null, burn: null },
+    ]);
+    expect(await rows(warehouse, RUNWAY_SQL)).toEqual([
+      { burn_source: "snapshots", pairs: 1, burn: "10.000000", runway_days: 0, runs_out_on: "2026-10-05" },
+    ]);
+    // Without a measurable burn at all, credits at zero are still used up, not "never run out".
+    await warehouse.connection.run("DELETE FROM balance_snapshots WHERE run_id <> 'c'");
+    expect(await rows(warehouse, RUNWAY_SQL)).toEqual([
+      { burn_source: "api_calls", pairs: 0, burn: "0.000000", runway_days: 0, runs_out_on: "2026-10-05" },
+    ]);
+  });
+});

@@ -14,8 +14,8 @@ import { queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
 const QUALIFIED = "CASE schema_name WHEN 'main' THEN '' ELSE schema_name || '.' END";
 
 /**
- * The tables and views of the warehouse (not DuckDB's own, not temp), with their comments: the data
- * in main, the exporter's bookkeeping in internal.
+ * The tables, views and macros of the warehouse (not DuckDB's own, not temp), with their comments:
+ * the data in main, the exporter's bookkeeping in internal.
  */
 const OBJECTS_SQL = `
   SELECT 'table' AS kind, ${QUALIFIED} || table_name AS name, comment FROM duckdb_tables()
@@ -23,6 +23,10 @@ const OBJECTS_SQL = `
   UNION ALL
   SELECT 'view', view_name, comment FROM duckdb_views()
   WHERE database_name = current_database() AND schema_name = 'main' AND NOT temporary AND NOT internal
+  UNION ALL
+  SELECT 'macro', function_name, comment FROM duckdb_functions()
+  WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal
+    AND function_type IN ('macro', 'table_macro')
   ORDER BY kind, name`;
 
 const COLUMNS_SQL = `
@@ -56,6 +60,8 @@ describe("warehouse comments", () => {
     const columns = await queryDb(db, COLUMNS_SQL);
     expect(objects.filter((row) => row.kind === "table").length).toBeGreaterThanOrEqual(10);
     expect(objects.filter((row) => row.kind === "view").length).toBeGreaterThanOrEqual(17);
+    // The views' helper macros sit in main beside them, listed by BI tools too.
+    expect(objects.filter((row) => row.kind === "macro").map((row) => row.name)).toContain("usd_per_day");
     expect(columns.length).toBeGreaterThan(250);
     expect([...uncommented(objects), ...uncommented(columns)]).toEqual([]);
     const internalTables = objects.filter((row) => String(row.name).startsWith("internal."));

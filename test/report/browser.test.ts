@@ -41,7 +41,15 @@ describe("the HTML report in headless Chromium", () => {
     let emails: string[];
 
     beforeAll(async () => {
-      fixture = await buildWarehouse({ seed: 13, calls: 3000, days: 40 });
+      // Late billing settles within days, so the first month is invoiced by the end; one line is
+      // planted to disagree, so the invoices section has every part to lay out; a balance is stored.
+      fixture = await buildWarehouse({
+        seed: 13,
+        calls: 3000,
+        days: 40,
+        invoiceDisagreement: true,
+        lateBilling: { days: [1, 3] },
+      });
       await editDb(fixture.db, [
         ...OPERATION_VIEW_FIXTURES,
         // The most expensive call, so it is in the table and its template in the top endpoints.
@@ -180,6 +188,47 @@ describe("the HTML report in headless Chromium", () => {
       }
     });
 
+    test("the invoices and credits sections show the warehouse's reconciliation and balance", async () => {
+      const { tab } = await open(page, 1280);
+      try {
+        const section = (title: string) =>
+          tab.locator("section", { has: tab.locator("h2", { hasText: title }) });
+        const cells = (title: string, index: number) =>
+          section(title)
+            .locator(".scroll > table")
+            .nth(index)
+            .locator("tbody tr")
+            .evaluateAll((trs) =>
+              trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "")),
+            );
+        const grouped = (decimal: string) => decimal.replace(/\B(?=(\d{3})+(?!\d)\.)/g, ",");
+        const months = await queryDb(
+          fixture.db,
+          `SELECT strftime(month, '%Y-%m') AS month, invoice_lines::INTEGER AS lines,
+             invoiced_usd::VARCHAR AS invoiced FROM monthly_reconciliation ORDER BY month`,
+        );
+        expect(months.some((month) => month.lines === 1)).toBe(true);
+        expect((await cells("Invoices against spend", 0)).map((row) => [row[0], row[3]])).toEqual(
+          months.map((month) => [
+            month.month,
+            month.lines === 0 ? "not invoiced yet" : grouped(String(month.invoiced)),
+          ]),
+        );
+        // The planted disagreement, exact.
+        const open = await cells("Invoices against spend", 1);
+        expect(open.map((row) => [row[3], row.at(-1)])).toEqual([["differs", "+1.230000"]]);
+        const [credits] = await queryDb(
+          fixture.db,
+          "SELECT remaining_usd::VARCHAR AS left FROM credit_runway",
+        );
+        expect(await section("API credits").locator(".card .v").getAttribute("title")).toBe(
+          `${String(credits?.left)} USD`,
+        );
+      } finally {
+        await tab.close();
+      }
+    });
+
     test.each(WIDTHS.flatMap((width) => [[width, "typical"] as const, [width, "large"] as const]))(
       "at %i px, %s amounts: no page overflow, one-line headline, text >= 11 px, tables scroll",
       async (width, amounts) => {
@@ -203,6 +252,18 @@ describe("the HTML report in headless Chromium", () => {
           // Every chart and table lies inside the viewport's width; what is wider scrolls in its box.
           expect(layout.boxesOutside).toEqual([]);
           expect(layout.tables).toBeGreaterThanOrEqual(2);
+          // The billing sections follow the same rules: their tables scroll in their own box (checked
+          // above with every box), the credits left is a headline to the cent.
+          for (const [title, tables] of [
+            ["Invoices against spend", 2],
+            ["API credits", 1],
+          ] as const) {
+            const section = tab.locator("section", { has: tab.locator("h2", { hasText: title }) });
+            expect(await section.locator(".scroll > table").count(), title).toBe(tables);
+          }
+          expect(layout.headlines.map((headline) => headline.text).at(-1)).toMatch(
+            /^\$\d{1,3}(,\d{3})*\.\d{2}$/,
+          );
           expect(problems).toEqual([]);
         } finally {
           await tab.close();

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { copyFile } from "node:fs/promises";
 import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { startSimulator } from "../../src/sim/index.js";
+import { type LateBillingOptions, startSimulator } from "../../src/sim/index.js";
 import { exportOnce, tempWorkspace } from "../helpers/exportHarness.js";
 
 /** A warehouse built by the real pipeline: the simulator in-process, then one export. */
@@ -11,6 +11,8 @@ export async function buildWarehouse(options: {
   calls: number;
   days: number;
   priceMode?: "realistic" | "adversarial";
+  invoiceDisagreement?: boolean;
+  lateBilling?: LateBillingOptions;
 }): Promise<{
   dir: string;
   db: string;

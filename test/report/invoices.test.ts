@@ -70,7 +70,7 @@ describe("the report's invoices", () => {
     );
     const html = renderHtml(figures);
     expect(html).toContain("<h2>Invoices against spend</h2>");
-    expect(html).toContain(">1.230000<");
+    expect(html).toContain(">+1.230000<");
   });
 
   test("a period keeps only its months", async () => {

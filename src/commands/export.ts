@@ -116,7 +116,7 @@ export function describeRun(summary: RunSummary, config: ExportConfig): string {
       : [
           `  calls pending billing re-read ${summary.pending_rereads.asked} (${summary.pending_rereads.settled} settled, ${summary.pending_rereads.still_pending} still pending, ${summary.pending_rereads.not_found} not found, ${summary.pending_rereads.left} left for the next run)`,
         ]),
-    ...(summary.invoices?.status === "saved"
+    ...(summary.invoices?.status === "stored"
       ? [
           `  invoices stored ${summary.invoices.invoices} (${summary.invoices.new_invoices} new), invoice lines ${summary.invoices.lines}, rejected ${summary.invoices.rejected}${summary.invoices.rejected > 0 ? " (see the rejects table)" : ""}`,
         ]
@@ -157,6 +157,6 @@ async function removeStaleSpools(dbPath: string): Promise<void> {
 /** The credits balance step in one line: what is left, or why no snapshot was stored. */
 function balanceLine(balance: NonNullable<RunSummary["balance"]>): string {
   return balance.remaining_usd === null
-    ? `  credits balance not stored (${balance.skipped ?? "skipped"})`
+    ? `  credits balance not stored (${balance.status})`
     : `  credits left ${groupDigits(balance.remaining_usd)} USD${/^0(?:\.0*)?$/.test(balance.remaining_usd) ? ", used up" : ""} (snapshot in balance_snapshots)`;
 }

@@ -26,8 +26,9 @@ export type { ExportDeps, ExportOptions } from "./exportSettings.js";
 /**
  * The export of api calls: scan pages in ascending created_at order from the chosen start, validate
  * and transform each record, upsert batches with their checkpoint in one transaction, re-read the
- * older calls still pending billing, fetch the async operations, then rewrite the Parquet
- * partitions that changed. Each step returns what it did; the summary is made from those at the end.
+ * older calls still pending billing, run the account steps (spenders, invoices, balance), fetch
+ * the async operations, then rewrite the Parquet partitions that changed. Each step returns what
+ * it did; the summary is made from those at the end.
  */
 export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): Promise<RunSummary> {
   const { logger, progress } = deps;
@@ -50,6 +51,7 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
   const invoices =
     failure === undefined && !deps.signal.aborted ? await exportInvoices(deps, options, warn) : undefined;
   const balance = await balanceAfterScan(deps, options, failure, warn);
+  const accountSeconds = lap();
   const operations = await fetchOperationsAfterScan(deps, options, startedAt, failure, warn);
   failure ??= operations?.failure ?? balance?.failure ?? spenders?.failure;
   const operationsSeconds = lap();
@@ -71,7 +73,13 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
     records_updated: counts.updated + (rereads?.updated ?? 0),
     records_rejected: counts.rejected + (rereads?.rejected ?? 0),
     partitions_written: scan.partitionsWritten + partitionsAtEnd,
-    phase_seconds: { prepare, scan: scanSeconds, operations: operationsSeconds, parquet: parquetSeconds },
+    phase_seconds: {
+      prepare,
+      scan: scanSeconds,
+      account: accountSeconds,
+      operations: operationsSeconds,
+      parquet: parquetSeconds,
+    },
     ...(operations?.fetched === undefined ? {} : { operations: operations.fetched }),
     ...(rereads?.rereads === undefined ? {} : { pending_rereads: rereads.rereads }),
     ...(spenders === undefined ? {} : { spenders: spenders.fetched }),
@@ -84,7 +92,7 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
     summary.records_rejected +
       (summary.operations?.rejected ?? 0) +
       (summary.spenders?.rejected ?? 0) +
-      (balance?.rejected ?? 0) +
+      (balance?.balance.rejected ?? 0) +
       (invoices === undefined ? 0 : invoices.rejected + (invoices.status === "failed" ? 1 : 0)),
   );
   if (failure !== undefined) summary.message = failure instanceof Error ? failure.message : String(failure);

@@ -54,7 +54,7 @@ export async function exportInvoices(
     );
     if (saved.rejected > 0)
       warn(`${saved.rejected} invoice(s) did not validate and went to the rejects table with the reason`);
-    return { status: "saved", ...saved, seconds: seconds() };
+    return { status: "stored", ...saved, seconds: seconds() };
   } catch (error) {
     if (
       error instanceof ZooUsageError &&

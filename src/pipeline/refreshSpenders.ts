@@ -4,7 +4,7 @@ import { listAll } from "../extract/listAll.js";
 import { storeSpenders } from "../load/spenderTables.js";
 import { type CheckedItems, memberRows, type RefusedItem, tokenRows } from "../transform/spenderRows.js";
 import type { ExportDeps, ExportOptions } from "./exportSettings.js";
-import type { SpendersFetched } from "./runSummary.js";
+import type { SpendersSummary } from "./runSummary.js";
 
 /** Items per request: these listings are short, so one page usually holds them all. */
 const PAGE_LIMIT = 100;
@@ -13,29 +13,27 @@ const PAGE_LIMIT = 100;
  * Refreshes who holds the tokens the calls were made with: GET /user/api-tokens (the token's user's
  * own tokens, in both scopes) and, in org scope, GET /org/service-accounts and GET /org/members.
  * A listing the token may not read (403, or 404 without a payment or org) is a warning and is
- * skipped; any other failure stops the step, after storing what was listed before it, and is
- * returned so the run ends partial. Not run after a failure or an interruption.
+ * skipped (status "skipped" when every listing was); any other failure stops the step, after storing
+ * what was listed before it, and is returned so the run ends partial (status "failed"). Not run
+ * after a failure or an interruption.
  */
 export async function refreshSpenders(
   deps: ExportDeps,
   options: ExportOptions,
   failure: unknown,
   warn: (message: string) => void,
-): Promise<{ fetched: SpendersFetched; failure?: unknown } | undefined> {
+): Promise<{ fetched: SpendersSummary; failure?: unknown } | undefined> {
   if (failure !== undefined || deps.signal.aborted) return undefined;
+  const startedAt = deps.now().getTime();
   deps.progress.update({ phase: "fetching tokens and members" });
-  const fetched: SpendersFetched = {
-    api_tokens: 0,
-    service_accounts: 0,
-    org_members: 0,
-    rejected: 0,
-    skipped: [],
-  };
+  const skippedListings: string[] = [];
+  let listings = 0;
   const refused: RefusedItem[] = [];
   const list = async <T>(
     path: string,
     check: (items: unknown[]) => CheckedItems<T>,
   ): Promise<T[] | undefined> => {
+    listings += 1;
     let items: unknown[];
     try {
       items = await listAll(deps.client, path, { limit: PAGE_LIMIT, signal: deps.signal });
@@ -48,7 +46,7 @@ export async function refreshSpenders(
       warn(
         `GET ${path} answered ${error.code === "api.forbidden" ? 403 : 404}: this token may not list it; skipped`,
       );
-      fetched.skipped.push(path);
+      skippedListings.push(path);
       return undefined;
     }
     const checked = check(items);
@@ -71,11 +69,27 @@ export async function refreshSpenders(
     stopped = error;
   }
   await storeSpenders(deps.warehouse, rows, deps.now());
-  fetched.api_tokens = rows.apiTokens?.length ?? 0;
-  fetched.service_accounts = rows.serviceAccounts?.length ?? 0;
-  fetched.org_members = rows.members?.length ?? 0;
-  fetched.rejected = refused.length;
   if (refused.length > 0)
     warn(`${refused.length} token or member record(s) did not validate: see the rejects table`);
-  return stopped === undefined ? { fetched } : { fetched, failure: stopped };
+  const fetched: SpendersSummary = {
+    status: "stored",
+    api_tokens: rows.apiTokens?.length ?? 0,
+    service_accounts: rows.serviceAccounts?.length ?? 0,
+    org_members: rows.members?.length ?? 0,
+    skipped_listings: skippedListings,
+    rejected: refused.length,
+    seconds: (deps.now().getTime() - startedAt) / 1000,
+  };
+  if (stopped !== undefined) {
+    const reason = stopped instanceof Error ? stopped.message : String(stopped);
+    return {
+      fetched: { ...fetched, status: "failed", message: `tokens and members not all stored: ${reason}` },
+      failure: stopped,
+    };
+  }
+  if (skippedListings.length === listings) {
+    const message = `tokens and members skipped: this token may not list ${skippedListings.join(", ")} (403/404)`;
+    return { fetched: { ...fetched, status: "skipped", message } };
+  }
+  return { fetched };
 }

@@ -12,10 +12,11 @@ export interface RunSummary extends FinishedRun {
   seconds: number;
   /**
    * Where the run's seconds went: before the first list request (stored state, settings, missing
-   * partitions), the scan (pages, commits, and the partitions the scan has passed), the async
-   * operations, and the Parquet partitions still dirty after them.
+   * partitions), the scan (pages, commits, and the partitions the scan has passed), the account
+   * steps (spenders, invoices, balance), the async operations, and the Parquet partitions still
+   * dirty after them.
    */
-  phase_seconds: { prepare: number; scan: number; operations: number; parquet: number };
+  phase_seconds: { prepare: number; scan: number; account: number; operations: number; parquet: number };
   warnings: string[];
   /**
    * Async operations fetched this run (absent with --no-operations or when the scan failed):
@@ -28,25 +29,41 @@ export interface RunSummary extends FinishedRun {
    * the run read everything, the scan failed, or --max-pending-rereads is 0).
    */
   pending_rereads?: PendingRereads;
-  /** Tokens, service accounts and org members listed this run (absent when the scan failed). */
-  spenders?: SpendersFetched;
+  /** Tokens, service accounts and org members listed this run (absent when the scan failed or stopped). */
+  spenders?: SpendersSummary;
   /** The account's invoices listed and stored this run (absent when the scan failed or stopped). */
   invoices?: InvoicesSummary;
-  /** The credits balance snapshot (absent when the run failed or stopped before it). */
+  /** The credits balance snapshot (absent when the scan failed or stopped). */
   balance?: BalanceSummary;
   /** Peak resident memory of the exporting process (set by the CLI, which owns process facts). */
   peak_rss_mb?: number;
 }
 
+/**
+ * What every account step (spenders, invoices, balance) reports, so a script reads the three alike.
+ * `status`: "stored" (read and stored), "skipped" (the token may not read it: 403/404, a warning,
+ * the run's status untouched), "failed" (the step did not finish: an API failure after its retries,
+ * or for the balance a body that did not validate; the run ends partial).
+ */
+export interface AccountStepSummary {
+  status: AccountStepStatus;
+  /** Items that did not validate: in `rejects` with the reason (the run ends partial). */
+  rejected: number;
+  /** Wall time of the step; phase_seconds.account is the three steps together. */
+  seconds: number;
+  /** Why the step was skipped or failed; absent when it stored. */
+  message?: string;
+}
+
+export type AccountStepStatus = "stored" | "skipped" | "failed";
+
 /** What the run listed of who holds the tokens (RunSummary.spenders). */
-export interface SpendersFetched {
+export interface SpendersSummary extends AccountStepSummary {
   api_tokens: number;
   service_accounts: number;
   org_members: number;
-  /** Items that did not validate: they went to `rejects`. */
-  rejected: number;
-  /** Listings the token may not read (403/404): skipped with a warning. */
-  skipped: string[];
+  /** Listings the token may not read (403/404): skipped with a warning; all of them: status "skipped". */
+  skipped_listings: string[];
 }
 
 /** What the re-reads of one run did (RunSummary.pending_rereads). */
@@ -66,17 +83,11 @@ export interface PendingRereads {
 }
 
 /** What the credits balance step of one run did (RunSummary.balance). */
-export interface BalanceSummary {
-  /** Snapshots stored: 1, or 0 when the balance was skipped or rejected. */
+export interface BalanceSummary extends AccountStepSummary {
+  /** Snapshots stored: 1, or 0 when the balance was skipped, failed or rejected. */
   snapshots: number;
   /** The credits' remaining monetary value (monthly + stable), exact decimal text; null without a snapshot. */
   remaining_usd: string | null;
-  /**
-   * Why no snapshot was stored: "forbidden" (403: the token may not see this scope's billing),
-   * "not_found" (404: no payment account), "rejected" (a body that cannot be stored, in `rejects`),
-   * "failed" (the request failed after its retries); null when one was stored.
-   */
-  skipped: "forbidden" | "not_found" | "rejected" | "failed" | null;
 }
 
 /** The summary of a run before it has done anything: completed, with every count at zero. */
@@ -94,21 +105,14 @@ export function newRunSummary(runId: string): RunSummary {
     partitions_written: 0,
     retries: 0,
     seconds: 0,
-    phase_seconds: { prepare: 0, scan: 0, operations: 0, parquet: 0 },
+    phase_seconds: { prepare: 0, scan: 0, account: 0, operations: 0, parquet: 0 },
     warnings: [],
   };
 }
 
 /** What the invoices step did (RunSummary.invoices). */
-export interface InvoicesSummary {
-  /** saved: listed and stored; skipped: the token may not list them (403/404); failed: see message. */
-  status: "saved" | "skipped" | "failed";
+export interface InvoicesSummary extends AccountStepSummary {
   invoices: number;
   lines: number;
   new_invoices: number;
-  /** Invoices that did not validate: in `rejects` with the reason (the run ends partial). */
-  rejected: number;
-  /** Wall time of the step (listing and storing); phase_seconds.operations includes it. */
-  seconds: number;
-  message?: string;
 }

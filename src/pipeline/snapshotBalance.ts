@@ -6,38 +6,43 @@ import type { ExportDeps, ExportOptions } from "./exportSettings.js";
 import type { BalanceSummary } from "./runSummary.js";
 
 /** Answers that mean "this token cannot see it": a warning and no snapshot, never a failed run. */
-const NOT_VISIBLE: Readonly<Record<string, "forbidden" | "not_found">> = {
-  "api.forbidden": "forbidden",
-  "api.not_found": "not_found",
-};
+const NOT_VISIBLE = new Set(["api.forbidden", "api.not_found"]);
 
 /**
  * One snapshot of the API credits (GET /user/payment/balance or /org/payment/balance, by the
  * export's scope) into balance_snapshots, dated by the run's clock. A 403 or 404 is a warning and the
- * step is skipped; a body that cannot be stored goes to `rejects` (`rejected` 1: the run ends
- * partial); any other failure is returned for the run to end partial or failed as it would for the
- * calls (the calls already committed stay).
+ * step is skipped; a body that cannot be stored goes to `rejects` (status "failed", `rejected` 1: the
+ * run ends partial); any other failure is returned for the run to end partial or failed as it would
+ * for the calls (the calls already committed stay).
  */
 export async function snapshotBalance(
   deps: ExportDeps,
   options: Pick<ExportOptions, "runId" | "scope">,
   warn: (message: string, kind?: string) => void,
-): Promise<{ balance: BalanceSummary; rejected: number; failure?: unknown }> {
+): Promise<{ balance: BalanceSummary; failure?: unknown }> {
+  const startedAt = deps.now().getTime();
+  const ended = (status: BalanceSummary["status"], rest: Partial<BalanceSummary>): BalanceSummary => ({
+    status,
+    snapshots: 0,
+    remaining_usd: null,
+    rejected: 0,
+    ...rest,
+    seconds: (deps.now().getTime() - startedAt) / 1000,
+  });
   let body: unknown;
   try {
     body = (await deps.client.getPaymentBalance(options.scope)).body;
   } catch (error) {
-    const skipped = error instanceof ZooUsageError ? NOT_VISIBLE[error.code] : undefined;
-    if (skipped === undefined) {
+    if (!(error instanceof ZooUsageError) || !NOT_VISIBLE.has(error.code)) {
+      const reason = error instanceof Error ? error.message : String(error);
       return {
-        balance: { snapshots: 0, remaining_usd: null, skipped: "failed" },
-        rejected: 0,
+        balance: ended("failed", { message: `credits balance not read: ${reason}` }),
         failure: error,
       };
     }
-    const { message, hint } = error as ZooUsageError;
-    warn(`the ${options.scope} credits balance was not read, no snapshot stored: ${message} (${hint})`);
-    return { balance: { snapshots: 0, remaining_usd: null, skipped }, rejected: 0 };
+    const message = `the ${options.scope} credits balance was not read, no snapshot stored: ${error.message} (${error.hint})`;
+    warn(message);
+    return { balance: ended("skipped", { message }) };
   }
   const takenAt = isoTime(deps.now());
   const result = balanceRow(body, { runId: options.runId, takenAt, scope: options.scope });
@@ -48,13 +53,12 @@ export async function snapshotBalance(
       reason: `credits balance: ${result.reason}`,
       rawJson: JSON.stringify(body) ?? "null",
     });
-    warn(
-      `the ${options.scope} credits balance could not be stored (see the rejects table): ${result.reason}`,
-    );
-    return { balance: { snapshots: 0, remaining_usd: null, skipped: "rejected" }, rejected: 1 };
+    const message = `the ${options.scope} credits balance could not be stored (see the rejects table): ${result.reason}`;
+    warn(message);
+    return { balance: ended("failed", { rejected: 1, message }) };
   }
   const remaining = await insertBalanceSnapshot(deps.warehouse, result.row);
-  return { balance: { snapshots: 1, remaining_usd: remaining, skipped: null }, rejected: 0 };
+  return { balance: ended("stored", { snapshots: 1, remaining_usd: remaining }) };
 }
 
 /**

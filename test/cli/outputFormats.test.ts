@@ -73,9 +73,13 @@ describe("export, report and operation get print times, money and keys alike (th
       timeoutMs: BOUND_MS,
     });
     expect(exported.code, exported.stderr).toBe(0);
-    const summary = JSON.parse(exported.stdout) as { operations?: Record<string, unknown> };
-    // The operations counts are in the summary: the keys below are checked, not absent.
+    const summary = JSON.parse(exported.stdout) as Record<string, Record<string, unknown> | undefined>;
+    // The operations counts and the account steps are in the summary: their keys are checked, not absent.
     expect(summary.operations).toHaveProperty("not_found");
+    expect(summary.spenders).toHaveProperty("skipped_listings");
+    expect(summary.invoices).toHaveProperty("new_invoices");
+    expect(summary.balance).toHaveProperty("remaining_usd");
+    expect(summary.phase_seconds).toHaveProperty("account");
     expect(summary.operations?.window_start).toMatch(ISO_UTC);
     expectOneFormat(summary);
 

@@ -68,9 +68,11 @@ describe("the credits balance, one snapshot per export", () => {
       toMicros(String(truthFirst.monthly_api_credits_remaining_monetary_value)) +
       toMicros(String(truthFirst.stable_api_credits_remaining_monetary_value));
     expect(first.summary.balance).toEqual({
+      status: "stored",
       snapshots: 1,
       remaining_usd: decimalText(firstRemaining),
-      skipped: null,
+      rejected: 0,
+      seconds: expect.any(Number),
     });
 
     // One snapshot: the runway comes from the stored calls' priced spend over the last 30 days
@@ -236,7 +238,13 @@ describe("a balance the token cannot see, or cannot be stored", () => {
     expect(paths).toEqual(["/org/payment/balance"]);
     const summary = JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}");
     expect(summary.status).toBe("completed");
-    expect(summary.balance).toEqual({ snapshots: 0, remaining_usd: null, skipped: "forbidden" });
+    expect(summary.balance).toMatchObject({
+      status: "skipped",
+      snapshots: 0,
+      remaining_usd: null,
+      rejected: 0,
+      message: expect.stringMatching(/org credits balance was not read/),
+    });
     expect(summary.warnings.join("\n")).toMatch(/org credits balance was not read/);
     expect(result.stderr).toMatch(/org credits balance was not read, no snapshot stored: .*forbidden/);
     expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM balance_snapshots")).toEqual([{ n: 0 }]);
@@ -261,7 +269,13 @@ describe("a balance the token cannot see, or cannot be stored", () => {
       flags: { db, out, operations: false },
     });
     expect(run.exitCode).toBe(4);
-    expect(run.summary.balance).toEqual({ snapshots: 0, remaining_usd: null, skipped: "rejected" });
+    expect(run.summary.balance).toMatchObject({
+      status: "failed",
+      snapshots: 0,
+      remaining_usd: null,
+      rejected: 1,
+      message: expect.stringMatching(/could not be stored/),
+    });
     const [reject] = await queryDb(db, "SELECT reason, raw_json FROM rejects");
     expect(String(reject?.reason)).toMatch(/monthly_api_credits_remaining/);
     expect(JSON.parse(String(reject?.raw_json)).monthly_api_credits_remaining).toBe(-5);
@@ -354,7 +368,11 @@ test("an API failure on the balance after retries ends the run partial; the call
     });
     expect(run.exitCode).toBe(4);
     expect(run.summary.status).toBe("partial");
-    expect(run.summary.balance).toMatchObject({ snapshots: 0, skipped: "failed" });
+    expect(run.summary.balance).toMatchObject({
+      status: "failed",
+      snapshots: 0,
+      message: expect.any(String),
+    });
     expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM api_calls")).toEqual([{ n: 1 }]);
   } finally {
     await cleanup();

@@ -98,7 +98,7 @@ describe("invoices in the warehouse", () => {
     expect(api.length).toBeGreaterThanOrEqual(3);
     const lineCount = api.reduce((n, invoice) => n + (invoice.lines as Json[]).length, 0);
     expect(summary.invoices).toMatchObject({
-      status: "saved",
+      status: "stored",
       invoices: api.length,
       lines: lineCount,
       new_invoices: api.length,
@@ -246,7 +246,7 @@ describe("the built CLI", () => {
     );
     expect(exported.code, exported.stderr).toBe(0);
     const summary = JSON.parse(exported.stdout) as { invoices?: { status: string; invoices: number } };
-    expect(summary.invoices?.status).toBe("saved");
+    expect(summary.invoices?.status).toBe("stored");
     expect(summary.invoices?.invoices).toBeGreaterThanOrEqual(3);
     const report = await runCli(["report", "--db", workspace.db, "--json"], { env: {}, timeoutMs: 60_000 });
     expect(report.code, report.stderr).toBe(0);

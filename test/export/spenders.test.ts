@@ -71,11 +71,13 @@ describe("who spent it", () => {
       const accounts = await listed("/org/service-accounts", admin.token);
       const members = await listed("/org/members", admin.token);
       expect(run.summary.spenders).toEqual({
+        status: "stored",
         api_tokens: tokens.length,
         service_accounts: accounts.length,
         org_members: members.length,
+        skipped_listings: [],
         rejected: 0,
-        skipped: [],
+        seconds: expect.any(Number),
       });
       expect(
         await queryDb(
@@ -185,7 +187,12 @@ describe("who spent it", () => {
     try {
       const run = await exportOnce({ baseUrl: sim.url, token: member.token, flags: { db, out, limit: 500 } });
       expect(run.exitCode).toBe(0);
-      expect(run.summary.spenders).toMatchObject({ service_accounts: 0, org_members: 0, skipped: [] });
+      expect(run.summary.spenders).toMatchObject({
+        status: "stored",
+        service_accounts: 0,
+        org_members: 0,
+        skipped_listings: [],
+      });
       const [counts] = await queryDb(
         db,
         `SELECT (SELECT count(*) FROM api_tokens WHERE user_id::VARCHAR = '${member.id}')::INTEGER AS own,

@@ -70,7 +70,7 @@ test("an invoice that does not validate goes to rejects with the reason; the oth
     sendJson(res, 200, pageBody([INVOICE, bad, tooPrecise, { created_at: "2026-11-01T00:00:00Z" }], null)),
   );
   expect([summary.status, exitCode]).toEqual(["partial", 4]);
-  expect(summary.invoices).toMatchObject({ status: "saved", invoices: 1, lines: 1, rejected: 3 });
+  expect(summary.invoices).toMatchObject({ status: "stored", invoices: 1, lines: 1, rejected: 3 });
   const config = loadExportConfig({ flags: { db, out: `${db}.out` }, env: {} });
   expect(describeRun(summary, config)).toContain(
     "invoices stored 1 (1 new), invoice lines 1, rejected 3 (see the rejects table)",

@@ -38,7 +38,11 @@ async function exportAgainst(handler: HostileHandler) {
 test("a 403 from GET /user/api-tokens is a warning; the run succeeds", async () => {
   const run = await exportAgainst(withTokens((_, res) => sendJson(res, 403, errorBody(403, "forbidden"))));
   expect(run.exitCode).toBe(0);
-  expect(run.summary.spenders?.skipped).toEqual(["/user/api-tokens"]);
+  expect(run.summary.spenders).toMatchObject({
+    status: "skipped",
+    skipped_listings: ["/user/api-tokens"],
+    message: expect.stringMatching(/may not list \/user\/api-tokens/),
+  });
   expect(run.summary.warnings.join("\n")).toMatch(/GET \/user\/api-tokens answered 403: .*skipped/);
   expect(run.calls).toBe(2);
 });
@@ -49,6 +53,10 @@ test("a listing that keeps failing makes the run partial (exit 4) and keeps the 
   );
   expect(run.exitCode).toBe(4);
   expect(run.summary.status).toBe("partial");
+  expect(run.summary.spenders).toMatchObject({
+    status: "failed",
+    message: expect.stringMatching(/^tokens and members not all stored: /),
+  });
   expect(run.calls).toBe(2);
 });
 

@@ -7,7 +7,7 @@ import { recordOwnCalls } from "../load/ownCalls.js";
 import { writeDirtyPartitions } from "../load/parquetExport.js";
 import { finishRun } from "../load/runHistory.js";
 import { isoTime } from "../log/isoTime.js";
-import { exportInvoices } from "./exportInvoices.js";
+import { invoicesAfterScan } from "./exportInvoices.js";
 import type { ExportDeps, ExportOptions } from "./exportSettings.js";
 import { fetchOperations } from "./fetchOperations.js";
 import { DATASETS, prepareRun, scanContext } from "./prepareRun.js";
@@ -48,8 +48,7 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
   const scanSeconds = lap();
   let failure = scan.failure ?? rereads?.failure;
   const spenders = await refreshSpenders(deps, options, failure, warn);
-  const invoices =
-    failure === undefined && !deps.signal.aborted ? await exportInvoices(deps, options, warn) : undefined;
+  const invoices = await invoicesAfterScan(deps, options, failure, warn);
   const balance = await balanceAfterScan(deps, options, failure, warn);
   const accountSeconds = lap();
   const operations = await fetchOperationsAfterScan(deps, options, startedAt, failure, warn);

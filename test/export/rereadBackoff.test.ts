@@ -106,4 +106,49 @@ describe("re-reads of calls pending billing back off per call", () => {
     expect(backedOff.settledByRereads).toBeGreaterThanOrEqual(everyNight.settledOn.size);
     expect(backedOff.rereadRequests).toBeLessThanOrEqual(everyNight.rereadRequests * 0.5);
   }, 180_000);
+
+  test("a call asked and still pending waits 1, 2, 4, 8, 16 days, or until a month closes", async () => {
+    const sim = await startSimulator(SIM);
+    closers.push(() => sim.close());
+    const workspace = await tempWorkspace();
+    closers.push(workspace.cleanup);
+    const token = sim.users[0]?.token ?? "";
+    const flags: ExportFlags = { db: workspace.db, out: workspace.out, limit: 500, operations: false };
+    // The simulator's clock stays put, so nothing settles; the run's clock is set per run, within
+    // one month (the 2nd to the 20th) so that no month closes between the asks.
+    const at = (iso: string) => async () => {
+      sim.stats.reset();
+      const run = await exportOnce({ baseUrl: sim.url, token, flags, now: () => new Date(iso) });
+      expect(run.exitCode).toBe(0);
+      return sim.stats.byPath["/user/api-calls/{id}"] ?? 0;
+    };
+    await at("2026-07-02T02:00:00Z")();
+    const pending = (await pendingBeforeWindow(workspace.db)).size;
+    expect(pending).toBeGreaterThan(30);
+    // The first nightly asks every pending one before the window that its scan did not read again
+    // (it starts at the stored page position before the window).
+    const first = await at("2026-07-03T02:00:00Z")();
+    expect(first).toBeGreaterThan(5);
+    expect(first).toBeLessThanOrEqual(pending);
+    // Asked once: due a day later (less 12 hours), not an hour later.
+    expect(await at("2026-07-03T03:00:00Z")()).toBe(0);
+    expect(await at("2026-07-04T01:00:00Z")()).toBe(first);
+    // Asked twice: due two days later.
+    expect(await at("2026-07-05T01:00:00Z")()).toBe(0);
+    expect(await at("2026-07-06T01:00:00Z")()).toBe(first);
+    // Asked three times: due four days later.
+    expect(await at("2026-07-09T01:00:00Z")()).toBe(0);
+    expect(await at("2026-07-10T01:00:00Z")()).toBe(first);
+    const asks = await queryDb(
+      workspace.db,
+      "SELECT min(asks)::INTEGER AS low, max(asks)::INTEGER AS high FROM internal.pending_rereads",
+    );
+    expect(asks).toEqual([{ low: 4, high: 4 }]);
+    // Asked four times: due eight days later; then the wait is 16 days.
+    expect(await at("2026-07-17T01:00:00Z")()).toBe(0);
+    expect(await at("2026-07-28T01:00:00Z")()).toBe(first);
+    // A month closes: every pending call is due on the first run a day after it, whatever its wait.
+    expect(await at("2026-08-01T12:00:00Z")()).toBe(0);
+    expect(await at("2026-08-02T01:00:00Z")()).toBe(first);
+  }, 60_000);
 });

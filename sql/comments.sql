@@ -124,8 +124,8 @@ COMMENT ON COLUMN internal.own_calls.run_id IS 'The run that made the request.';
 
 COMMENT ON TABLE internal.pending_rereads IS 'Exporter bookkeeping: stored calls pending billing from before the lookback window, re-read one by one (GET /user/api-calls/{id}).';
 COMMENT ON COLUMN internal.pending_rereads.id IS 'The call (api_calls.id).';
-COMMENT ON COLUMN internal.pending_rereads.last_asked_at IS 'When a run last asked the API for it (UTC).';
-COMMENT ON COLUMN internal.pending_rereads.asks IS 'How many times runs have asked for it.';
+COMMENT ON COLUMN internal.pending_rereads.last_asked_at IS 'When a run last asked the API for it (UTC, the run''s clock). It is due again 2^(asks - 1) days later (at most 16, less 12 hours), or on the first run at least a day after a month starts; the due ones asked longest ago come first.';
+COMMENT ON COLUMN internal.pending_rereads.asks IS 'How many times runs have asked for it: the wait before the next ask doubles with each (1, 2, 4, 8, then 16 days).';
 COMMENT ON COLUMN internal.pending_rereads.not_found IS 'True when the API answered 404: the stored row is kept as it is and not asked again.';
 
 COMMENT ON TABLE internal.warehouse_identity IS 'Exporter bookkeeping: which warehouse this is; the Parquet dataset records the id of the warehouse that writes it (_zoo_usage_owner.json).';

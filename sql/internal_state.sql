@@ -46,8 +46,9 @@ CREATE TABLE IF NOT EXISTS internal.own_calls (
 );
 
 -- Stored calls still pending billing that runs re-read one by one (GET /user/api-calls/{id})
--- because they are older than the lookback window: when each was last asked, so that the per-run
--- cap rotates through them instead of asking the same oldest ones every night, and whether the API
+-- because they are older than the lookback window: when each was last asked and how often, so that
+-- a call waits longer after each ask (select_pending_rereads.sql) and the per-run cap rotates
+-- through the due ones instead of asking the same oldest ones every night, and whether the API
 -- answered 404 (then the row is kept as stored and not asked again).
 CREATE TABLE IF NOT EXISTS internal.pending_rereads (
   id            UUID PRIMARY KEY,

@@ -160,6 +160,7 @@ export class ZooClient {
   async getApiCall(
     id: string,
     scope: ApiScope = "user",
+    options: { onRetry?: (error: ZooUsageError) => void } = {},
   ): Promise<{ body: unknown; requestId: string | undefined }> {
     if (!isUuid(id)) {
       throw new ZooUsageError({
@@ -176,6 +177,7 @@ export class ZooClient {
           scope === "user"
             ? "No such API call for this token: the id is wrong, or the call belongs to another user (the API does not reveal which)."
             : "No such API call in this token's org: the id is wrong, or the call belongs to someone outside the org (the API does not reveal which).",
+        ...(options.onRetry === undefined ? {} : { onRetry: options.onRetry }),
       },
     );
     return { body: response.body, requestId: response.requestId };

@@ -5,28 +5,37 @@ import { sqlFile } from "./sqlFiles.js";
 /** The stored calls to re-read, and what the backlog they come from looks like. */
 export interface PendingRereadCandidates {
   ids: string[];
-  /** Calls pending billing before the window, these included. */
+  /** Calls pending billing before the window that are due now, these included. */
   backlog: number;
-  /** How many of the backlog were created before `staleBefore`. */
+  /** How many pending calls before the window, due or waiting, were created before `staleBefore`. */
   stale: number;
-  /** The backlog's oldest created_at (ISO), or null when there is none. */
+  /** The oldest created_at (ISO) of those, or null when no call is due. */
   oldestCreatedAt: string | null;
 }
 
 /**
  * The stored calls whose billing has not landed to re-read (select_pending_rereads.sql): created
- * before `windowStart`, not after `scannedFrom` (null: no bound), not answered 404 before; never
- * asked first, oldest first, then those asked longest ago; at most `limit`.
+ * before `windowStart`, not after `scannedFrom` (null: no bound), not answered 404 before, and due
+ * at `now` (a call asked before waits 2^(asks - 1) days, at most 16, or until a month has closed);
+ * never asked first, oldest first, then those asked longest ago; at most `limit`.
  */
 export async function selectPendingRereads(
   warehouse: Warehouse,
-  options: { windowStart: string; scannedFrom: string | null; staleBefore: string; limit: number },
+  options: {
+    windowStart: string;
+    scannedFrom: string | null;
+    staleBefore: string;
+    limit: number;
+    /** The run's clock (ISO): when a call asked before is due again is measured from it. */
+    now: string;
+  },
 ): Promise<PendingRereadCandidates> {
   const reader = await warehouse.connection.runAndReadAll(sqlFile("select_pending_rereads.sql"), {
     window_start: options.windowStart,
     scanned_from: options.scannedFrom,
     stale_before: options.staleBefore,
     limit: options.limit,
+    now: options.now,
   });
   const rows = reader.getRowObjectsJS() as Array<{
     id: string;

@@ -45,8 +45,9 @@ export interface RereadOptions {
  * stripe_invoice_item_id when it bills, which can be at month end (its pricing pages; when the
  * fields are filled in is undocumented). Each answer is validated as a listed record is and
  * upserted through the loader's update path, so the cost views and the Parquet partitions follow.
- * At most `max` a run: never-asked calls first, oldest first, then the ones asked longest ago, so a
- * call that never settles cannot starve the rest. Returns what it did, with the error that stopped
+ * At most `max` a run: never-asked calls first, oldest first, then the due ones asked longest ago,
+ * so a call that never settles cannot starve the rest; a call asked before waits longer after each
+ * ask (select_pending_rereads.sql), since most nights it would still be pending. Returns what it did, with the error that stopped
  * it (after committing what it had read), so a run the API stops midway still says what it re-read.
  */
 export async function rereadPending(
@@ -71,6 +72,7 @@ export async function rereadPending(
     scannedFrom: options.scannedFrom,
     staleBefore,
     limit: options.max,
+    now: deps.now().toISOString(),
   });
   const { ids } = candidates;
   if (ids.length === 0) return { rereads: result, ...rows };

@@ -1,0 +1,293 @@
+import { randomInt } from "node:crypto";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import { runCli, whileRunning } from "../helpers/cli.js";
+import { tempWorkspace } from "../helpers/exportHarness.js";
+import { micros, type OrgTruth, orgTruth } from "../helpers/orgTruth.js";
+import { readDataset } from "../helpers/parquetDataset.js";
+
+/**
+ * `export --scope org` killed with SIGKILL (no chance to clean up): each round kills one run at a
+ * random moment and the next one in an account step (tokens, members and service accounts, then
+ * invoices, then the balance, all after the scan), then runs it to the end. After every kill the
+ * org scope and owner are intact, no call is stored twice, and each account table holds a whole
+ * listing or none yet (an invoice all its lines); the last run's warehouse equals the org's
+ * listings, GET /org/api-calls call by call. The delays come from a seed printed on failure
+ * (CRASH_SEED reproduces a run).
+ */
+const seed = Number(process.env.CRASH_SEED ?? randomInt(1_000_000));
+/** Rounds of kills: 1 keeps `npm test` quick; `npm run test:long` runs 25. */
+const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 1);
+
+/**
+ * The account steps' requests, in the order a run makes them; the last listing before each store
+ * (members: tokens, members and service accounts; invoices) twice, so kills land there more often.
+ */
+const ACCOUNT_PATHS = [
+  "/user/api-tokens",
+  "/org/service-accounts",
+  "/org/members",
+  "/org/members",
+  "/org/payment/invoices",
+  "/org/payment/invoices",
+  "/org/payment/balance",
+] as const;
+
+let sim: RunningSimulator;
+let admin: string;
+let orgId: string;
+beforeAll(async () => {
+  // 4 users: an org of 3 (user 1 its admin) and one user outside it. 400 days: a dozen invoices,
+  // so storing them takes long enough for a kill to land inside.
+  sim = await startSimulator({
+    seed: 27,
+    calls: 2000,
+    days: 400,
+    users: 4,
+    priceMode: "adversarial",
+    priceAsString: true,
+  });
+  const adminUser = sim.users.find((user) => user.orgRole === "admin");
+  admin = adminUser?.token ?? "";
+  orgId = adminUser?.orgId ?? "";
+});
+afterAll(() => sim.close());
+
+/** A random number in [0, span): mulberry32, the test's own randomness, reproducible from the seed. */
+function next(state: { value: number }, span: number): number {
+  state.value = (state.value + 0x6d2b79f5) | 0;
+  let t = state.value;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  const unit = ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  return Math.floor(unit * Math.max(1, Math.round(span)));
+}
+
+const column = (rows: Record<string, unknown>[]) => rows.map((row) => String(row.v));
+
+/**
+ * What a warehouse holds, read through one read-only connection, in the truth's form; null when a
+ * kill came before the scope claim (no database yet, or one not past start-up).
+ */
+async function readWarehouse(db: string) {
+  if (!existsSync(db)) return null;
+  const instance = await DuckDBInstance.create(db, { access_mode: "READ_ONLY" });
+  const connection = await instance.connect();
+  const query = async (sql: string) =>
+    (await connection.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[];
+  try {
+    const tables = new Set(
+      column(await query("SELECT schema_name || '.' || table_name AS v FROM duckdb_tables()")),
+    );
+    if (!tables.has("internal.warehouse_identity")) return null;
+    const identity = await query("SELECT scope, owner_id FROM internal.warehouse_identity");
+    if (identity[0]?.scope === null || identity[0]?.scope === undefined) {
+      // Killed in start-up, before the scope claim: no call may be stored yet.
+      const [stored] = tables.has("main.api_calls")
+        ? await query("SELECT count(*)::INTEGER AS n FROM api_calls")
+        : [{ n: 0 }];
+      expect(stored?.n, `calls stored before the scope claim in ${db}`).toBe(0);
+      return null;
+    }
+    const invoices = await query(
+      `SELECT i.id || ' ' || count(l.invoice_id) || ' ' || coalesce(string_agg(l.amount::VARCHAR, ',' ORDER BY l.line_number), '') || ' ' || i.total::VARCHAR AS v
+       FROM invoices AS i LEFT JOIN invoice_lines AS l ON l.invoice_id = i.id GROUP BY i.id, i.total ORDER BY v`,
+    );
+    const balances = await query(
+      `SELECT monthly_api_credits_remaining_monetary_value::VARCHAR || ' ' || stable_api_credits_remaining_monetary_value::VARCHAR AS v
+       FROM balance_snapshots ORDER BY taken_at, run_id`,
+    );
+    return {
+      identity,
+      calls: column(await query("SELECT id::VARCHAR AS v FROM api_calls ORDER BY v")),
+      apiTokens: column(await query("SELECT id::VARCHAR AS v FROM api_tokens ORDER BY v")),
+      serviceAccounts: column(await query("SELECT id::VARCHAR AS v FROM service_accounts ORDER BY v")),
+      members: column(await query("SELECT id::VARCHAR || ' ' || role AS v FROM org_members ORDER BY v")),
+      // Money as the truth's: DECIMAL text to micro-dollars.
+      invoices: column(invoices).map((line) => {
+        const [id, count, amounts, total] = line.split(" ");
+        const lineMicros = (amounts ?? "")
+          .split(",")
+          .filter((amount) => amount !== "")
+          .map(micros);
+        return `${id} ${count} ${lineMicros.join(",")} ${micros(total)}`;
+      }),
+      // Lines without their invoice, and snapshots of a run the runs table does not know.
+      orphans: column(
+        await query(
+          `SELECT (SELECT count(*) FROM invoice_lines WHERE invoice_id NOT IN (SELECT id FROM invoices))
+             || ' ' || (SELECT count(*) FROM balance_snapshots WHERE run_id NOT IN (SELECT run_id FROM runs)) AS v`,
+        ),
+      ),
+      balances: column(balances).map((pair) => pair.split(" ").map(micros).join(" ")),
+      rejects: column(await query("SELECT reason AS v FROM rejects")),
+    };
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+type Stored = NonNullable<Awaited<ReturnType<typeof readWarehouse>>>;
+
+/**
+ * What holds after any kill: the scope and owner row, no duplicate call, and each account table
+ * either as the API lists it or empty (not stored yet); an invoice never without all its lines.
+ */
+function expectConsistent(stored: Stored | null, truth: OrgTruth, where: string) {
+  if (stored === null) return;
+  expect(stored.identity, where).toEqual([{ scope: "org", owner_id: orgId }]);
+  expect(new Set(stored.calls).size, `duplicate calls: ${where}`).toBe(stored.calls.length);
+  expect(
+    stored.calls.filter((id) => !truth.calls.includes(id)),
+    where,
+  ).toEqual([]);
+  // The three directory tables are stored in one transaction: all listed, or none yet.
+  const directory = [stored.apiTokens, stored.serviceAccounts, stored.members];
+  if (stored.apiTokens.length > 0)
+    expect(directory, where).toEqual([truth.apiTokens, truth.serviceAccounts, truth.members]);
+  else expect(directory, where).toEqual([[], [], []]);
+  if (stored.invoices.length > 0) expect(stored.invoices, where).toEqual(truth.invoices);
+  expect(stored.orphans, where).toEqual(["0 0"]);
+  for (const balance of stored.balances) expect(balance, where).toBe(truth.remaining);
+  expect(stored.rejects, where).toEqual([]);
+}
+
+/** The end state: consistent, and every table equal to what the API lists. */
+async function expectEqualToApi(workspace: { db: string; out: string }, truth: OrgTruth, where: string) {
+  const stored = await readWarehouse(workspace.db);
+  expect(stored, where).not.toBeNull();
+  expectConsistent(stored, truth, where);
+  expect(stored?.calls, where).toEqual(truth.calls);
+  expect(stored?.apiTokens, where).toEqual(truth.apiTokens);
+  expect(stored?.invoices, where).toEqual(truth.invoices);
+  expect(stored?.balances.length, where).toBeGreaterThan(0);
+  const parquet = (await readDataset(path.join(workspace.out, "api_calls"))).rows.map((row) =>
+    String(row.id),
+  );
+  expect(parquet.sort(), `Parquet: ${where}`).toEqual(truth.calls);
+}
+
+/** Runs the export and kills it at a random moment `delayMs` after it starts; true when killed. */
+async function killAtRandom(args: string[], env: Record<string, string>, delayMs: number, where: string) {
+  const result = await runCli(args, {
+    env,
+    timeoutMs: 60_000,
+    onSpawn: (child) => {
+      setTimeout(() => child.kill("SIGKILL"), delayMs);
+    },
+  });
+  if (result.signal !== "SIGKILL") expect(result.code, `${where}: ${result.stderr}`).toBe(0);
+  return result.signal === "SIGKILL";
+}
+
+/**
+ * Runs the export and kills it in the account steps: the request for `target` is held (for a
+ * listing, its last page: the one asked with a page token, an empty page in the simulator; the
+ * steps before it are done), then the process dies there (`afterMs` < 0) or `afterMs` after the
+ * answer (while the step stores what it listed, or in a later step). True when killed.
+ */
+async function killInAccountStep(
+  args: string[],
+  env: Record<string, string>,
+  target: string,
+  afterMs: number,
+  where: string,
+) {
+  const lastPage = target !== "/org/payment/balance";
+  const gate = sim.holdRequests(
+    ({ path: requested, query }) => requested === target && (!lastPage || query.has("page_token")),
+  );
+  const run = runCli(args, {
+    env,
+    timeoutMs: 60_000,
+    onSpawn: (child) => {
+      void gate.reached.then(() => {
+        if (afterMs < 0) child.kill("SIGKILL");
+        gate.release();
+        if (afterMs >= 0) setTimeout(() => child.kill("SIGKILL"), afterMs);
+      });
+    },
+  });
+  try {
+    await whileRunning(gate.reached, run, `GET ${target}`);
+  } finally {
+    gate.release();
+  }
+  const result = await run;
+  if (result.signal !== "SIGKILL") expect(result.code, `${where}: ${result.stderr}`).toBe(0);
+  // Killed while its request was held: it cannot have ended on its own.
+  if (afterMs < 0) expect(result.signal, where).toBe("SIGKILL");
+  return result.signal === "SIGKILL";
+}
+
+test(`org scope: SIGKILL at random moments and in the account steps, then re-run, equals the API (seed ${seed})`, async () => {
+  const truth = await orgTruth(sim.url, admin);
+  // The listings the checks rely on are not empty: each kill has something to break.
+  expect(truth.calls.length).toBeGreaterThan(500);
+  expect(truth.members).toHaveLength(3);
+  expect(truth.serviceAccounts.length).toBeGreaterThan(0);
+  expect(truth.invoices.length).toBeGreaterThanOrEqual(10);
+  const env = { ZOO_API_TOKEN: admin, ZOO_HOST: sim.url };
+  const argsFor = (workspace: { db: string; out: string }) => [
+    ...["export", "--scope", "org", "--db", workspace.db, "--out", workspace.out],
+    ...["--limit", "100", "--batch-records", "300", "--no-summary"],
+  ];
+  const state = { value: seed };
+  const log = (line: string) => {
+    if (process.env.CRASH_DEBUG) console.log(line);
+  };
+  const aim = () => ({
+    target: ACCOUNT_PATHS[next(state, ACCOUNT_PATHS.length)] ?? ACCOUNT_PATHS[0],
+    // One kill in four while the request is held; the others after its answer: half within 20 ms
+    // (while the step stores what it listed), half up to 100 ms (a later step, the operations).
+    afterMs: [-1, next(state, 20), next(state, 20), next(state, 100)][next(state, 4)] ?? -1,
+  });
+  let randomKills = 0;
+  let accountKills = 0;
+
+  // One uninterrupted run: its duration sets the kill window. Then a kill in the account steps of
+  // that complete warehouse, whose listings are stored again over themselves.
+  const clean = await tempWorkspace();
+  const started = Date.now();
+  const cleanRun = await runCli(argsFor(clean), { env, timeoutMs: 60_000 });
+  expect(cleanRun.code, cleanRun.stderr).toBe(0);
+  const cleanRunMs = Date.now() - started;
+  await expectEqualToApi(clean, truth, "clean run");
+  const again = aim();
+  const where = `a complete warehouse, killed at ${again.target} +${again.afterMs} ms (seed ${seed})`;
+  if (await killInAccountStep(argsFor(clean), env, again.target, again.afterMs, where)) accountKills += 1;
+  await expectEqualToApi(clean, truth, where);
+  await clean.cleanup();
+
+  for (let round = 0; round < ROUNDS; round++) {
+    const crashed = await tempWorkspace();
+    const args = argsFor(crashed);
+    // Anywhere from process start to the end of a whole run: GET /org, the scope claim, the scan,
+    // the account steps, the operations, Parquet.
+    const delay = next(state, cleanRunMs * 0.8);
+    const atRandom = `round ${round}, killed at ${delay} ms of ${cleanRunMs} (seed ${seed})`;
+    const killed = await killAtRandom(args, env, delay, atRandom);
+    log(`${atRandom}: ${killed ? "killed" : "ended"}`);
+    if (killed) randomKills += 1;
+    expectConsistent(await readWarehouse(crashed.db), truth, atRandom);
+    // Then a run that resumes the scan and dies in one of the account steps.
+    const { target, afterMs } = aim();
+    const inStep = `round ${round}, killed at ${target} +${afterMs} ms (seed ${seed})`;
+    const killedInStep = await killInAccountStep(args, env, target, afterMs, inStep);
+    log(`${inStep}: ${killedInStep ? "killed" : "ended"}`);
+    if (killedInStep) accountKills += 1;
+    expectConsistent(await readWarehouse(crashed.db), truth, inStep);
+    const final = await runCli(args, { env, timeoutMs: 60_000 });
+    expect(final.code, `round ${round}: ${final.stderr}`).toBe(0);
+    await expectEqualToApi(crashed, truth, `round ${round}, the run after the kills (seed ${seed})`);
+    await crashed.cleanup();
+  }
+  // Kills that all landed after the runs ended would prove nothing.
+  expect(accountKills, `seed ${seed}`).toBeGreaterThan(0);
+  console.log(
+    `org crash test: ${randomKills} random and ${accountKills} account-step kills over ${ROUNDS} round(s), clean run ${cleanRunMs} ms (seed ${seed})`,
+  );
+}, 300_000);

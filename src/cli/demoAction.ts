@@ -1,6 +1,7 @@
 import { type DemoFlags, demoApiConfig, demoCommandConfig } from "../config/commandConfig.js";
 import { ExitCode, type ExitCodeValue } from "../errors.js";
 import { createLogger } from "../log/logger.js";
+import { wrapLine } from "../log/terminalText.js";
 import { startSimulator } from "../sim/index.js";
 import { type ExportOutput, exportAndSummarise } from "./exportAction.js";
 import type { CliIo } from "./io.js";
@@ -30,7 +31,7 @@ export async function demoAction(flags: DemoFlags & ExportOutput, io: CliIo): Pr
     // With --json, stdout holds the run's one line only.
     const say = flags.json
       ? (text: string) => createLogger({ level: "info", format: flags.logFormat }).info(text)
-      : io.stdout;
+      : (text: string) => io.stdout(wrapLine(text, "  ").join("\n"));
     say(`demo: simulated Zoo API at ${simulator.url}, exporting the calls of user ${user.id}`);
     // The simulator's own credential, handed over in-process.
     const api = demoApiConfig({ url: simulator.url, token: user.token, debug: config.debug });

@@ -10,7 +10,9 @@ import { assertWritableDirectory } from "../load/preflight.js";
 import { asStorageError } from "../load/storageError.js";
 import { assertWarehousePath } from "../load/warehouseFile.js";
 import type { Logger } from "../log/logger.js";
+import { counted } from "../log/plural.js";
 import { printable, printableLines } from "../log/printable.js";
+import { packParts, wrapLine } from "../log/terminalText.js";
 import { groupDigits } from "../log/usdText.js";
 import { exportApiCalls } from "../pipeline/exportApiCalls.js";
 import type { Progress } from "../pipeline/progress.js";
@@ -95,8 +97,13 @@ export function exitCodeOf(summary: RunSummary): ExitCodeValue {
   return ExitCode.ok;
 }
 
-/** The human lines printed after a run. */
+/**
+ * The human lines printed after a run. Each fact is re-wrapped at spaces to fit an 80-column
+ * terminal, continuing four columns in; the lines that end in a path are left whole, so that the
+ * path can be copied, and a path inside a warning stays whole on a line of its own.
+ */
 export function describeRun(summary: RunSummary, config: ExportConfig): string {
+  const wrapped = (line: string) => wrapLine(line, "    ");
   const lines = [
     `export ${summary.status} (run ${summary.run_id}, ${summary.scan_mode} scan, ${summary.seconds.toFixed(1)} s)`,
     `  requests ${summary.requests} (${summary.retries} retries), pages ${summary.pages}, records seen ${summary.records_seen}`,
@@ -108,7 +115,7 @@ export function describeRun(summary: RunSummary, config: ExportConfig): string {
           ...(summary.operations.skipped_outside_window === 0
             ? []
             : [
-                `  async operations of ${summary.operations.skipped_outside_window} calls created before ${summary.operations.window_start} left out (outside --operations-window; --operations all fetches them)`,
+                `  async operations of ${counted(summary.operations.skipped_outside_window, "call")} created before ${summary.operations.window_start} left out (outside --operations-window; --operations all fetches them)`,
               ]),
         ]),
     ...(summary.pending_rereads === undefined || summary.pending_rereads.asked === 0
@@ -118,25 +125,30 @@ export function describeRun(summary: RunSummary, config: ExportConfig): string {
         ]),
     ...(summary.invoices?.status === "stored"
       ? [
-          `  invoices stored ${summary.invoices.invoices} (${summary.invoices.new_invoices} new), invoice lines ${summary.invoices.lines}, rejected ${summary.invoices.rejected}${summary.invoices.rejected > 0 ? " (see the rejects table)" : ""}`,
+          `  ${counted(summary.invoices.invoices, "invoice")} stored (${summary.invoices.new_invoices} new), ${counted(summary.invoices.lines, "invoice line")}, ${summary.invoices.rejected} rejected${summary.invoices.rejected > 0 ? " (see the rejects table)" : ""}`,
         ]
       : []),
     ...(summary.balance === undefined ? [] : [balanceLine(summary.balance)]),
     ...(summary.spenders === undefined
       ? []
       : [
-          `  who spent it: ${summary.spenders.api_tokens} API tokens, ${summary.spenders.service_accounts} service accounts, ${summary.spenders.org_members} org members listed`,
+          `  who spent it: ${counted(summary.spenders.api_tokens, "API token")}, ${counted(summary.spenders.service_accounts, "service account")}, ${counted(summary.spenders.org_members, "org member")} listed`,
         ]),
     `  Parquet partitions written ${summary.partitions_written}`,
-    `  time: ${Object.entries(summary.phase_seconds)
-      .map(([phase, seconds]) => `${phase} ${seconds.toFixed(1)} s`)
-      .join(", ")}`,
-    `  database ${config.dbPath}`,
-    `  parquet  ${path.join(config.outDir, "api_calls")}${config.operations ? ` and ${path.join(config.outDir, "async_operations")}` : ""}`,
-  ];
+  ].flatMap(wrapped);
+  lines.push(
+    ...packParts(
+      "  time: ",
+      Object.entries(summary.phase_seconds).map(([phase, seconds]) => `${phase} ${seconds.toFixed(1)} s`),
+      "    ",
+    ),
+  );
+  lines.push(`  database ${config.dbPath}`, `  parquet  ${path.join(config.outDir, "api_calls")}`);
+  if (config.operations) lines.push(`           ${path.join(config.outDir, "async_operations")}`);
   // Warnings and messages quote API data (ids, endpoints, error text): neutralised for the terminal.
-  for (const warning of summary.warnings) lines.push(`  warning: ${printable(warning)}`);
-  if (summary.message) lines.push(`  stopped by: ${printableLines(summary.message)}`);
+  for (const warning of summary.warnings) lines.push(...wrapped(`  warning: ${printable(warning)}`));
+  if (summary.message)
+    lines.push(...printableLines(`  stopped by: ${summary.message}`).split("\n").flatMap(wrapped));
   return lines.join("\n");
 }
 

@@ -1,4 +1,14 @@
 import { isoTimeSql } from "../log/isoTime.js";
+import { counted } from "../log/plural.js";
+import { printable } from "../log/printable.js";
+import {
+  ellipsis,
+  padEndTo,
+  padStartTo,
+  TERMINAL_COLUMNS,
+  textWidth,
+  wrapLine,
+} from "../log/terminalText.js";
 import { groupDigits, usdText } from "../log/usdText.js";
 import type { Warehouse } from "./database.js";
 
@@ -42,16 +52,23 @@ export async function readCostSummary(warehouse: Warehouse, top = 5): Promise<Co
   };
 }
 
-/** The spend lines after a run: amounts as `report` prints them (usdText), counts grouped alike. */
+/**
+ * The spend lines after a run: amounts as `report` prints them (usdText), counts grouped alike. They
+ * fit an 80-column terminal: the amounts and counts are whole, a long endpoint template is cut.
+ */
 export function describeCostSummary(summary: CostSummary): string {
   const count = (value: number) => groupDigits(String(value));
+  const usdWidth = Math.max(0, ...summary.topEndpoints.map((row) => textWidth(usdText(row.costUsd))));
+  const callsWidth = Math.max(5, ...summary.topEndpoints.map((row) => textWidth(count(row.calls))));
   const lines = [
-    `spend: ${usdText(summary.costUsd)} over ${count(summary.calls)} calls (${summary.firstCall ?? "-"} .. ${summary.lastCall ?? "-"}), ${count(summary.pendingCalls)} with billing pending`,
+    `spend: ${usdText(summary.costUsd)} over ${counted(count(summary.calls), "call")}, ${count(summary.pendingCalls)} with billing pending`,
+    `  from ${summary.firstCall ?? "-"} .. ${summary.lastCall ?? "-"}`,
     "  top endpoints by cost:",
-    ...summary.topEndpoints.map(
-      (row) =>
-        `    ${usdText(row.costUsd).padStart(18)}  ${count(row.calls).padStart(7)} calls  ${row.template}`,
-    ),
+    ...summary.topEndpoints.map((row) => {
+      const calls = padEndTo(counted(padStartTo(count(row.calls), callsWidth), "call"), callsWidth + 6);
+      const figures = `    ${padStartTo(usdText(row.costUsd), usdWidth)}  ${calls}  `;
+      return figures + ellipsis(printable(row.template), TERMINAL_COLUMNS - textWidth(figures));
+    }),
   ];
-  return lines.join("\n");
+  return lines.flatMap((line) => wrapLine(line, "    ")).join("\n");
 }

@@ -1,3 +1,6 @@
+import { counted } from "../log/plural.js";
+import { printable } from "../log/printable.js";
+import { ellipsis, padEndTo, padStartTo, TERMINAL_COLUMNS, textWidth } from "../log/terminalText.js";
 import { escapeHtml as esc } from "./escapeHtml.js";
 import type { ReportFigures } from "./figures.js";
 import { memberName, type SpenderFigures, tokenLabelName } from "./readSpenderFigures.js";
@@ -6,19 +9,24 @@ import { groupCount, groupDigits } from "./usd.js";
 /** Rows of each list the terminal shows; --json and the page have them all. */
 const TERMINAL_ROWS = 10;
 
-/** The terminal block: spend per person and per token label (nothing for an older database). */
+/**
+ * The terminal block: spend per person and per token label (nothing for an older database). The
+ * amounts and counts are shown whole; a name too long for the line ends in an ellipsis.
+ */
 export function spenderLines(figures: ReportFigures): string[] {
   const spenders: SpenderFigures | null = figures.spenders;
   if (spenders === null || figures.totals.calls === 0) return [];
   const block = (title: string, rows: { name: string; calls: number; cost_usd: string }[]) => {
     const shown = rows.slice(0, TERMINAL_ROWS);
     const width = Math.max(...shown.map((row) => groupDigits(row.cost_usd).length));
+    const calls = Math.max(9, ...shown.map((row) => groupCount(row.calls).length));
     return [
       title,
-      ...shown.map(
-        (row) =>
-          `  ${groupDigits(row.cost_usd).padStart(width)} USD  ${groupCount(row.calls).padStart(9)} calls  ${row.name}`,
-      ),
+      ...shown.map((row) => {
+        const count = padEndTo(counted(padStartTo(groupCount(row.calls), calls), "call"), calls + 6);
+        const figures = `  ${padStartTo(groupDigits(row.cost_usd), width)} USD  ${count}  `;
+        return figures + ellipsis(printable(row.name), TERMINAL_COLUMNS - textWidth(figures));
+      }),
       ...(rows.length > shown.length ? [`  ... ${rows.length - shown.length} more (--json, --html)`] : []),
     ];
   };

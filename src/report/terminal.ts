@@ -1,4 +1,12 @@
 import { printable } from "../log/printable.js";
+import {
+  ellipsis,
+  padEndTo,
+  padStartTo,
+  TERMINAL_COLUMNS,
+  textWidth,
+  wrapLine,
+} from "../log/terminalText.js";
 import { dayRange, isWholeMonth } from "./calendar.js";
 import { creditLines } from "./creditsTerminal.js";
 import type { DayFigure, MonthFigure, ReportFigures } from "./figures.js";
@@ -7,7 +15,11 @@ import { sparkline } from "./sparkline.js";
 import { spenderLines } from "./spenderSections.js";
 import { chartValue, groupCount, groupDigits, percent } from "./usd.js";
 
-/** The report as terminal text: the same figures as `--json`, money exact, days UTC. */
+/**
+ * The report as terminal text: the same figures as `--json`, money exact, days UTC. Every line fits
+ * an 80-column terminal: text is re-wrapped at spaces under its label, table columns of money and
+ * counts are as wide as their values and the label column is cut instead.
+ */
 export function renderTerminal(figures: ReportFigures): string {
   const lines = [`zoo-usage report: ${printable(figures.database)}`, ...periodLines(figures), ""];
   if (figures.totals.calls === 0) {
@@ -27,10 +39,24 @@ export function renderTerminal(figures: ReportFigures): string {
   if (figures.operations !== null) lines.push("", ...operationLines(figures.operations));
   if (figures.invoices !== null) lines.push("", ...invoiceLines(figures.invoices));
   if (figures.credits !== null) lines.push("", ...creditLines(figures.credits));
-  return lines.join("\n");
+  return lines.flatMap(fitLine).join("\n");
 }
 
 const label = (name: string) => name.padEnd(10);
+
+/** The labels of the report's text lines: a wrapped one continues under the text after them. */
+const LABELS = ["period", "spend", "failures", "own calls", "pending", "rejects", "invoices", "credits"];
+
+/**
+ * A line re-wrapped to the terminal, continuing under the text after its label (or two columns in
+ * from its own indent). A word wider than a line (a long path or template) is split, not cut.
+ */
+function fitLine(line: string): string[] {
+  const lead = /^ */.exec(line)?.[0].length ?? 0;
+  const labelled = LABELS.some((name) => line.startsWith(label(name)));
+  const indent = " ".repeat(labelled ? 10 : lead + 2);
+  return wrapLine(line, indent, { breakWords: true });
+}
 
 /** Operation rows shown in the terminal; --json and --html have them all. */
 const TERMINAL_OPERATION_ROWS = 12;
@@ -45,9 +71,12 @@ function periodLines(figures: ReportFigures): string[] {
     period.first_day === null
       ? "no calls"
       : `${period.first_day} .. ${period.last_day} (${groupCount(period.days_with_calls)} days with calls)`;
-  const lines = [`${label("period")}${covered}; ${requested}; UTC days, both ends included`];
+  const lines = [`${label("period")}${covered}`, `${label("")}${requested}; UTC days, both ends included`];
   if (period.first_call_at !== null) {
-    lines.push(`${label("")}first call ${period.first_call_at}, last call ${period.last_call_at}`);
+    lines.push(
+      `${label("")}first call ${period.first_call_at}`,
+      `${label("")}last call  ${period.last_call_at}`,
+    );
   }
   return lines;
 }
@@ -115,12 +144,19 @@ function recentLines(figures: ReportFigures): string[] {
   const peak = maxDay(days.map((day) => byDay.get(day)).filter((day) => day !== undefined));
   const first = days[0]?.slice(5) ?? "";
   const last = days[days.length - 1]?.slice(5) ?? "";
+  const axis = `  ${first.padEnd(Math.max(first.length + 1, textWidth(line) - last.length))}${last}`;
+  const highest = peak === undefined ? "" : `highest ${groupDigits(peak.cost_usd)} USD on ${peak.day}`;
+  const besideAxis = `${axis}   ${highest}`;
+  const title = `spend per day, ${recent.first_day} .. ${recent.last_day} (${days.length} UTC days):`;
+  const sum = `${groupDigits(recent.cost_usd)} USD over ${groupCount(recent.calls)} calls`;
   return [
-    `spend per day, ${recent.first_day} .. ${recent.last_day} (${days.length} UTC days): ` +
-      `${groupDigits(recent.cost_usd)} USD over ${groupCount(recent.calls)} calls`,
+    ...(textWidth(`${title} ${sum}`) <= TERMINAL_COLUMNS ? [`${title} ${sum}`] : [title, `  ${sum}`]),
     `  ${line}`,
-    `  ${first.padEnd(Math.max(first.length + 1, line.length - last.length))}${last}` +
-      (peak === undefined ? "" : `   highest ${groupDigits(peak.cost_usd)} USD on ${peak.day}`),
+    ...(highest === ""
+      ? [axis]
+      : textWidth(besideAxis) <= TERMINAL_COLUMNS
+        ? [besideAxis]
+        : [axis, `  ${highest}`]),
   ];
 }
 
@@ -159,9 +195,10 @@ function rejectLines(figures: ReportFigures): string[] {
   if (rejects.records === 0) return [`${label("rejects")}none: every record read was loaded`];
   return [
     `${label("rejects")}${groupCount(rejects.records)} records could not be loaded (latest ${rejects.latest_rejected_at}); see the rejects table`,
-    ...rejects.reasons.map(
-      (row) => `${label("")}${String(row.records).padStart(7)}  ${oneLine(row.reason, 90)}`,
-    ),
+    ...rejects.reasons.map((row) => {
+      const count = String(row.records).padStart(7);
+      return `${label("")}${count}  ${oneLine(row.reason, TERMINAL_COLUMNS - 12 - count.length)}`;
+    }),
   ];
 }
 
@@ -187,16 +224,33 @@ function operationLines(operations: NonNullable<ReportFigures["operations"]>): s
   ];
 }
 
-/** Right-aligned numeric columns (by index), left-aligned text columns; data made printable. */
+/**
+ * Right-aligned numeric columns (by index), left-aligned text columns; data made printable. Numeric
+ * columns (money, counts) are always as wide as their values; when the row is wider than the
+ * terminal, the widest text column is narrowed and its cells end in an ellipsis.
+ */
 function table(headers: string[], dataRows: string[][], numbers: number[] = [0, 1]): string[] {
   const rows = dataRows.map((row) => row.map(printable));
-  const widths = headers.map((header, i) =>
-    Math.max(header.length, ...rows.map((row) => (row[i] ?? "").length)),
-  );
   const numeric = (i: number) => numbers.includes(i);
+  const widths = headers.map((header, i) =>
+    Math.max(textWidth(header), ...rows.map((row) => textWidth(row[i] ?? ""))),
+  );
+  const rowWidth = () => 2 + widths.reduce((sum, width) => sum + width, 0) + 2 * (widths.length - 1);
+  const floor = (i: number) => Math.max(textWidth(headers[i] ?? ""), 3);
+  // One column at a time off the widest text column, so two long text columns end up alike.
+  while (rowWidth() > TERMINAL_COLUMNS) {
+    const narrowable = widths.map((width, i) => (numeric(i) || width <= floor(i) ? -1 : width));
+    const widest = narrowable.indexOf(Math.max(...narrowable));
+    if ((narrowable[widest] ?? -1) < 0) break;
+    widths[widest] = (widths[widest] ?? 0) - 1;
+  }
   const format = (cells: string[]) =>
     `  ${cells
-      .map((cell, i) => (numeric(i) ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0)))
+      .map((cell, i) =>
+        numeric(i)
+          ? padStartTo(cell, widths[i] ?? 0)
+          : padEndTo(ellipsis(cell, widths[i] ?? 0), widths[i] ?? 0),
+      )
       .join("  ")
       .trimEnd()}`;
   return [format(headers), ...rows.map(format)];

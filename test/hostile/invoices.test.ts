@@ -73,7 +73,7 @@ test("an invoice that does not validate goes to rejects with the reason; the oth
   expect(summary.invoices).toMatchObject({ status: "stored", invoices: 1, lines: 1, rejected: 3 });
   const config = loadExportConfig({ flags: { db, out: `${db}.out` }, env: {} });
   expect(describeRun(summary, config)).toContain(
-    "invoices stored 1 (1 new), invoice lines 1, rejected 3 (see the rejects table)",
+    "1 invoice stored (1 new), 1 invoice line, 3 rejected (see the rejects table)",
   );
   const rejects = await queryDb(db, "SELECT record_id, reason FROM rejects ORDER BY record_id NULLS LAST");
   expect(rejects.map((row) => row.record_id)).toEqual(["in_bad", "in_precise", null]);

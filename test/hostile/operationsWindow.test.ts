@@ -34,9 +34,10 @@ test("the operations window is measured from the run's clock: a far-future call 
       window_start: "2026-10-07T00:00:00.000000Z",
       skipped_outside_window: 1,
     });
-    // The printed lines say what was left out and how to fetch it.
-    expect(describeRun(summary, loadExportConfig({ flags: { db, out }, env: {} }))).toMatch(
-      /async operations of 1 calls created before 2026-10-07T00:00:00.000000Z left out .*--operations all fetches them/,
+    // The printed lines say what was left out and how to fetch it (joined where they wrap).
+    const text = describeRun(summary, loadExportConfig({ flags: { db, out }, env: {} }));
+    expect(text.replace(/\n +/g, " ")).toMatch(
+      /async operations of 1 call created before 2026-10-07T00:00:00.000000Z left out .*--operations all fetches them/,
     );
   } finally {
     await cleanup();

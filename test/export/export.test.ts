@@ -57,6 +57,9 @@ async function expectWarehouseEqualsApi(db: string, out: string, truth: TruthCal
 
 describe("export against the simulator", () => {
   let sim: RunningSimulator;
+  // After the cold run the exporter runs on the simulator's clock: "a day later" is a day for both,
+  // as it is for a nightly job and the API (re-reads of calls pending billing wait by that clock).
+  const simNow = () => sim.clock.now();
   let proxy: CountingProxy;
   let token: string;
   const workspace = tempWorkspace();
@@ -74,6 +77,7 @@ describe("export against the simulator", () => {
 
   test("a cold run stores every visible call once, exact to the micro-dollar, in DuckDB and Parquet", async () => {
     const { db, out } = await workspace;
+    // On the wall clock: the phases are timed by the run's clock, and the simulator's stands still.
     const { summary, exitCode } = await exportOnce({
       baseUrl: proxy.url,
       token,
@@ -120,7 +124,12 @@ describe("export against the simulator", () => {
       "SELECT count(*)::INTEGER AS n, sum(price_usd)::VARCHAR AS total FROM api_calls",
     );
     proxy.counts.clear();
-    const { summary } = await exportOnce({ baseUrl: proxy.url, token, flags: { db, out, limit: LIMIT } });
+    const { summary } = await exportOnce({
+      baseUrl: proxy.url,
+      token,
+      now: simNow,
+      flags: { db, out, limit: LIMIT },
+    });
     expect(summary.scan_mode).toBe("incremental");
     expect(summary.records_new).toBe(0);
     expect(summary.records_updated).toBe(0);
@@ -146,7 +155,12 @@ describe("export against the simulator", () => {
     );
     sim.clock.advance(DAY_MS);
     proxy.counts.clear();
-    const { summary } = await exportOnce({ baseUrl: proxy.url, token, flags: { db, out, limit: LIMIT } });
+    const { summary } = await exportOnce({
+      baseUrl: proxy.url,
+      token,
+      now: simNow,
+      flags: { db, out, limit: LIMIT },
+    });
     const truth = await listAllCalls(sim.url, token);
     const newCalls = truth.filter((call) => !known.has(call.id)).length;
     expect(summary.records_new).toBe(newCalls);
@@ -177,6 +191,7 @@ describe("export against the simulator", () => {
     const { summary } = await exportOnce({
       baseUrl: sim.url,
       token,
+      now: simNow,
       flags: { db, out, limit: 2000, fullRefresh: true },
     });
     expect(summary.scan_mode).toBe("full");
@@ -194,13 +209,23 @@ describe("export against the simulator", () => {
     expect(oldest).toBeDefined();
     const deleted = path.join(out, oldest ?? "", "data.parquet");
     await rm(deleted);
-    const again = await exportOnce({ baseUrl: sim.url, token, flags: { db, out, limit: LIMIT } });
+    const again = await exportOnce({
+      baseUrl: sim.url,
+      token,
+      now: simNow,
+      flags: { db, out, limit: LIMIT },
+    });
     expect(again.summary.partitions_written).toBeGreaterThanOrEqual(1);
     expect((await stat(deleted)).size).toBeGreaterThan(0);
     await expectWarehouseEqualsApi(db, out, truth);
 
     const freshOut = path.join(path.dirname(out), "parquet-fresh");
-    const fresh = await exportOnce({ baseUrl: sim.url, token, flags: { db, out: freshOut, limit: LIMIT } });
+    const fresh = await exportOnce({
+      baseUrl: sim.url,
+      token,
+      now: simNow,
+      flags: { db, out: freshOut, limit: LIMIT },
+    });
     const expected = await partitionTimes(out);
     expect(fresh.summary.partitions_written).toBe(expected.size);
     expect([...(await partitionTimes(freshOut)).keys()].sort()).toEqual([...expected.keys()].sort());
@@ -210,7 +235,9 @@ describe("export against the simulator", () => {
   test("another user's token cannot write into this user's database", async () => {
     const { db, out } = await workspace;
     const other = sim.users[1]?.token ?? "";
-    await expect(exportOnce({ baseUrl: sim.url, token: other, flags: { db, out } })).rejects.toMatchObject({
+    await expect(
+      exportOnce({ baseUrl: sim.url, token: other, now: simNow, flags: { db, out } }),
+    ).rejects.toMatchObject({
       code: "warehouse.other_user",
     });
   });

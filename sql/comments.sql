@@ -47,7 +47,7 @@ COMMENT ON TABLE runs IS 'One row per export run: written at start (status runni
 COMMENT ON COLUMN runs.run_id IS 'The run''s id, as in api_calls.first_seen_run_id, rejects.run_id and the logs.';
 COMMENT ON COLUMN runs.started_at IS 'When the run started (UTC).';
 COMMENT ON COLUMN runs.finished_at IS 'When the run ended (UTC); NULL for a run still going or killed.';
-COMMENT ON COLUMN runs.status IS 'running, completed, partial (rejects, or stopped early), failed or interrupted.';
+COMMENT ON COLUMN runs.status IS 'running, completed, partial (rejects, or stopped early), failed, interrupted, or crashed (the process ended without finishing: found by the next run).';
 COMMENT ON COLUMN runs.scan_mode IS 'How the listing was scanned: full (from the beginning), incremental (from the lookback window) or resume (an interrupted scan''s checkpoint).';
 COMMENT ON COLUMN runs.requests IS 'HTTP requests the run made to the API, retries included.';
 COMMENT ON COLUMN runs.pages IS 'Pages of GET /user/api-calls the run read.';

@@ -17,8 +17,16 @@ export interface FinishedRun {
   message?: string;
 }
 
-/** The runs table: a row at start (status running) so that a crashed run is visible too. */
+/**
+ * The runs table: a row at start (status running) so that a crashed run is visible too. A row still
+ * running when a run starts belongs to a process that ended without finishing (only one export holds
+ * the database for writing at a time): it becomes `crashed`, so that `running` means running.
+ */
 export async function startRun(warehouse: Warehouse, runId: string, startedAt: Date): Promise<void> {
+  await warehouse.connection.run(
+    `UPDATE runs SET status = 'crashed', message = coalesce(message, $message) WHERE status = 'running'`,
+    { message: `ended without finishing (killed or crashed); run ${runId} carried on from its last commit` },
+  );
   await warehouse.connection.run(
     "INSERT INTO runs (run_id, started_at, status) VALUES ($id, $at::TIMESTAMPTZ, 'running')",
     {

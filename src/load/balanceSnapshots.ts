@@ -1,6 +1,6 @@
 import type { BalanceRow } from "../transform/balanceRow.js";
-import { cutForReject, storableText } from "../transform/limits.js";
 import type { Warehouse } from "./database.js";
+import { insertRejects } from "./insertRejects.js";
 import { sqlFile } from "./sqlFiles.js";
 
 /**
@@ -19,13 +19,13 @@ export async function rejectBalance(
   warehouse: Warehouse,
   reject: { runId: string; rejectedAt: string; reason: string; rawJson: string },
 ): Promise<void> {
-  await warehouse.connection.run(
-    "INSERT INTO rejects (run_id, rejected_at, record_id, reason, raw_json) VALUES ($run, $at::TIMESTAMPTZ, NULL, $reason, $raw)",
+  await insertRejects(warehouse.connection, [
     {
-      run: reject.runId,
-      at: reject.rejectedAt,
-      reason: storableText(cutForReject(reject.reason)),
-      raw: storableText(cutForReject(reject.rawJson)),
+      run_id: reject.runId,
+      rejected_at: reject.rejectedAt,
+      record_id: null,
+      reason: reject.reason,
+      raw_json: reject.rawJson,
     },
-  );
+  ]);
 }

@@ -7,6 +7,7 @@ import {
   type InvoiceRows,
 } from "../transform/invoiceRow.js";
 import type { Warehouse } from "./database.js";
+import { insertRejects } from "./insertRejects.js";
 import { inTransaction } from "./transaction.js";
 
 /** What one save did. */
@@ -83,12 +84,17 @@ export async function saveInvoices(
         lines += 1;
       }
     }
-    for (const reject of rejects) {
-      await connection.run(
-        "INSERT INTO rejects (run_id, rejected_at, record_id, reason, raw_json) VALUES ($1, CAST($2 AS TIMESTAMPTZ), $3, $4, $5)",
-        [run.runId, run.now.toISOString(), reject.recordId, reject.reason, reject.rawJson],
-      );
-    }
+    const rejectedAt = run.now.toISOString();
+    await insertRejects(
+      connection,
+      rejects.map((reject) => ({
+        run_id: run.runId,
+        rejected_at: rejectedAt,
+        record_id: reject.recordId,
+        reason: reject.reason,
+        raw_json: reject.rawJson,
+      })),
+    );
     return { invoices: invoices.length, lines, new_invoices: fresh, rejected: rejects.length };
   });
 }

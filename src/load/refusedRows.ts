@@ -15,16 +15,21 @@ export interface RejectRow {
 }
 
 /**
- * A reject as one NDJSON line. Its texts may quote what the record held: a lone surrogate becomes
- * U+FFFD (DuckDB's reader refuses its escape), and a huge raw record is cut, so the line loads.
+ * A reject as the rejects table can hold it. Its texts may quote what the record held: a lone
+ * surrogate becomes U+FFFD (DuckDB refuses it), and a huge raw record is cut.
  */
-export function serializeReject(reject: RejectRow): string {
-  return JSON.stringify({
+export function storableReject(reject: RejectRow): RejectRow {
+  return {
     ...reject,
     record_id: reject.record_id === null ? null : storableText(reject.record_id),
     reason: storableText(cutForReject(reject.reason)),
     raw_json: storableText(cutForReject(reject.raw_json)),
-  });
+  };
+}
+
+/** A reject as one NDJSON line of a batch's spool file (storableReject: the line loads). */
+export function serializeReject(reject: RejectRow): string {
+  return JSON.stringify(storableReject(reject));
 }
 
 /** An error of DuckDB reading or casting a spool file's records (not of storage). */

@@ -1,35 +1,15 @@
+import type { MemberRecord, RefusedItem, TokenRecord } from "../transform/spenderRows.js";
 import type { Warehouse } from "./database.js";
+import { insertRejects } from "./insertRejects.js";
 import { inTransaction } from "./transaction.js";
-
-/** A token as stored: never the secret, only the last 4 characters the API shows. */
-export interface TokenRow {
-  id: string;
-  /** The user (api_tokens) or the org (service_accounts) the token belongs to. */
-  owner_id: string;
-  label: string | null;
-  token_last4: string | null;
-  is_valid: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface MemberRow {
-  id: string;
-  name: string | null;
-  /** As the --email-column policy leaves it (kept, hashed or null). */
-  email: string | null;
-  role: string;
-  created_at: string;
-  updated_at: string;
-}
 
 /** One table's refresh: the rows the API listed now (undefined: not listed this run, left as is). */
 export interface SpenderRows {
-  apiTokens?: readonly TokenRow[] | undefined;
-  serviceAccounts?: readonly TokenRow[] | undefined;
-  members?: readonly MemberRow[] | undefined;
+  apiTokens?: readonly TokenRecord[] | undefined;
+  serviceAccounts?: readonly TokenRecord[] | undefined;
+  members?: readonly MemberRecord[] | undefined;
   /** Items that did not validate, for the rejects table. */
-  refused: readonly { record_id: string | null; reason: string; raw_json: string }[];
+  refused: readonly RefusedItem[];
   runId: string;
 }
 
@@ -85,12 +65,9 @@ export async function storeSpenders(warehouse: Warehouse, rows: SpenderRows, see
         },
       );
     }
-    for (const item of rows.refused) {
-      await connection.run(
-        `INSERT INTO rejects (run_id, rejected_at, record_id, reason, raw_json)
-         VALUES ($run, $seen::TIMESTAMPTZ, $id, $reason, $raw)`,
-        { run: rows.runId, seen, id: item.record_id, reason: item.reason, raw: item.raw_json },
-      );
-    }
+    await insertRejects(
+      connection,
+      rows.refused.map((item) => ({ ...item, run_id: rows.runId, rejected_at: seen })),
+    );
   });
 }

@@ -7,7 +7,7 @@ import {
   type InvoiceLineItem,
   InvoiceSchema,
 } from "../api/schemas/index.js";
-import { cutForReject, storableText } from "./limits.js";
+import { storableText } from "./limits.js";
 
 /** A column's SQL type, which decides how its bound value is cast (money: exact text to DECIMAL). */
 export type ColumnKind = "text" | "money" | "time" | "json" | "count" | "flag";
@@ -136,10 +136,7 @@ function idOf(raw: unknown): string | null {
 function refuse(raw: unknown, recordId: string | null, reason: string): InvoiceRowResult {
   return {
     ok: false,
-    reject: {
-      recordId,
-      reason: storableText(reason),
-      rawJson: storableText(cutForReject(stringifyWithNumberTexts(raw))),
-    },
+    // Cut and cleaned for storage by the reject writer (load/insertRejects.ts), as every reject is.
+    reject: { recordId, reason, rawJson: stringifyWithNumberTexts(raw) },
   };
 }

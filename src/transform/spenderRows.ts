@@ -6,6 +6,7 @@ import { applyPolicy, type FieldPolicy } from "./privacy.js";
 /** A token or service account as stored: the last 4 characters the API shows, never more. */
 export interface TokenRecord {
   id: string;
+  /** The user (api_tokens) or the org (service_accounts) the token belongs to. */
   owner_id: string;
   label: string | null;
   token_last4: string | null;
@@ -17,6 +18,7 @@ export interface TokenRecord {
 export interface MemberRecord {
   id: string;
   name: string | null;
+  /** As the --email-column policy leaves it (kept, hashed or null). */
   email: string | null;
   role: string;
   created_at: string;

@@ -7,7 +7,7 @@ import { recordOwnCalls } from "../load/ownCalls.js";
 import { writeDirtyPartitions } from "../load/parquetExport.js";
 import { finishRun } from "../load/runHistory.js";
 import { isoTime } from "../log/isoTime.js";
-import { invoicesAfterScan } from "./exportInvoices.js";
+import { exportInvoices } from "./exportInvoices.js";
 import type { ExportDeps, ExportOptions } from "./exportSettings.js";
 import { fetchOperations } from "./fetchOperations.js";
 import { DATASETS, prepareRun, scanContext } from "./prepareRun.js";
@@ -17,7 +17,7 @@ import { isResumable, statusOf } from "./runStatus.js";
 import { newRunSummary, type RunSummary } from "./runSummary.js";
 import { type ScanContext, type ScanResult, scanApiCalls } from "./scanApiCalls.js";
 import { claimRunScope } from "./scopeOwner.js";
-import { balanceAfterScan } from "./snapshotBalance.js";
+import { snapshotBalance } from "./snapshotBalance.js";
 import type { StartPoint } from "./startPoint.js";
 import { RunWarnings } from "./warnings.js";
 
@@ -47,9 +47,12 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
   if (futureWarning !== undefined) warn(futureWarning);
   const scanSeconds = lap();
   let failure = scan.failure ?? rereads?.failure;
-  const spenders = await refreshSpenders(deps, options, failure, warn);
-  const invoices = await invoicesAfterScan(deps, options, failure, warn);
-  const balance = await balanceAfterScan(deps, options, failure, warn);
+  // The account steps run after a scan that succeeded, each unless the run was stopped meanwhile
+  // (after a failure or a stop the run ends partial or failed on that; the next run does them).
+  const accountStepDue = () => failure === undefined && !deps.signal.aborted;
+  const spenders = accountStepDue() ? await refreshSpenders(deps, options, warn) : undefined;
+  const invoices = accountStepDue() ? await exportInvoices(deps, options, warn) : undefined;
+  const balance = accountStepDue() ? await snapshotBalance(deps, options, warn) : undefined;
   const accountSeconds = lap();
   const operations = await fetchOperationsAfterScan(deps, options, startedAt, failure, warn);
   failure ??= operations?.failure ?? balance?.failure ?? spenders?.failure;

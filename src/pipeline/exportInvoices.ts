@@ -70,17 +70,3 @@ export async function exportInvoices(
     return { status: "failed", ...empty, rejected: rejects.length, seconds: seconds(), message };
   }
 }
-
-/**
- * The invoices step after the scan, as the other account steps: not when the run was stopped or
- * the scan failed (the run ends partial or failed on that; the next run lists them).
- */
-export async function invoicesAfterScan(
-  deps: ExportDeps,
-  options: ExportOptions,
-  failure: unknown,
-  warn: (message: string) => void,
-): Promise<InvoicesSummary | undefined> {
-  if (deps.signal.aborted || failure !== undefined) return undefined;
-  return exportInvoices(deps, options, warn);
-}

@@ -14,16 +14,13 @@ const PAGE_LIMIT = 100;
  * own tokens, in both scopes) and, in org scope, GET /org/service-accounts and GET /org/members.
  * A listing the token may not read (403, or 404 without a payment or org) is a warning and is
  * skipped (status "skipped" when every listing was); any other failure stops the step, after storing
- * what was listed before it, and is returned so the run ends partial (status "failed"). Not run
- * after a failure or an interruption.
+ * what was listed before it, and is returned so the run ends partial (status "failed").
  */
 export async function refreshSpenders(
   deps: ExportDeps,
   options: ExportOptions,
-  failure: unknown,
   warn: (message: string) => void,
-): Promise<{ fetched: SpendersSummary; failure?: unknown } | undefined> {
-  if (failure !== undefined || deps.signal.aborted) return undefined;
+): Promise<{ fetched: SpendersSummary; failure?: unknown }> {
   const startedAt = deps.now().getTime();
   deps.progress.update({ phase: "fetching tokens and members" });
   const skippedListings: string[] = [];

@@ -60,17 +60,3 @@ export async function snapshotBalance(
   const remaining = await insertBalanceSnapshot(deps.warehouse, result.row);
   return { balance: ended("stored", { snapshots: 1, remaining_usd: remaining }) };
 }
-
-/**
- * The balance step after the scan, as the operations: not when the run was stopped or the scan
- * failed (the run ends partial or failed on that; the next run takes the snapshot).
- */
-export async function balanceAfterScan(
-  deps: ExportDeps,
-  options: Pick<ExportOptions, "runId" | "scope">,
-  failure: unknown,
-  warn: (message: string, kind?: string) => void,
-): Promise<Awaited<ReturnType<typeof snapshotBalance>> | undefined> {
-  if (deps.signal.aborted || failure !== undefined) return undefined;
-  return snapshotBalance(deps, options, warn);
-}

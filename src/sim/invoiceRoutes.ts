@@ -2,12 +2,8 @@ import type { InvoiceBook, SimInvoice } from "./invoiceBook.js";
 import { billingAccountOf } from "./invoiceItems.js";
 import { orgAdminOf } from "./orgRoutes.js";
 import { errorReply, type Reply } from "./responses.js";
-import { authenticate, type RouteContext } from "./routes.js";
+import { authenticate, parseLimit, type RouteContext } from "./routes.js";
 import { formatMicros, microsFromDate } from "./time.js";
-
-/** As the other listings: limit absent = 100, at most 10000. */
-const DEFAULT_LIMIT = 100;
-const MAX_LIMIT = 10_000;
 
 /** Micro-dollars as the exact decimal text of a JSON number ("12.3", "0"). */
 export function microsText(micros: number): string {
@@ -52,13 +48,8 @@ export function listInvoices(
   query: URLSearchParams,
   authorization: string | undefined,
 ): Reply {
-  const rawLimit = query.getAll("limit").at(-1);
-  let limit = DEFAULT_LIMIT;
-  if (rawLimit !== undefined) {
-    if (!/^\+?\d+$/.test(rawLimit) || Number(rawLimit) === 0)
-      return errorReply(requestId, 400, "unable to parse query string: invalid limit");
-    limit = Math.min(Number(rawLimit), MAX_LIMIT);
-  }
+  const limit = parseLimit(requestId, query);
+  if (typeof limit !== "number") return limit;
   const rawToken = query.getAll("page_token").at(-1);
   const offset = rawToken === undefined ? 0 : decodeToken(rawToken);
   if (offset === undefined)

@@ -56,19 +56,23 @@ export interface ListQuery {
   after: SortKey | null;
 }
 
+/** A listing's `limit` (absent: 100; above 10000: 10000), or the 400 Dropshot answers to a bad one. */
+export function parseLimit(requestId: string, query: URLSearchParams): number | Reply {
+  const rawLimit = lastValue(query, "limit");
+  if (rawLimit === undefined) return DEFAULT_LIMIT;
+  // Dropshot parses limit as a non-zero u32; these are the Rust parser's messages.
+  if (rawLimit === "") return badQuery(requestId, "cannot parse integer from empty string");
+  if (!/^\+?\d+$/.test(rawLimit)) return badQuery(requestId, "invalid digit found in string");
+  const n = Number(rawLimit.replace("+", ""));
+  if (n > U32_MAX) return badQuery(requestId, "number too large to fit in target type");
+  if (n === 0) return badQuery(requestId, "expected a non-zero value");
+  return Math.min(n, MAX_LIMIT);
+}
+
 /** The query of a paginated listing, or the 400 Dropshot answers to a bad one. */
 export function parseListQuery(requestId: string, query: URLSearchParams): ListQuery | Reply {
-  const rawLimit = lastValue(query, "limit");
-  let limit = DEFAULT_LIMIT;
-  if (rawLimit !== undefined) {
-    // Dropshot parses limit as a non-zero u32; these are the Rust parser's messages.
-    if (rawLimit === "") return badQuery(requestId, "cannot parse integer from empty string");
-    if (!/^\+?\d+$/.test(rawLimit)) return badQuery(requestId, "invalid digit found in string");
-    const n = Number(rawLimit.replace("+", ""));
-    if (n > U32_MAX) return badQuery(requestId, "number too large to fit in target type");
-    if (n === 0) return badQuery(requestId, "expected a non-zero value");
-    limit = Math.min(n, MAX_LIMIT);
-  }
+  const limit = parseLimit(requestId, query);
+  if (typeof limit !== "number") return limit;
 
   let order: SortMode = "created_at_descending";
   let after: SortKey | null = null;

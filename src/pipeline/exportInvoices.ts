@@ -1,4 +1,4 @@
-import { ZooUsageError } from "../errors.js";
+import { notVisibleStatus } from "../api/notVisible.js";
 import { paginate } from "../extract/paginate.js";
 import { PaginationAnomaly } from "../extract/paginationAnomaly.js";
 import { saveInvoices } from "../load/invoiceStore.js";
@@ -56,11 +56,9 @@ export async function exportInvoices(
       warn(`${saved.rejected} invoice(s) did not validate and went to the rejects table with the reason`);
     return { status: "stored", ...saved, seconds: seconds() };
   } catch (error) {
-    if (
-      error instanceof ZooUsageError &&
-      (error.code === "api.forbidden" || error.code === "api.not_found")
-    ) {
-      const message = `invoices skipped: the API answered ${error.code === "api.forbidden" ? "403" : "404"} to the ${options.scope} invoices listing (${error.code === "api.forbidden" ? "not an org admin" : "no payment account"}); the calls are exported all the same`;
+    const status = notVisibleStatus(error);
+    if (status !== undefined) {
+      const message = `invoices skipped: the API answered ${status} to the ${options.scope} invoices listing (${status === 403 ? "not an org admin" : "no payment account"}); the calls are exported all the same`;
       warn(message);
       return { status: "skipped", ...empty, seconds: seconds(), message };
     }

@@ -1,5 +1,5 @@
+import { notVisibleStatus } from "../api/notVisible.js";
 import { scopedPath } from "../api/scope.js";
-import { ZooUsageError } from "../errors.js";
 import { listAll } from "../extract/listAll.js";
 import { storeSpenders } from "../load/spenderTables.js";
 import { type CheckedItems, memberRows, type RefusedItem, tokenRows } from "../transform/spenderRows.js";
@@ -35,14 +35,9 @@ export async function refreshSpenders(
     try {
       items = await listAll(deps.client, path, { limit: PAGE_LIMIT, signal: deps.signal });
     } catch (error) {
-      if (
-        !(error instanceof ZooUsageError) ||
-        (error.code !== "api.forbidden" && error.code !== "api.not_found")
-      )
-        throw error;
-      warn(
-        `GET ${path} answered ${error.code === "api.forbidden" ? 403 : 404}: this token may not list it; skipped`,
-      );
+      const status = notVisibleStatus(error);
+      if (status === undefined) throw error;
+      warn(`GET ${path} answered ${status}: this token may not list it; skipped`);
       skippedListings.push(path);
       return undefined;
     }

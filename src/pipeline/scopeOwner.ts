@@ -1,3 +1,4 @@
+import { notVisibleStatus } from "../api/notVisible.js";
 import { ZooUsageError } from "../errors.js";
 import { claimScope, type ScopeOwner } from "../load/warehouseScope.js";
 import type { ExportDeps, ExportOptions } from "./exportSettings.js";
@@ -19,13 +20,11 @@ async function orgIdOf(deps: ExportDeps): Promise<string> {
   try {
     return await deps.client.getOrgId();
   } catch (error) {
-    if (
-      error instanceof ZooUsageError &&
-      (error.code === "api.forbidden" || error.code === "api.not_found")
-    ) {
+    const status = notVisibleStatus(error);
+    if (status !== undefined) {
       throw new ZooUsageError({
-        code: error.code,
-        message: `--scope org needs the token of an org admin: GET /org answered ${error.code === "api.forbidden" ? "403 (the token's user is not an admin of its org)" : "404 (the token's user belongs to no org)"}`,
+        code: (error as ZooUsageError).code,
+        message: `--scope org needs the token of an org admin: GET /org answered ${status === 403 ? "403 (the token's user is not an admin of its org)" : "404 (the token's user belongs to no org)"}`,
         hint: "Use an org admin's API token for --scope org, or export this token's own calls with --scope user.",
         cause: error,
       });

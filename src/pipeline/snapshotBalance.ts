@@ -1,12 +1,10 @@
-import { ZooUsageError } from "../errors.js";
+import { notVisibleStatus } from "../api/notVisible.js";
+import type { ZooUsageError } from "../errors.js";
 import { insertBalanceSnapshot, rejectBalance } from "../load/balanceSnapshots.js";
 import { isoTime } from "../log/isoTime.js";
 import { balanceRow } from "../transform/balanceRow.js";
 import type { ExportDeps, ExportOptions } from "./exportSettings.js";
 import type { BalanceSummary } from "./runSummary.js";
-
-/** Answers that mean "this token cannot see it": a warning and no snapshot, never a failed run. */
-const NOT_VISIBLE = new Set(["api.forbidden", "api.not_found"]);
 
 /**
  * One snapshot of the API credits (GET /user/payment/balance or /org/payment/balance, by the
@@ -33,14 +31,15 @@ export async function snapshotBalance(
   try {
     body = (await deps.client.getPaymentBalance(options.scope)).body;
   } catch (error) {
-    if (!(error instanceof ZooUsageError) || !NOT_VISIBLE.has(error.code)) {
+    if (notVisibleStatus(error) === undefined) {
       const reason = error instanceof Error ? error.message : String(error);
       return {
         balance: ended("failed", { message: `credits balance not read: ${reason}` }),
         failure: error,
       };
     }
-    const message = `the ${options.scope} credits balance was not read, no snapshot stored: ${error.message} (${error.hint})`;
+    const { message: answer, hint } = error as ZooUsageError;
+    const message = `the ${options.scope} credits balance was not read, no snapshot stored: ${answer} (${hint})`;
     warn(message);
     return { balance: ended("skipped", { message }) };
   }

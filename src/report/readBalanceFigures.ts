@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { sqlFile } from "../load/sqlFiles.js";
-import { count, optionalText, queryRows, text } from "./rowValues.js";
+import { hasViews } from "./presentViews.js";
+import { optionalText, queryRows, text } from "./rowValues.js";
 
 /**
  * The API credits at the latest balance snapshot (`credits` in --json): what is left, how fast it
@@ -29,12 +30,7 @@ export interface CreditFigures {
  * exports never stored a snapshot (the token could not see the balance).
  */
 export async function readBalanceFigures(connection: DuckDBConnection): Promise<CreditFigures | null> {
-  const [present] = await queryRows(
-    connection,
-    "SELECT count(*)::BIGINT AS n FROM duckdb_views() WHERE database_name = current_database() AND schema_name = 'main' AND view_name = 'credit_runway'",
-    {},
-  );
-  if (present === undefined || count(present, "n") === 0) return null;
+  if (!(await hasViews(connection, ["credit_runway"]))) return null;
   const [row] = await queryRows(connection, sqlFile("report_balance.sql"), {});
   if (row === undefined) return null;
   const source = optionalText(row, "burn_source");

@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { sqlFile } from "../load/sqlFiles.js";
+import { hasViews } from "./presentViews.js";
 import { count, optionalText, queryRows, text } from "./rowValues.js";
 
 /** One UTC month: what the calls cost beside what was invoiced for it (exact decimal strings). */
@@ -47,12 +48,7 @@ export async function readInvoiceFigures(
   connection: DuckDBConnection,
   period: { from: string | null; to: string | null },
 ): Promise<InvoiceFigures | null> {
-  const present = await queryRows(
-    connection,
-    "SELECT count(*)::BIGINT AS n FROM duckdb_views() WHERE view_name = 'monthly_reconciliation' AND NOT internal",
-    {},
-  );
-  if (present[0] === undefined || count(present[0], "n") === 0) return null;
+  if (!(await hasViews(connection, ["monthly_reconciliation"]))) return null;
   const months = await queryRows(connection, sqlFile("report_invoices.sql"), period);
   const lines = await queryRows(connection, sqlFile("report_invoice_lines.sql"), period);
   const [notInvoiced = {}] = await queryRows(connection, sqlFile("report_calls_not_invoiced.sql"), period);

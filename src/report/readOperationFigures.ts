@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { sqlFile } from "../load/sqlFiles.js";
 import type { OperationFigures } from "./figures.js";
+import { hasViews } from "./presentViews.js";
 import { count, optionalText, queryRows, text } from "./rowValues.js";
 
 /** The views the operation sections read; another part of zoo-usage creates them. */
@@ -14,12 +15,7 @@ export async function readOperationFigures(
   connection: DuckDBConnection,
   options: { from: string | null; to: string | null; top: number },
 ): Promise<OperationFigures | null> {
-  const present = await queryRows(
-    connection,
-    "SELECT count(DISTINCT view_name)::BIGINT AS n FROM duckdb_views() WHERE NOT internal AND view_name IN ($a, $b)",
-    { a: OPERATION_VIEWS[0], b: OPERATION_VIEWS[1] },
-  );
-  if (present[0] === undefined || count(present[0], "n") < OPERATION_VIEWS.length) return null;
+  if (!(await hasViews(connection, OPERATION_VIEWS))) return null;
 
   const types = await queryRows(connection, sqlFile("report_operation_types.sql"), {});
   const failed = await queryRows(connection, sqlFile("report_billed_failed.sql"), options);

@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { sqlFile } from "../load/sqlFiles.js";
+import { hasViews } from "./presentViews.js";
 import { count, optionalText, queryRows, text } from "./rowValues.js";
 
 /** The period's spend per person (org_members names them in org scope). */
@@ -43,12 +44,7 @@ export async function readSpenderFigures(
   period: { from: string | null; to: string | null },
   showEmail = false,
 ): Promise<SpenderFigures | null> {
-  const present = await queryRows(
-    connection,
-    "SELECT count(*)::BIGINT AS n FROM duckdb_views() WHERE view_name = 'call_token_match' AND NOT internal",
-    {},
-  );
-  if (present[0] === undefined || count(present[0], "n") === 0) return null;
+  if (!(await hasViews(connection, ["call_token_match"]))) return null;
   const rows = await queryRows(connection, sqlFile("report_spenders.sql"), period);
   return {
     per_member: rows

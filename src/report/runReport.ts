@@ -6,8 +6,8 @@ import { openWarehouse, type Warehouse } from "../load/database.js";
 import type { Logger } from "../log/logger.js";
 import type { ReportFigures } from "./figures.js";
 import { renderHtml } from "./html.js";
+import { presentViews } from "./presentViews.js";
 import { readReportFigures } from "./readFigures.js";
-import { queryRows } from "./rowValues.js";
 import { renderTerminal } from "./terminal.js";
 import { writeFileAtomic } from "./writeAtomic.js";
 
@@ -70,12 +70,7 @@ async function readFigures(config: ReportConfig, generatedAt: Date): Promise<Rep
 }
 
 async function requireViews(warehouse: Warehouse): Promise<void> {
-  const rows = await queryRows(
-    warehouse.connection,
-    "SELECT view_name FROM duckdb_views() WHERE NOT internal",
-    {},
-  );
-  const present = new Set(rows.map((row) => String(row.view_name)));
+  const present = await presentViews(warehouse.connection);
   const missing = REQUIRED_VIEWS.filter((view) => !present.has(view));
   if (missing.length > 0) {
     throw new ZooUsageError({

@@ -10,7 +10,7 @@ import { describeCostSummary, readCostSummary } from "../load/costSummary.js";
 import { openWarehouse } from "../load/database.js";
 import { createLogger, type LogFormat, type Logger } from "../log/logger.js";
 import { printableLines } from "../log/printable.js";
-import { createProgress, type Progress } from "../pipeline/progress.js";
+import { createProgress, type Progress } from "../log/progress.js";
 import type { RunSummary } from "../pipeline/runSummary.js";
 import { type CliIo, printJson } from "./io.js";
 import { RunLine } from "./runLine.js";

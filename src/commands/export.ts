@@ -12,10 +12,10 @@ import { assertWarehousePath } from "../load/warehouseFile.js";
 import type { Logger } from "../log/logger.js";
 import { counted } from "../log/plural.js";
 import { printable, printableLines } from "../log/printable.js";
+import type { Progress } from "../log/progress.js";
 import { packParts, wrapLine } from "../log/terminalText.js";
 import { groupDigits } from "../log/usdText.js";
 import { exportApiCalls } from "../pipeline/exportApiCalls.js";
-import type { Progress } from "../pipeline/progress.js";
 import type { RunSummary } from "../pipeline/runSummary.js";
 import { SecretBox } from "../secrets/secretBox.js";
 import { loadSecretKey } from "../secrets/secretKey.js";
@@ -62,21 +62,8 @@ export async function runExport(
         onFailedRun: effects.onFailedRun,
       },
       {
+        ...runOptionsOf(config),
         runId: effects.runId,
-        limit: config.limit,
-        lookbackMs: config.lookbackMs,
-        fullRefresh: config.fullRefresh,
-        batchRecords: config.batchRecords,
-        durationUnit: config.durationUnit,
-        partitioning: config.partitioning,
-        scope: config.scope,
-        privacy: config.privacy,
-        maxPriceUsd: config.maxPriceUsd,
-        operations: config.operations,
-        operationsConcurrency: config.operationsConcurrency,
-        operationsWindowMs: config.operationsWindowMs,
-        maxPendingRereads: config.maxPendingRereads,
-        outDir: config.outDir,
         spoolDir: `${spoolPrefix(config.dbPath)}${effects.runId}`,
       },
     );
@@ -88,6 +75,12 @@ export async function runExport(
   } finally {
     warehouse.close();
   }
+}
+
+/** The config as the run's options: all of it but where the database and the secret key live. */
+function runOptionsOf(config: ExportConfig): Omit<ExportConfig, "dbPath" | "secretKey" | "keyFile"> {
+  const { dbPath: _db, secretKey: _secret, keyFile: _keyFile, ...options } = config;
+  return options;
 }
 
 export function exitCodeOf(summary: RunSummary): ExitCodeValue {

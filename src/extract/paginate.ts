@@ -27,6 +27,8 @@ const MAX_EMPTY_PAGES_WITH_TOKEN = 3;
 export interface PaginateOptions {
   /** Pages one scan reads at most; past it the scan stops, resumable from the next token. */
   maxPages: number;
+  /** What is listed, for the anomaly's message ("GET /user/api-tokens"); the calls' scan by default. */
+  listing?: string | undefined;
 }
 
 /**
@@ -107,16 +109,19 @@ export async function* paginate(
           anomaly = new PaginationAnomaly(
             `page ${pages} of this scan handed out the page token of an earlier page again, which would loop`,
             requestToken,
+            options.listing,
           );
         } else if (emptyWithToken >= MAX_EMPTY_PAGES_WITH_TOKEN) {
           anomaly = new PaginationAnomaly(
             `${emptyWithToken} empty pages in a row still carried a next page token (the API ends a scan with one empty page and no token)`,
             emptyFrom,
+            options.listing,
           );
         } else if (pages >= options.maxPages) {
           anomaly = new PaginationAnomaly(
             `the scan reached ${pages} pages, the most one run reads, and the API still had a next page`,
             next,
+            options.listing,
           );
         }
       }

@@ -10,10 +10,17 @@ export class PaginationAnomaly extends ZooUsageError {
   /** The page token the next run starts from (plaintext; null: from the stored ladder). */
   readonly resumeFrom: string | null;
 
-  constructor(anomaly: string, resumeFrom: string | null) {
+  /**
+   * `listing` names what was listed, as the run's output says it ("GET /user/api-tokens"); without
+   * one it is the calls' scan, which resumes from its last good page.
+   */
+  constructor(anomaly: string, resumeFrom: string | null, listing?: string) {
     super({
       code: "api.pagination_anomaly",
-      message: `Pagination anomaly: ${anomaly}. The calls read before it are stored and the next run goes on from the last good page; this scan is not marked complete`,
+      message:
+        listing === undefined
+          ? `Pagination anomaly: ${anomaly}. The calls read before it are stored and the next run goes on from the last good page; this scan is not marked complete`
+          : `Pagination anomaly in ${listing}: ${anomaly}. What it listed before is stored; the next run lists it again from the start`,
       hint: "Run the export again later. If the anomaly persists, report it to Zoo support with the run's output.",
     });
     this.name = "PaginationAnomaly";

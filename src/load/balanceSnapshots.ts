@@ -1,6 +1,5 @@
 import type { BalanceRow } from "../transform/balanceRow.js";
 import type { Warehouse } from "./database.js";
-import { insertRejects } from "./insertRejects.js";
 import { sqlFile } from "./sqlFiles.js";
 
 /**
@@ -12,20 +11,4 @@ export async function insertBalanceSnapshot(warehouse: Warehouse, row: BalanceRo
   for (const [column, value] of Object.entries(row)) values[column] = value === null ? null : String(value);
   const reader = await warehouse.connection.runAndReadAll(sqlFile("insert_balance_snapshot.sql"), values);
   return String(reader.getRowsJS()[0]?.[0]);
-}
-
-/** A balance body that cannot be stored, in `rejects` with the reason (the run ends partial). */
-export async function rejectBalance(
-  warehouse: Warehouse,
-  reject: { runId: string; rejectedAt: string; reason: string; rawJson: string },
-): Promise<void> {
-  await insertRejects(warehouse.connection, [
-    {
-      run_id: reject.runId,
-      rejected_at: reject.rejectedAt,
-      record_id: null,
-      reason: reject.reason,
-      raw_json: reject.rawJson,
-    },
-  ]);
 }

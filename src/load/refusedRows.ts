@@ -41,14 +41,14 @@ export function isReadError(error: unknown): boolean {
  * The lines `probe` refuses, each with its reason, found by halving: a few probes per refused line
  * (about 2 log2 n each), and one for a batch DuckDB reads whole.
  */
-export async function findUnreadable(
-  lines: readonly string[],
-  probe: (lines: readonly string[]) => Promise<string | undefined>,
-): Promise<{ line: string; reason: string }[]> {
+export async function findUnreadable<Line = string>(
+  lines: readonly Line[],
+  probe: (lines: readonly Line[]) => Promise<string | undefined>,
+): Promise<{ line: Line; reason: string }[]> {
   if (lines.length === 0) return [];
   const reason = await probe(lines);
   if (reason === undefined) return [];
-  if (lines.length === 1) return [{ line: lines[0] as string, reason }];
+  if (lines.length === 1) return [{ line: lines[0] as Line, reason }];
   const middle = Math.ceil(lines.length / 2);
   return [
     ...(await findUnreadable(lines.slice(0, middle), probe)),

@@ -1,113 +1,125 @@
 import { rm } from "node:fs/promises";
-import { ZooUsageError } from "../errors.js";
-import { type Checkpoint, forgetPositions, readCheckpoint } from "../load/checkpoint.js";
 import { durationUnitWarning } from "../load/durationEvidence.js";
-import { OperationLoader } from "../load/operationLoader.js";
 import { recordOwnCalls } from "../load/ownCalls.js";
 import { writeDirtyPartitions } from "../load/parquetExport.js";
 import { finishRun } from "../load/runHistory.js";
-import { isoTime } from "../log/isoTime.js";
-import { exportInvoices } from "./exportInvoices.js";
-import type { ExportDeps, ExportOptions } from "./exportSettings.js";
-import { fetchOperations } from "./fetchOperations.js";
-import { DATASETS, prepareRun, scanContext } from "./prepareRun.js";
-import { refreshSpenders } from "./refreshSpenders.js";
-import { type RereadResult, rereadPending } from "./rereadPending.js";
-import { isResumable, statusOf } from "./runStatus.js";
+import type { PendingRereads } from "../sources/calls/rereadPending.js";
+import type { CallsDetails } from "../sources/calls/scanWithFallback.js";
+import type { ExportDeps, ExportOptions } from "../sources/exportSettings.js";
+import type { OperationFetchResult } from "../sources/operations/fetchOperations.js";
+import { type SourceOutcome, stopsThePlan } from "../sources/outcome.js";
+import { balanceSummary, invoicesSummary, spendersSummary } from "./accountSummaries.js";
+import { exportPlan, runPlan } from "./plan.js";
+import { DATASETS, prepareRun } from "./prepareRun.js";
+import { statusOf } from "./runStatus.js";
 import { newRunSummary, type RunSummary } from "./runSummary.js";
-import { type ScanContext, type ScanResult, scanApiCalls } from "./scanApiCalls.js";
 import { claimRunScope } from "./scopeOwner.js";
-import { snapshotBalance } from "./snapshotBalance.js";
-import type { StartPoint } from "./startPoint.js";
 import { RunWarnings } from "./warnings.js";
 
-export type { ExportDeps, ExportOptions } from "./exportSettings.js";
+export type { ExportDeps, ExportOptions } from "../sources/exportSettings.js";
 
 /**
- * The export of api calls: scan pages in ascending created_at order from the chosen start, validate
- * and transform each record, upsert batches with their checkpoint in one transaction, re-read the
- * older calls still pending billing, run the account steps (spenders, invoices, balance), fetch
- * the async operations, then rewrite the Parquet partitions that changed. Each step returns what
- * it did; the summary is made from those at the end.
+ * One export run: claim the warehouse's scope and owner, prepare (the run recorded, the start point
+ * chosen), run the plan's sources (exportPlan), then rewrite the Parquet partitions that changed,
+ * also after a failure, for what was committed. The summary is made from the sources' outcomes.
+ * A failure that stops the plan (outcome.ts) is thrown after the run is recorded.
  */
-export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): Promise<RunSummary> {
+export async function exportApiCalls(
+  deps: ExportDeps & { onFailedRun?: ((summary: RunSummary) => void) | undefined },
+  options: ExportOptions,
+): Promise<RunSummary> {
   const { logger, progress } = deps;
   const startedAt = deps.now();
   const lap = phaseClock(deps.now, startedAt);
   const warnings = new RunWarnings((line) => logger.warn(line));
   const warn = (message: string, kind?: string) => warnings.add(message, kind);
   const owner = await claimRunScope(deps, options);
-  const { checkpoint, start } = await prepareRun(deps, options, startedAt, warn);
-  const context = scanContext(deps, options, startedAt, warn, owner);
+  const context = await prepareRun(deps, options, startedAt, warn, owner);
   const prepare = lap();
   progress.update({ phase: "fetching", counting: "records" });
-  const scan = await scanWithFallback(context, start, checkpoint, warn);
-  const rereads = await rereadAfterScan(context, scan, checkpoint);
-  const futureWarning = context.future.warning();
+  const outcomes = await runPlan(exportPlan(options.scope), context);
+  const sourcesSeconds = lap();
+  const futureWarning = context.calls.future.warning();
   if (futureWarning !== undefined) warn(futureWarning);
-  const scanSeconds = lap();
-  let failure = scan.failure ?? rereads?.failure;
-  // The account steps run after a scan that succeeded, each unless the run was stopped meanwhile
-  // (after a failure or a stop the run ends partial or failed on that; the next run does them).
-  const accountStepDue = () => failure === undefined && !deps.signal.aborted;
-  const spenders = accountStepDue() ? await refreshSpenders(deps, options, warn) : undefined;
-  const invoices = accountStepDue() ? await exportInvoices(deps, options, warn) : undefined;
-  const balance = accountStepDue() ? await snapshotBalance(deps, options, warn) : undefined;
-  const accountSeconds = lap();
-  const operations = await fetchOperationsAfterScan(deps, options, startedAt, failure, warn);
-  failure ??= operations?.failure ?? balance?.failure ?? spenders?.failure;
-  const operationsSeconds = lap();
-  const fatal = failure !== undefined && !isResumable(failure);
-  const partitionsAtEnd = fatal || deps.signal.aborted ? 0 : await writeDatasets(deps, options, warn);
+  const failed = [...outcomes.values()].filter((outcome) => outcome.status === "failed");
+  const fatal = failed.find((outcome) => stopsThePlan(outcome.kind) && outcome.kind !== "interrupted");
+  const failure = (fatal ?? failed[0])?.failure;
+  const partitionsAtEnd = deps.signal.aborted
+    ? 0
+    : await writeDatasets(deps, options, warn, fatal !== undefined);
   const parquetSeconds = lap();
   await rm(options.spoolDir, { recursive: true, force: true });
   const durationWarning = fatal ? undefined : await durationUnitWarning(deps.warehouse, options.durationUnit);
   if (durationWarning !== undefined) warn(durationWarning);
-  const { counts } = scan;
-  const summary: RunSummary = {
-    ...newRunSummary(options.runId),
-    scan_mode: scan.start.mode,
-    requests: deps.client.stats.requests,
-    retries: deps.client.stats.retries,
-    pages: counts.pages,
-    records_seen: counts.seen,
-    records_new: counts.inserted,
-    records_updated: counts.updated + (rereads?.updated ?? 0),
-    records_rejected: counts.rejected + (rereads?.rejected ?? 0),
-    partitions_written: scan.partitionsWritten + partitionsAtEnd,
-    phase_seconds: {
-      prepare,
-      scan: scanSeconds,
-      account: accountSeconds,
-      operations: operationsSeconds,
-      parquet: parquetSeconds,
-    },
-    ...(operations?.fetched === undefined ? {} : { operations: operations.fetched }),
-    ...(rereads?.rereads === undefined ? {} : { pending_rereads: rereads.rereads }),
-    ...(spenders === undefined ? {} : { spenders: spenders.fetched }),
-    ...(invoices === undefined ? {} : { invoices }),
-    ...(balance === undefined ? {} : { balance: balance.balance }),
+  const summary = summaryOf(outcomes, { deps, options, start: context.start.mode });
+  summary.partitions_written += partitionsAtEnd;
+  summary.phase_seconds = {
+    prepare,
+    ...phaseSeconds(outcomes, options.scope, sourcesSeconds),
+    parquet: parquetSeconds,
   };
-  summary.status = statusOf(
-    failure,
-    deps.signal.aborted,
+  const rejected =
     summary.records_rejected +
-      (summary.operations?.rejected ?? 0) +
-      (summary.spenders?.rejected ?? 0) +
-      (balance?.balance.rejected ?? 0) +
-      (invoices === undefined ? 0 : invoices.rejected + (invoices.status === "failed" ? 1 : 0)),
-  );
+    (summary.operations?.rejected ?? 0) +
+    (summary.spenders?.rejected ?? 0) +
+    (summary.invoices?.rejected ?? 0) +
+    (summary.balance?.rejected ?? 0);
+  summary.status = statusOf(failure, deps.signal.aborted, rejected);
   if (failure !== undefined) summary.message = failure instanceof Error ? failure.message : String(failure);
   summary.warnings = warnings.lines();
   summary.seconds = (deps.now().getTime() - startedAt.getTime()) / 1000;
-  await recordRun(deps, summary, fatal);
+  await recordRun(deps, summary, fatal !== undefined);
   progress.update({ phase: summary.status });
   progress.done();
-  if (fatal) {
+  if (fatal !== undefined) {
     deps.onFailedRun?.(summary);
-    throw failure;
+    throw fatal.failure;
   }
   return summary;
+}
+
+/** The run summary's counts from the sources' outcomes (their names keep the summary's keys). */
+function summaryOf(
+  outcomes: ReadonlyMap<string, SourceOutcome>,
+  run: { deps: ExportDeps; options: ExportOptions; start: RunSummary["scan_mode"] },
+): RunSummary {
+  const calls = outcomes.get("api calls");
+  const scan = calls?.details as CallsDetails | undefined;
+  const rereads = outcomes.get("pending re-reads");
+  const operations = outcomes.get("async operations")?.details as OperationFetchResult | undefined;
+  const pending = rereads?.details as PendingRereads | undefined;
+  const spenders = spendersSummary(outcomes);
+  const invoices = invoicesSummary(outcomes.get("invoices"));
+  const balance = balanceSummary(outcomes.get("balance"));
+  return {
+    ...newRunSummary(run.options.runId),
+    scan_mode: scan?.start.mode ?? run.start,
+    requests: run.deps.client.stats.requests,
+    retries: run.deps.client.stats.retries,
+    pages: calls?.counts.pages ?? 0,
+    records_seen: calls?.counts.seen ?? 0,
+    records_new: calls?.counts.inserted ?? 0,
+    records_updated: (calls?.counts.updated ?? 0) + (rereads?.counts.updated ?? 0),
+    records_rejected: (calls?.counts.rejected ?? 0) + (rereads?.counts.rejected ?? 0),
+    partitions_written: scan?.partitionsWritten ?? 0,
+    ...(operations === undefined ? {} : { operations }),
+    ...(pending === undefined ? {} : { pending_rereads: pending }),
+    ...(spenders === undefined ? {} : { spenders }),
+    ...(invoices === undefined ? {} : { invoices }),
+    ...(balance === undefined ? {} : { balance }),
+  };
+}
+
+/** The sources' seconds by the phase each declares; what they did not account for goes to the scan. */
+function phaseSeconds(
+  outcomes: ReadonlyMap<string, SourceOutcome>,
+  scope: ExportOptions["scope"],
+  total: number,
+): Omit<RunSummary["phase_seconds"], "prepare" | "parquet"> {
+  const phases = { scan: 0, account: 0, operations: 0 };
+  for (const source of exportPlan(scope)) phases[source.phase] += outcomes.get(source.name)?.seconds ?? 0;
+  phases.scan += Math.max(0, total - phases.scan - phases.account - phases.operations);
+  return phases;
 }
 
 /** Seconds since the previous call: each phase is measured from where the one before it ended. */
@@ -122,121 +134,32 @@ function phaseClock(now: () => Date, startedAt: Date): () => number {
 }
 
 /**
- * The scan from its start point. A stored token the API no longer accepts (before any page was
- * read): every stored position is forgotten and the scan starts again from the beginning.
+ * Rewrites every partition still dirty, of every dataset; returns how many. After a failure that
+ * stopped the plan it is tried all the same (what was committed deserves its Parquet), and its own
+ * failure is then a warning: the run's failure is the one to report.
  */
-async function scanWithFallback(
-  context: ScanContext,
-  start: StartPoint,
-  checkpoint: Checkpoint,
-  warn: (message: string) => void,
-): Promise<ScanResult & { start: StartPoint }> {
-  const first = await scanApiCalls(context, start, checkpoint.userId);
-  const { failure } = first;
-  const rejectedToken =
-    failure instanceof ZooUsageError &&
-    failure.code === "api.invalid_page_token" &&
-    start.token !== null &&
-    first.counts.pages === 0;
-  if (!rejectedToken) return { ...first, start };
-  warn(
-    "the API rejected the stored page token (400); falling back to a full scan, which ends correct but reads everything",
-  );
-  try {
-    await forgetPositions(context.deps.warehouse);
-  } catch (error) {
-    return { ...first, failure: error, start };
-  }
-  const full: StartPoint = { mode: "full", token: null, reason: "stored page token rejected by the API" };
-  const second = await scanApiCalls(context, full, checkpoint.userId);
-  return { ...second, partitionsWritten: first.partitionsWritten + second.partitionsWritten, start: full };
-}
-
-/**
- * The re-reads of the calls pending billing that the scan did not reach: after a scan that ended
- * without failure, was not a full scan (which has just read every call), and had a stored position.
- */
-async function rereadAfterScan(
-  context: ScanContext,
-  scan: ScanResult & { start: StartPoint },
-  checkpoint: Checkpoint,
-): Promise<Partial<RereadResult> | undefined> {
-  const { deps, options } = context;
-  const rereads = options.maxPendingRereads > 0 && scan.start.mode !== "full";
-  const stored = checkpoint.highWaterCreated;
-  if (!rereads || scan.failure !== undefined || stored === null || deps.signal.aborted) return undefined;
-  const windowStart = new Date(Date.parse(stored) - options.lookbackMs).toISOString();
-  try {
-    const highWater = (await readCheckpoint(deps.warehouse)).highWaterCreated ?? stored;
-    return await rereadPending(
-      deps,
-      context.loader,
-      context.transform,
-      {
-        runId: options.runId,
-        windowStart,
-        scannedFrom: scan.firstCreatedAt ?? null,
-        highWater,
-        max: options.maxPendingRereads,
-        concurrency: options.operationsConcurrency,
-        scope: options.scope,
-      },
-      context.warn,
-    );
-  } catch (error) {
-    return { failure: error };
-  }
-}
-
-/** The async operations of the exported calls, unless turned off or the scan failed or stopped. */
-async function fetchOperationsAfterScan(
-  deps: ExportDeps,
-  options: ExportOptions,
-  startedAt: Date,
-  failure: unknown,
-  warn: (message: string) => void,
-): Promise<{ fetched?: NonNullable<RunSummary["operations"]>; failure?: unknown } | undefined> {
-  if (!options.operations || failure !== undefined || deps.signal.aborted) return undefined;
-  deps.progress.update({ phase: "fetching operations", counting: "operations" });
-  try {
-    const fetched = await fetchOperations(
-      {
-        ...deps,
-        loader: new OperationLoader(deps.warehouse, { ...options, now: deps.now, onWarning: warn }),
-      },
-      {
-        runId: options.runId,
-        concurrency: options.operationsConcurrency,
-        // From the run's clock, as FutureCalls measures: a call dated in the future cannot move it.
-        windowStart:
-          options.operationsWindowMs === null
-            ? null
-            : isoTime(new Date(startedAt.getTime() - options.operationsWindowMs)),
-      },
-    );
-    return { fetched };
-  } catch (error) {
-    return { failure: error };
-  }
-}
-
-/** Rewrites every partition still dirty, of every dataset; returns how many. */
 async function writeDatasets(
   deps: ExportDeps,
   options: ExportOptions,
   warn: (message: string) => void,
+  afterFailure: boolean,
 ): Promise<number> {
   deps.progress.update({ phase: "writing parquet", counting: "partitions" });
   let written = 0;
-  for (const { dataset } of DATASETS) {
-    written += await writeDirtyPartitions(deps.warehouse, {
-      dataset,
-      outDir: options.outDir,
-      partitioning: options.partitioning,
-      runId: options.runId,
-      onPartition: () => deps.progress.add({ partitions: 1 }),
-      onWarning: warn,
-    });
+  try {
+    for (const { dataset } of DATASETS) {
+      written += await writeDirtyPartitions(deps.warehouse, {
+        dataset,
+        outDir: options.outDir,
+        partitioning: options.partitioning,
+        runId: options.runId,
+        onPartition: () => deps.progress.add({ partitions: 1 }),
+        onWarning: warn,
+      });
+    }
+  } catch (error) {
+    if (!afterFailure) throw error;
+    warn(`the Parquet dataset was not written after the failure: ${(error as Error).message}`);
   }
   return written;
 }

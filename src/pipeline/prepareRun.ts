@@ -1,17 +1,18 @@
 import { mkdir } from "node:fs/promises";
 import { ApiCallLoader } from "../load/apiCallLoader.js";
-import { type Checkpoint, clampHighWater, readCheckpoint } from "../load/checkpoint.js";
+import { clampHighWater, readCheckpoint } from "../load/checkpoint.js";
 import { markMissingPartitions } from "../load/parquetExport.js";
 import { startRun } from "../load/runHistory.js";
 import { reconcileSettings } from "../load/storedSettings.js";
 import type { ScopeOwner } from "../load/warehouseScope.js";
 import { isoTime } from "../log/isoTime.js";
+import { CLOCK_TOLERANCE_MS, FutureCalls } from "../sources/calls/futureCalls.js";
+import type { ScanContext } from "../sources/calls/scanApiCalls.js";
+import { chooseStartPoint } from "../sources/calls/startPoint.js";
+import type { ExportDeps, ExportOptions } from "../sources/exportSettings.js";
+import type { RunContext } from "../sources/runContext.js";
 import type { TransformContext } from "../transform/apiCallRow.js";
 import { EndpointTemplater } from "../transform/endpointTemplate.js";
-import type { ExportDeps, ExportOptions } from "./exportSettings.js";
-import { CLOCK_TOLERANCE_MS, FutureCalls } from "./futureCalls.js";
-import type { ScanContext } from "./scanApiCalls.js";
-import { chooseStartPoint, type StartPoint } from "./startPoint.js";
 
 /** The Parquet datasets, each partitioned by the UTC month or day of its time column. */
 export const DATASETS = [
@@ -22,14 +23,15 @@ export const DATASETS = [
 /**
  * Before the first request: the run is recorded as started, the stored position is read (a
  * far-future high-water mark brought back), the settings reconciled, the start point chosen, and
- * the partitions missing from the dataset marked to be written.
+ * the partitions missing from the dataset marked to be written. Returns what the sources run with.
  */
 export async function prepareRun(
   deps: ExportDeps,
   options: ExportOptions,
   startedAt: Date,
-  warn: (message: string) => void,
-): Promise<{ checkpoint: Checkpoint; start: StartPoint }> {
+  warn: (message: string, kind?: string) => void,
+  owner: ScopeOwner,
+): Promise<RunContext> {
   const { warehouse, logger } = deps;
   await mkdir(options.spoolDir, { recursive: true, mode: 0o700 });
   await startRun(warehouse, options.runId, startedAt);
@@ -60,11 +62,12 @@ export async function prepareRun(
         `${missing} ${dataset.dataset} partition(s) missing from ${options.outDir}; they will be written`,
       );
   }
-  return { checkpoint, start };
+  const calls = scanContext(deps, options, startedAt, warn, owner);
+  return { deps, options, warn, startedAt, owner, checkpoint, start, calls };
 }
 
 /** The loader, transform context and clock bounds the scan and the re-reads share. */
-export function scanContext(
+function scanContext(
   deps: ExportDeps,
   options: ExportOptions,
   startedAt: Date,

@@ -1,5 +1,6 @@
 import type { FinishedRun } from "../load/runHistory.js";
-import type { OperationFetchResult } from "./fetchOperations.js";
+import type { PendingRereads } from "../sources/calls/rereadPending.js";
+import type { OperationFetchResult } from "../sources/operations/fetchOperations.js";
 
 export type RunStatus = "completed" | "partial" | "failed" | "interrupted";
 
@@ -64,22 +65,6 @@ export interface SpendersSummary extends AccountStepSummary {
   org_members: number;
   /** Listings the token may not read (403/404): skipped with a warning; all of them: status "skipped". */
   skipped_listings: string[];
-}
-
-/** What the re-reads of one run did (RunSummary.pending_rereads). */
-export interface PendingRereads {
-  /** Calls asked for with GET /user/api-calls/{id}. */
-  asked: number;
-  /** Asked, and billed now (completed_at filled in). */
-  settled: number;
-  /** Asked, and still pending billing. */
-  still_pending: number;
-  /** Asked, and answered 404: the stored row is kept as it is and not asked again. */
-  not_found: number;
-  /** Asked, and answered with a body that does not validate: it went to `rejects`. */
-  rejected: number;
-  /** Pending calls before the window left for later runs by the per-run cap. */
-  left: number;
 }
 
 /** What the credits balance step of one run did (RunSummary.balance). */

@@ -1,7 +1,7 @@
 import { notVisibleStatus } from "../api/notVisible.js";
 import { ZooUsageError } from "../errors.js";
 import { claimScope, type ScopeOwner } from "../load/warehouseScope.js";
-import type { ExportDeps, ExportOptions } from "./exportSettings.js";
+import type { ExportDeps, ExportOptions } from "../sources/exportSettings.js";
 
 /**
  * The run's scope and owner, claimed in the warehouse before anything else is read or written: in

@@ -8,7 +8,7 @@ import { clientSettings, loadApiConfig } from "../../src/config/apiConfig.js";
 import { type ExportFlags, loadExportConfig } from "../../src/config/exportConfig.js";
 import { openWarehouse, type Warehouse } from "../../src/load/database.js";
 import { type Logger, silentLogger } from "../../src/log/logger.js";
-import { silentProgress } from "../../src/pipeline/progress.js";
+import { silentProgress } from "../../src/log/progress.js";
 import type { RunSummary } from "../../src/pipeline/runSummary.js";
 
 /** A temp dir per test with the default layout: db, key file and Parquet dataset inside it. */

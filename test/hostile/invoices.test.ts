@@ -57,7 +57,7 @@ test.each([
     expect([summary.status, exitCode]).toEqual(["completed", 0]);
     expect(summary.invoices?.status).toBe("skipped");
     expect(
-      summary.warnings.some((line) => line.startsWith(`invoices skipped: the API answered ${status}`)),
+      summary.warnings.some((line) => line.startsWith(`invoices skipped: the API answered ${status} `)),
     ).toBe(true);
     expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM api_calls")).toEqual([{ n: 2 }]);
   },

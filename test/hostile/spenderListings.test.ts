@@ -41,9 +41,9 @@ test("a 403 from GET /user/api-tokens is a warning; the run succeeds", async () 
   expect(run.summary.spenders).toMatchObject({
     status: "skipped",
     skipped_listings: ["/user/api-tokens"],
-    message: expect.stringMatching(/may not list \/user\/api-tokens/),
+    message: expect.stringMatching(/^api tokens skipped: the API answered 403 \(this token may not read it/),
   });
-  expect(run.summary.warnings.join("\n")).toMatch(/GET \/user\/api-tokens answered 403: .*skipped/);
+  expect(run.summary.warnings.join("\n")).toMatch(/api tokens skipped: the API answered 403 .*GET \/user\/api-tokens/);
   expect(run.calls).toBe(2);
 });
 
@@ -55,7 +55,7 @@ test("a listing that keeps failing makes the run partial (exit 4) and keeps the 
   expect(run.summary.status).toBe("partial");
   expect(run.summary.spenders).toMatchObject({
     status: "failed",
-    message: expect.stringMatching(/^tokens and members not all stored: /),
+    message: expect.stringMatching(/^api tokens not all stored: GET \/user\/api-tokens/),
   });
   expect(run.calls).toBe(2);
 });

@@ -1,8 +1,8 @@
 import { expect, test } from "vitest";
 import { AdaptiveConcurrency } from "../../src/extract/adaptiveConcurrency.js";
 import { fetchConcurrently } from "../../src/extract/fetchConcurrently.js";
-import { SerialQueue } from "../../src/pipeline/serialQueue.js";
-import { type CommitCounts, runSource, type Source } from "../../src/pipeline/source.js";
+import { SerialQueue } from "../../src/sources/operations/serialQueue.js";
+import { type CommitCounts, runSource, type Source } from "../../src/sources/runSource.js";
 
 /**
  * A source shaped as the operations one: ids read in chunks from the store, fetched concurrently,

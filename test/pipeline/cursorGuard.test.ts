@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { type CallKey, CursorGuard } from "../../src/pipeline/cursorGuard.js";
+import { type CallKey, CursorGuard } from "../../src/sources/calls/cursorGuard.js";
 
 const call = (id: string, second: number, zone = "Z"): CallKey => ({
   id,

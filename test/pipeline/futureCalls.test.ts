@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { isRfc3339DateTime } from "../../src/api/schemas/primitives.js";
-import { FutureCalls } from "../../src/pipeline/futureCalls.js";
+import { FutureCalls } from "../../src/sources/calls/futureCalls.js";
 
 const NOW = new Date("2026-11-23T12:00:00Z");
 

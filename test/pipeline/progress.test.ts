@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { createProgress } from "../../src/pipeline/progress.js";
+import { createProgress } from "../../src/log/progress.js";
 
 const CLEAR_TO_END = "\x1b[K";
 

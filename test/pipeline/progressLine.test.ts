@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { duration, formatProgressLine, type ProgressView } from "../../src/pipeline/progressLine.js";
+import { duration, formatProgressLine, type ProgressView } from "../../src/log/progressLine.js";
 
 const counters = {
   phase: "fetching operations",

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { type CommitCounts, type PageCounts, runSource, type Source } from "../../src/pipeline/source.js";
+import { type CommitCounts, type PageCounts, runSource, type Source } from "../../src/sources/runSource.js";
 
 /**
  * The runner's commit-with-checkpoint rule, on a source whose warehouse is an array: each commit

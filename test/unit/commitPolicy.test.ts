@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { shouldCommit } from "../../src/pipeline/source.js";
+import { shouldCommit } from "../../src/sources/runSource.js";
 
 /**
  * When the scan commits its batch after a page. A full batch always commits (a crash loses at most

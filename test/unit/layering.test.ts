@@ -7,10 +7,11 @@ import { describe, expect, test } from "vitest";
  * one floor import neither way. The README's Development section draws the same table.
  */
 const FLOORS: Record<string, number> = {
-  cli: 8, // argument parsing, printing, exit codes
-  commands: 7, // one file per subcommand: loads config, opens the warehouse, runs the pipeline
-  pipeline: 6, // orchestration: runs the sources, commits with the checkpoint, progress, run summary
-  report: 6, // the report command's reading and rendering
+  cli: 9, // argument parsing, printing, exit codes
+  commands: 8, // one file per subcommand: loads config, opens the warehouse, runs the pipeline
+  pipeline: 7, // the plan: which sources run in which order, the run's status and summary
+  report: 7, // the report command's reading and rendering
+  sources: 6, // one declaration per API resource, and the one runner that runs any of them
   config: 5, // flags + environment -> a typed config
   operations: 5, // operation view, wait and save-outputs helpers (saving uses load's file helpers)
   extract: 4, // HTTP paging and fetching only

@@ -1,8 +1,8 @@
 import { expect, test } from "vitest";
 import type { Checkpoint } from "../../src/load/checkpoint.js";
 import type { Warehouse } from "../../src/load/database.js";
-import { chooseStartPoint } from "../../src/pipeline/startPoint.js";
 import { SecretBox } from "../../src/secrets/secretBox.js";
+import { chooseStartPoint } from "../../src/sources/calls/startPoint.js";
 import { withTempWarehouse } from "../helpers/exportHarness.js";
 
 /**

@@ -1,11 +1,11 @@
-import type { ZooClient } from "../api/client.js";
-import type { ConcurrencyTrace } from "../extract/fetchOperationBodies.js";
-import type { Warehouse } from "../load/database.js";
-import { countOperationCandidates, countOperationsOutsideWindow } from "../load/operationCandidates.js";
-import type { OperationLoader } from "../load/operationLoader.js";
+import type { ZooClient } from "../../api/client.js";
+import type { ConcurrencyTrace } from "../../extract/fetchOperationBodies.js";
+import type { Warehouse } from "../../load/database.js";
+import { countOperationCandidates, countOperationsOutsideWindow } from "../../load/operationCandidates.js";
+import type { OperationLoader } from "../../load/operationLoader.js";
+import type { Progress } from "../../log/progress.js";
+import { runSource } from "../runSource.js";
 import { OperationsSource } from "./operationsSource.js";
-import type { Progress } from "./progress.js";
-import { runSource } from "./source.js";
 
 export interface OperationFetchDeps {
   client: ZooClient;

@@ -1,23 +1,23 @@
-import type { ZooClient } from "../api/client.js";
+import type { ZooClient } from "../../api/client.js";
 import {
   type ConcurrencyTrace,
   fetchOperationBodies,
   type OperationAnswer,
   type OperationBodies,
-} from "../extract/fetchOperationBodies.js";
-import type { RejectRow } from "../load/apiCallLoader.js";
-import type { Warehouse } from "../load/database.js";
-import { OperationCandidates } from "../load/operationCandidates.js";
-import type { OperationLoader } from "../load/operationLoader.js";
-import { rawOperationJson } from "../transform/operationRawJson.js";
+} from "../../extract/fetchOperationBodies.js";
+import type { RejectRow } from "../../load/apiCallLoader.js";
+import type { Warehouse } from "../../load/database.js";
+import { OperationCandidates } from "../../load/operationCandidates.js";
+import type { OperationLoader } from "../../load/operationLoader.js";
+import { rawOperationJson } from "../../transform/operationRawJson.js";
 import {
   notFoundOperation,
   type OperationRow,
   rejectedOperation,
   transformOperation,
-} from "../transform/operationRow.js";
+} from "../../transform/operationRow.js";
+import type { CommitCounts, PageCounts, Source } from "../runSource.js";
 import { SerialQueue } from "./serialQueue.js";
-import type { CommitCounts, PageCounts, Source } from "./source.js";
 
 export interface OperationsSourceContext {
   client: ZooClient;

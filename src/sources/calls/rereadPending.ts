@@ -1,17 +1,16 @@
-import type { ApiScope } from "../api/scope.js";
-import { type CallAnswer, fetchCallsById } from "../extract/fetchCallsById.js";
+import type { ApiScope } from "../../api/scope.js";
+import { type CallAnswer, fetchCallsById } from "../../extract/fetchCallsById.js";
 import {
   type ApiCallLoader,
   type Batch,
   noteRecord,
   serializeReject,
   serializeRow,
-} from "../load/apiCallLoader.js";
-import { recordPendingRereads, selectPendingRereads } from "../load/pendingRereads.js";
-import { isoTime } from "../log/isoTime.js";
-import { checkApiCall, rawForRejects, type TransformContext, toRow } from "../transform/apiCallRow.js";
-import type { ExportDeps } from "./exportSettings.js";
-import type { PendingRereads } from "./runSummary.js";
+} from "../../load/apiCallLoader.js";
+import { recordPendingRereads, selectPendingRereads } from "../../load/pendingRereads.js";
+import { isoTime } from "../../log/isoTime.js";
+import { checkApiCall, rawForRejects, type TransformContext, toRow } from "../../transform/apiCallRow.js";
+import type { ExportDeps } from "../exportSettings.js";
 
 /**
  * A call pending billing this long after it was created is probably never billed: Zoo charges at
@@ -21,6 +20,22 @@ export const LIKELY_UNBILLED_DAYS = 45;
 const DAY_MS = 86_400_000;
 /** Re-reads committed per transaction: an interrupted run loses at most this many. */
 const CHUNK = 500;
+
+/** What the re-reads of one run did (RunSummary.pending_rereads). */
+export interface PendingRereads {
+  /** Calls asked for with GET /user/api-calls/{id}. */
+  asked: number;
+  /** Asked, and billed now (completed_at filled in). */
+  settled: number;
+  /** Asked, and still pending billing. */
+  still_pending: number;
+  /** Asked, and answered 404: the stored row is kept as it is and not asked again. */
+  not_found: number;
+  /** Asked, and answered with a body that does not validate: it went to `rejects`. */
+  rejected: number;
+  /** Pending calls before the window left for later runs by the per-run cap. */
+  left: number;
+}
 
 export interface RereadOptions {
   runId: string;

@@ -1,4 +1,4 @@
-import { isEarlier } from "../transform/apiCallRow.js";
+import { isEarlier } from "../../transform/apiCallRow.js";
 
 /** A validated call as the guard sees it: its id and its created_at (RFC 3339). */
 export interface CallKey {

@@ -1,12 +1,12 @@
-import type { ApiCallLoader } from "../load/apiCallLoader.js";
-import { writeDirtyPartitions } from "../load/parquetExport.js";
-import { partitionOf } from "../load/partitioning.js";
-import type { ScopeOwner } from "../load/warehouseScope.js";
-import type { TransformContext } from "../transform/apiCallRow.js";
+import type { ApiCallLoader } from "../../load/apiCallLoader.js";
+import { writeDirtyPartitions } from "../../load/parquetExport.js";
+import { partitionOf } from "../../load/partitioning.js";
+import type { ScopeOwner } from "../../load/warehouseScope.js";
+import type { TransformContext } from "../../transform/apiCallRow.js";
+import type { ExportDeps, ExportOptions } from "../exportSettings.js";
+import { runSource, type SourceRun } from "../runSource.js";
 import { ApiCallsSource } from "./apiCallsSource.js";
-import type { ExportDeps, ExportOptions } from "./exportSettings.js";
 import type { FutureCalls } from "./futureCalls.js";
-import { runSource, type SourceRun } from "./source.js";
 import type { StartPoint } from "./startPoint.js";
 
 /**

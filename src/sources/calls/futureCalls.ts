@@ -1,4 +1,4 @@
-import { epochMicros, isEarlier } from "../transform/apiCallRow.js";
+import { epochMicros, isEarlier } from "../../transform/apiCallRow.js";
 
 /** Clocks drift: a call dated up to this far after the run's clock is taken at its word. */
 export const CLOCK_TOLERANCE_MS = 24 * 60 * 60 * 1000;

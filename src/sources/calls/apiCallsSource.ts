@@ -1,18 +1,18 @@
-import type { RawApiCallsPage, ZooClient } from "../api/client.js";
-import { ZooUsageError } from "../errors.js";
-import { type PageEvent, paginate } from "../extract/paginate.js";
-import { PaginationAnomaly } from "../extract/paginationAnomaly.js";
+import type { RawApiCallsPage, ZooClient } from "../../api/client.js";
+import { ZooUsageError } from "../../errors.js";
+import { type PageEvent, paginate } from "../../extract/paginate.js";
+import { PaginationAnomaly } from "../../extract/paginationAnomaly.js";
 import {
   type ApiCallLoader,
   type Batch,
   noteRecord,
   serializeReject,
   serializeRow,
-} from "../load/apiCallLoader.js";
-import { finishScan } from "../load/checkpoint.js";
-import type { Warehouse } from "../load/database.js";
-import type { ScopeOwner } from "../load/warehouseScope.js";
-import type { SecretBox } from "../secrets/secretBox.js";
+} from "../../load/apiCallLoader.js";
+import { finishScan } from "../../load/checkpoint.js";
+import type { Warehouse } from "../../load/database.js";
+import type { ScopeOwner } from "../../load/warehouseScope.js";
+import type { SecretBox } from "../../secrets/secretBox.js";
 import {
   type CheckResult,
   isEarlier,
@@ -20,12 +20,12 @@ import {
   type TransformContext,
   toMicros,
   toRow,
-} from "../transform/apiCallRow.js";
-import { isBulkLoadable } from "../transform/bulkLoadable.js";
+} from "../../transform/apiCallRow.js";
+import { isBulkLoadable } from "../../transform/bulkLoadable.js";
+import type { CommitCounts, PageCounts, Source } from "../runSource.js";
 import { checkPage } from "./checkPage.js";
 import { CursorGuard } from "./cursorGuard.js";
 import type { FutureCalls } from "./futureCalls.js";
-import type { CommitCounts, PageCounts, Source } from "./source.js";
 import type { StartPoint } from "./startPoint.js";
 
 /** The list request of a scan: GET /user/api-calls (an org's calls have the same schema and paging). */

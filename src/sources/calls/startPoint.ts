@@ -1,7 +1,7 @@
-import { type Checkpoint, findLadderRung } from "../load/checkpoint.js";
-import type { Warehouse } from "../load/database.js";
-import { isoTime } from "../log/isoTime.js";
-import type { SecretBox } from "../secrets/secretBox.js";
+import { type Checkpoint, findLadderRung } from "../../load/checkpoint.js";
+import type { Warehouse } from "../../load/database.js";
+import { isoTime } from "../../log/isoTime.js";
+import type { SecretBox } from "../../secrets/secretBox.js";
 
 export type ScanMode = "full" | "incremental" | "resume";
 

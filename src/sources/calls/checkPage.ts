@@ -1,5 +1,5 @@
 import { setImmediate } from "node:timers/promises";
-import { type CheckResult, checkApiCall, type TransformContext } from "../transform/apiCallRow.js";
+import { type CheckResult, checkApiCall, type TransformContext } from "../../transform/apiCallRow.js";
 
 /**
  * Records validated between two turns of the event loop. A commit runs as a series of DuckDB

@@ -1,0 +1,58 @@
+import { type InvoiceBatchCounts, replaceInvoices } from "../load/invoiceStore.js";
+import { type InvoiceRows, invoiceRows } from "../transform/invoiceRow.js";
+import { applyPolicy } from "../transform/privacy.js";
+import type { DeclaredSource } from "./declaredSource.js";
+import type { Listing } from "./listing/listingSource.js";
+import { type ListingDetails, runListing } from "./listing/runListing.js";
+import type { RunContext } from "./runContext.js";
+
+/** Invoices per page: an account has about one a month, but each may carry hundreds of lines. */
+const PAGE_LIMIT = 100;
+
+/**
+ * The account's invoices with their lines (GET /user/payment/invoices or /org/payment/invoices, by
+ * scope), amounts read from the JSON text itself, never a double. Each invoice replaces its stored
+ * copy and lines; one no longer listed stays as last seen. A 403 (not an org admin) or 404 (no
+ * payment account) skips it.
+ */
+export const invoices: DeclaredSource<ListingDetails<InvoiceBatchCounts>> = {
+  name: "invoices",
+  reads: "GET /{user,org}/payment/invoices",
+  lands: "invoices, invoice_lines",
+  disposition: { kind: "replace", key: "id" },
+  optional: true,
+  phase: "account",
+  progress: "fetching invoices",
+  run: (context) => runListing("invoices", invoiceListing(context), context),
+};
+
+function invoiceListing(context: RunContext): Listing<InvoiceRows, InvoiceBatchCounts> {
+  const { deps, options } = context;
+  const hash = (value: string) => deps.secrets.hash(value);
+  const customerEmail = (email: string) => applyPolicy(email, options.privacy.email, hash);
+  return {
+    reads: `GET /${options.scope}/payment/invoices`,
+    noun: "invoice",
+    page: (pageToken, signal) =>
+      deps.client.listInvoices({ scope: options.scope, limit: PAGE_LIMIT, pageToken, signal }),
+    check: (item) => {
+      const result = invoiceRows(item, customerEmail);
+      if (result.ok) return { ok: true, key: result.rows.id, row: result.rows };
+      const { recordId, reason, rawJson } = result.reject;
+      return { ok: false, reject: { record_id: recordId, reason, raw_json: rawJson } };
+    },
+    write: (rows) => replaceInvoices(deps.warehouse, options.runId, rows),
+    weight: (row) => 1 + row.lines.length,
+  };
+}
+
+/** What the invoices source stored, summed over its batches. */
+export function invoiceTotals(details: ListingDetails<InvoiceBatchCounts> | undefined): InvoiceBatchCounts {
+  const totals: InvoiceBatchCounts = { invoices: 0, lines: 0, new_invoices: 0 };
+  for (const batch of details?.batches ?? []) {
+    totals.invoices += batch.invoices;
+    totals.lines += batch.lines;
+    totals.new_invoices += batch.new_invoices;
+  }
+  return totals;
+}

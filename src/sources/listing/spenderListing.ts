@@ -1,0 +1,69 @@
+import { type SpenderTable, upsertSpenders } from "../../load/spenderTables.js";
+import type { CheckedItems, MemberRecord, TokenRecord } from "../../transform/spenderRows.js";
+import type { DeclaredSource } from "../declaredSource.js";
+import type { RunContext } from "../runContext.js";
+import type { CheckedItem, Listing } from "./listingSource.js";
+import { type ListingDetails, runListing } from "./runListing.js";
+
+/** Items per page of the token and member listings (the API serves up to 10,000). */
+const PAGE_LIMIT = 1000;
+
+/**
+ * A listing of who holds the tokens (GET /user/api-tokens, /org/service-accounts, /org/members):
+ * items checked one by one, keyed by id, upserted into `table` with the run's clock as last seen.
+ */
+export function spenderListing<Row extends TokenRecord | MemberRecord>(
+  context: RunContext,
+  spec: {
+    path: string;
+    table: SpenderTable;
+    noun: string;
+    check: (items: readonly unknown[]) => CheckedItems<Row>;
+  },
+): Listing<Row, number> {
+  const { deps } = context;
+  const seenAt = deps.now();
+  return {
+    reads: `GET ${spec.path}`,
+    noun: spec.noun,
+    page: async (pageToken, signal) => ({
+      ...(await deps.client.listPage(spec.path, { limit: PAGE_LIMIT, pageToken, signal })),
+      itemsJson: undefined,
+      requestId: undefined,
+    }),
+    check: (item): CheckedItem<Row> => {
+      const { rows, refused } = spec.check([item]);
+      const row = rows[0];
+      if (row !== undefined) return { ok: true, key: row.id, row };
+      return {
+        ok: false,
+        reject: refused[0] ?? { record_id: null, reason: "not checked", raw_json: "null" },
+      };
+    },
+    write: async (rows) => {
+      await upsertSpenders(deps.warehouse, spec.table, rows, seenAt);
+      return rows.length;
+    },
+  };
+}
+
+/** A listing of who holds the tokens as a declared source: merged on id, skipped on 403/404. */
+export function spenderSource<Row extends TokenRecord | MemberRecord>(spec: {
+  name: string;
+  path: string;
+  table: SpenderTable;
+  noun: string;
+  check: (context: RunContext) => (items: readonly unknown[]) => CheckedItems<Row>;
+}): DeclaredSource<ListingDetails<number>> {
+  return {
+    name: spec.name,
+    reads: `GET ${spec.path}`,
+    lands: spec.table,
+    disposition: { kind: "merge", key: "id" },
+    optional: true,
+    phase: "account",
+    progress: `fetching ${spec.name}`,
+    run: (context) =>
+      runListing(spec.name, spenderListing(context, { ...spec, check: spec.check(context) }), context),
+  };
+}

@@ -47,10 +47,9 @@ export function parseWithNumberTexts(text: string): unknown {
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const INTEGER = /^-?\d+$/;
-/** A string's body: anything but a quote, a backslash or a control character, or an escape. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON forbids raw control characters in strings.
-const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
 const WHITESPACE = /[ \t\n\r]*/y;
+/** Depth the recursive reader descends to; deeper values are read whole (deepValue). */
+const MAX_EXACT_DEPTH = 64;
 
 /** A recursive-descent JSON reader that knows where it is: "" (top), "items", "item", "duration". */
 class ExactParser {
@@ -61,17 +60,39 @@ class ExactParser {
     private readonly numbersAsText = false,
   ) {}
 
-  value(where: string): unknown {
+  value(where: string, depth = 0): unknown {
     this.skipWhitespace();
     const char = this.text[this.at];
-    if (char === "{") return this.object(where);
-    if (char === "[") return this.array(where);
+    if ((char === "{" || char === "[") && depth >= MAX_EXACT_DEPTH) return this.deepValue();
+    if (char === "{") return this.object(where, depth);
+    if (char === "[") return this.array(where, depth);
     if (char === '"') return this.string();
     if (char === "t" || char === "f" || char === "n") return this.literal();
     return this.number(where === "duration");
   }
 
-  private object(where: string): Record<string, unknown> {
+  /**
+   * A value nested deeper than MAX_EXACT_DEPTH, read by JSON.parse: descending further would
+   * overflow the stack, and a record nested this deep is refused downstream (MAX_JSON_DEPTH in
+   * src/transform/limits.ts) whatever its numbers say.
+   */
+  private deepValue(): unknown {
+    const start = this.at;
+    let depth = 0;
+    do {
+      const char = this.text[this.at];
+      if (char === '"') {
+        this.string();
+        continue;
+      }
+      if (char === "{" || char === "[") depth += 1;
+      else if (char === "}" || char === "]") depth -= 1;
+      this.at += 1;
+    } while (depth > 0 && this.at < this.text.length);
+    return JSON.parse(this.text.slice(start, this.at));
+  }
+
+  private object(where: string, depth: number): Record<string, unknown> {
     const result: Record<string, unknown> = {};
     this.at += 1;
     this.skipWhitespace();
@@ -92,7 +113,7 @@ class ExactParser {
             : "other";
       // Own data properties, as JSON.parse defines them: a key "__proto__" stays a key.
       Object.defineProperty(result, key, {
-        value: this.value(child),
+        value: this.value(child, depth + 1),
         enumerable: true,
         writable: true,
         configurable: true,
@@ -107,7 +128,7 @@ class ExactParser {
     }
   }
 
-  private array(where: string): unknown[] {
+  private array(where: string, depth: number): unknown[] {
     const result: unknown[] = [];
     this.at += 1;
     this.skipWhitespace();
@@ -116,7 +137,7 @@ class ExactParser {
       return result;
     }
     for (;;) {
-      result.push(this.value(where === "items" ? "item" : "other"));
+      result.push(this.value(where === "items" ? "item" : "other", depth + 1));
       this.skipWhitespace();
       if (this.text[this.at] === ",") {
         this.at += 1;
@@ -127,12 +148,21 @@ class ExactParser {
     }
   }
 
+  /** A string, found by its closing quote and read by JSON.parse (a regex over MBs overflows). */
   private string(): string {
-    STRING.lastIndex = this.at;
-    const match = STRING.exec(this.text);
-    if (match === null) throw new SyntaxError(`expected a string at ${this.at}`);
-    this.at += match[0].length;
-    return JSON.parse(match[0]) as string;
+    if (this.text[this.at] !== '"') throw new SyntaxError(`expected a string at ${this.at}`);
+    let end = this.at + 1;
+    for (;;) {
+      const quote = this.text.indexOf('"', end);
+      if (quote === -1) throw new SyntaxError(`unterminated string at ${this.at}`);
+      let backslashes = 0;
+      while (this.text[quote - 1 - backslashes] === "\\") backslashes += 1;
+      end = quote + 1;
+      if (backslashes % 2 === 0) break;
+    }
+    const value = JSON.parse(this.text.slice(this.at, end)) as string;
+    this.at = end;
+    return value;
   }
 
   private literal(): boolean | null {
@@ -176,14 +206,27 @@ class ExactParser {
  * JSON text of a value parseWithNumberTexts made: every JsonNumberText written back as the digits
  * the server sent, so a stored copy (a reject's raw_json, an invoice's discounts) is what was read.
  */
-export function stringifyWithNumberTexts(value: unknown): string {
+export function stringifyWithNumberTexts(value: unknown, depth = 0): string {
   if (value instanceof JsonNumberText) return value.text;
-  if (Array.isArray(value)) return `[${value.map((item) => stringifyWithNumberTexts(item)).join(",")}]`;
+  // Past the reader's own depth there are no number texts (deepValue); JSON.stringify then writes
+  // what its stack allows, and a value deeper than that is said to be so rather than overflowing.
+  if (depth >= MAX_EXACT_DEPTH) return stringifyDeep(value);
+  if (Array.isArray(value))
+    return `[${value.map((item) => stringifyWithNumberTexts(item, depth + 1)).join(",")}]`;
   if (value !== null && typeof value === "object") {
     const fields = Object.entries(value).map(
-      ([key, item]) => `${JSON.stringify(key)}:${stringifyWithNumberTexts(item)}`,
+      ([key, item]) => `${JSON.stringify(key)}:${stringifyWithNumberTexts(item, depth + 1)}`,
     );
     return `{${fields.join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
+}
+
+function stringifyDeep(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "null";
+  } catch (error) {
+    if (error instanceof RangeError) return JSON.stringify("[nested too deep to write out]");
+    throw error;
+  }
 }

@@ -271,7 +271,12 @@ describe("a balance the token cannot see, or cannot be stored", () => {
     expect(run.exitCode).toBe(4);
     // A record that cannot be stored is a reject, as in every source: the source stored what it
     // could (nothing), and the reject makes the run partial.
-    expect(run.summary.balance).toMatchObject({ status: "stored", snapshots: 0, remaining_usd: null, rejected: 1 });
+    expect(run.summary.balance).toMatchObject({
+      status: "stored",
+      snapshots: 0,
+      remaining_usd: null,
+      rejected: 1,
+    });
     expect(run.summary.warnings.join("\n")).toMatch(/credits balance could not be stored/);
     const [reject] = await queryDb(db, "SELECT reason, raw_json FROM rejects");
     expect(String(reject?.reason)).toMatch(/monthly_api_credits_remaining/);

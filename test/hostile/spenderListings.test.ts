@@ -43,7 +43,9 @@ test("a 403 from GET /user/api-tokens is a warning; the run succeeds", async () 
     skipped_listings: ["/user/api-tokens"],
     message: expect.stringMatching(/^api tokens skipped: the API answered 403 \(this token may not read it/),
   });
-  expect(run.summary.warnings.join("\n")).toMatch(/api tokens skipped: the API answered 403 .*GET \/user\/api-tokens/);
+  expect(run.summary.warnings.join("\n")).toMatch(
+    /api tokens skipped: the API answered 403 .*GET \/user\/api-tokens/,
+  );
   expect(run.calls).toBe(2);
 });
 

@@ -34,7 +34,7 @@ const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
  * sorts before "9999-12", and many Parquet readers (Python's datetime) end at year 9999. Below 1000,
  * partition names and readers meet the same trouble at the other end. Zoo's times are 21st-century:
  * anything this far out is not a real time, and a far-future one that passes is bounded by the run's
- * clock (src/pipeline/futureCalls.ts).
+ * clock (src/sources/calls/futureCalls.ts).
  */
 const EARLIEST_MS = Date.UTC(1000, 0, 1);
 const LATEST_MS = Date.UTC(10000, 0, 1);

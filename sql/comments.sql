@@ -5,7 +5,7 @@
 -- holds. A view column not commented here takes the comment of the same column of the table or view
 -- it selects from (warehouseComments.ts).
 
-COMMENT ON TABLE api_calls IS 'One row per API call of the token''s user (GET /user/api-calls), the newest version of each (highest updated_at). README: The warehouse.';
+COMMENT ON TABLE api_calls IS 'One row per API call of the token''s user (GET /user/api-calls), the newest version of each (highest updated_at). See docs/warehouse.md.';
 COMMENT ON COLUMN api_calls.id IS 'API: id. The unique identifier of the API call; also the id of the async operation it started, if any.';
 COMMENT ON COLUMN api_calls.user_id IS 'API: user_id. The ID of the user that made the API call (the token''s user).';
 COMMENT ON COLUMN api_calls.org_id IS 'API: org_id. The organization the call is billable through, if any; NULL otherwise.';
@@ -17,11 +17,11 @@ COMMENT ON COLUMN api_calls.created_at IS 'API: created_at. When the API call wa
 COMMENT ON COLUMN api_calls.started_at IS 'API: started_at. When the call started billing (UTC); NULL if it has not.';
 COMMENT ON COLUMN api_calls.completed_at IS 'API: completed_at. When the call completed billing (UTC); NULL while billing is pending, and its price may still change.';
 COMMENT ON COLUMN api_calls.updated_at IS 'API: updated_at. When the API last updated the call (UTC); moves when billing completes. The loader keeps the version with the highest.';
-COMMENT ON COLUMN api_calls.duration_raw IS 'API: duration, as sent (int64). The spec gives no unit; duration_ms converts it with --duration-unit. README: Duration.';
-COMMENT ON COLUMN api_calls.duration_ms IS 'Derived: duration_raw in milliseconds, converted with the unit stored in internal.export_state.duration_unit (default ns). README: Duration.';
+COMMENT ON COLUMN api_calls.duration_raw IS 'API: duration, as sent (int64). The spec gives no unit; duration_ms converts it with --duration-unit. See docs/duration.md.';
+COMMENT ON COLUMN api_calls.duration_ms IS 'Derived: duration_raw in milliseconds, converted with the unit stored in internal.export_state.duration_unit (default ns). See docs/duration.md.';
 COMMENT ON COLUMN api_calls.minutes IS 'API: minutes. The number of minutes the call was billed for; NULL until billed or when not billed by time.';
 COMMENT ON COLUMN api_calls.seconds IS 'API: seconds. The number of seconds the call was billed for; NULL until billed or when not billed by time.';
-COMMENT ON COLUMN api_calls.price_usd IS 'API: price. The price of the call in USD, exact DECIMAL(18,6); a price with more than 6 decimals is rounded half-even (see price_raw). Negative for a refund or credit. NULL when the API gave none. README: Money.';
+COMMENT ON COLUMN api_calls.price_usd IS 'API: price. The price of the call in USD, exact DECIMAL(18,6); a price with more than 6 decimals is rounded half-even (see price_raw). Negative for a refund or credit. NULL when the API gave none. See docs/money.md.';
 COMMENT ON COLUMN api_calls.token_hash IS 'API: token (the UUID of the API token that made the call), as HMAC-SHA256 under the export''s secret key: stable across runs, not reversible. NULL with --token-column drop.';
 COMMENT ON COLUMN api_calls.email IS 'API: email. The user''s email address: kept, hashed (HMAC-SHA256) or NULL per --email-column. Personal data.';
 COMMENT ON COLUMN api_calls.ip_address IS 'API: ip_address. The IP address the call came from: kept, hashed (HMAC-SHA256) or NULL per --ip-address-column. Personal data.';
@@ -32,9 +32,9 @@ COMMENT ON COLUMN api_calls.stripe_invoice_item_id IS 'API: stripe_invoice_item_
 COMMENT ON COLUMN api_calls.extra IS 'Fields of the API record this version does not know, as a JSON object, so an API change loses nothing; NULL when there are none.';
 COMMENT ON COLUMN api_calls.first_seen_run_id IS 'Exporter bookkeeping: the run (runs.run_id) that first stored this call.';
 COMMENT ON COLUMN api_calls.last_changed_run_id IS 'Exporter bookkeeping: the run (runs.run_id) that last changed this row.';
-COMMENT ON COLUMN api_calls.price_raw IS 'API: price, as the API printed it, when price_usd is that value rounded half-even to the micro-dollar; NULL when price_usd is exact. README: Money.';
+COMMENT ON COLUMN api_calls.price_raw IS 'API: price, as the API printed it, when price_usd is that value rounded half-even to the micro-dollar; NULL when price_usd is exact. See docs/money.md.';
 COMMENT ON COLUMN api_calls.token_last4 IS 'API: the last 4 characters of token, all GET /user/api-tokens shows of a token (it obfuscates the rest): matches the call to its token''s id and label (call_token_match). Not the secret. NULL with --token-column drop, and in rows stored before this column existed until they are read again.';
-COMMENT ON COLUMN api_calls.price_flags IS 'What is unusual about the price: rounded, negative or negative,rounded; NULL for an ordinary price. README: Money.';
+COMMENT ON COLUMN api_calls.price_flags IS 'What is unusual about the price: rounded, negative or negative,rounded; NULL for an ordinary price. See docs/money.md.';
 
 COMMENT ON TABLE rejects IS 'Records that could not be loaded (API calls, async operations, credits balances), kept with the reason instead of dropped; a run with rejects exits with code 4.';
 COMMENT ON COLUMN rejects.run_id IS 'The run (runs.run_id) that rejected the record.';
@@ -175,7 +175,7 @@ COMMENT ON COLUMN cost_per_method_status.calls IS 'Calls with that method and st
 
 COMMENT ON VIEW pending_billing IS 'Calls whose billing has not completed (completed_at is NULL): their price may still change.';
 
-COMMENT ON VIEW duration_unit_evidence IS 'The unit the undocumented duration implies: raw units per microsecond of completed_at - started_at, over calls created in the last 7 days of the history. README: Duration.';
+COMMENT ON VIEW duration_unit_evidence IS 'The unit the undocumented duration implies: raw units per microsecond of completed_at - started_at, over calls created in the last 7 days of the history. See docs/duration.md.';
 COMMENT ON COLUMN duration_unit_evidence.calls_compared IS 'Calls with a positive duration_raw and completed_at after started_at.';
 COMMENT ON COLUMN duration_unit_evidence.median_raw_per_us IS 'The median of duration_raw per microsecond of billing: about 1000 means ns, 1 us, 0.001 ms, 0.000001 s.';
 COMMENT ON COLUMN duration_unit_evidence.p05_raw_per_us IS 'The 5th percentile of duration_raw per microsecond of billing.';
@@ -208,7 +208,7 @@ COMMENT ON COLUMN conversion_pairs.conversions IS 'File conversions between the 
 COMMENT ON COLUMN conversion_pairs.failed IS 'Those whose status is failed.';
 COMMENT ON COLUMN conversion_pairs.cost_usd IS 'The exact sum of the starting calls'' price_usd in USD, DECIMAL(18,6).';
 
-COMMENT ON TABLE invoices IS 'One row per invoice of the exported account (GET /user/payment/invoices, or /org/payment/invoices with --scope org), replaced on every run as its status moves (draft, open, paid). Money is exact DECIMAL(18,6) USD read from the JSON text; absent fields take the spec''s defaults. README: Invoices and reconciliation.';
+COMMENT ON TABLE invoices IS 'One row per invoice of the exported account (GET /user/payment/invoices, or /org/payment/invoices with --scope org), replaced on every run as its status moves (draft, open, paid). Money is exact DECIMAL(18,6) USD read from the JSON text; absent fields take the spec''s defaults. See docs/invoices-and-credits.md.';
 COMMENT ON COLUMN invoices.id IS 'API: Invoice.id. The invoice''s unique identifier (Stripe in_...); an invoice without one is rejected.';
 COMMENT ON COLUMN invoices.number IS 'API: Invoice.number. The identifying string printed on the invoice and its emails.';
 COMMENT ON COLUMN invoices.status IS 'API: Invoice.status. draft, open, paid, uncollectible, void or unknown; NULL when the API gave none.';
@@ -242,7 +242,7 @@ COMMENT ON COLUMN invoices.extra IS 'Fields of the API''s Invoice this version d
 COMMENT ON COLUMN invoices.first_seen_run_id IS 'Exporter bookkeeping: the run (runs.run_id) that first stored this invoice.';
 COMMENT ON COLUMN invoices.last_seen_run_id IS 'Exporter bookkeeping: the run (runs.run_id) that last listed and stored this invoice.';
 
-COMMENT ON TABLE invoice_lines IS 'The lines of each invoice (API: Invoice.lines, InvoiceLineItem), in the invoice''s order, replaced with their invoice on every run. README: Invoices and reconciliation.';
+COMMENT ON TABLE invoice_lines IS 'The lines of each invoice (API: Invoice.lines, InvoiceLineItem), in the invoice''s order, replaced with their invoice on every run. See docs/invoices-and-credits.md.';
 COMMENT ON COLUMN invoice_lines.invoice_id IS 'The invoice (invoices.id) the line belongs to.';
 COMMENT ON COLUMN invoice_lines.line_number IS 'The line''s position in Invoice.lines, from 1 (invoice items newest first, then the subscription, per the spec).';
 COMMENT ON COLUMN invoice_lines.id IS 'API: InvoiceLineItem.id. The line''s unique identifier; NULL when not given.';
@@ -260,7 +260,7 @@ COMMENT ON COLUMN invoice_item_calls.calls IS 'Stored calls billed on the item.'
 COMMENT ON COLUMN invoice_item_calls.calls_cost_usd IS 'Exact sum of those calls'' price_usd, DECIMAL(38,6).';
 COMMENT ON COLUMN invoice_item_calls.first_call_month IS 'The UTC month (its first day) of the earliest call billed on the item.';
 
-COMMENT ON VIEW invoice_line_reconciliation IS 'Per invoice line: its amount against the calls billed on its invoice item, and the difference; status agrees, differs or no_calls. Compared as DECIMAL, never through a double. README: Invoices and reconciliation.';
+COMMENT ON VIEW invoice_line_reconciliation IS 'Per invoice line: its amount against the calls billed on its invoice item, and the difference; status agrees, differs or no_calls. Compared as DECIMAL, never through a double. See docs/invoices-and-credits.md.';
 COMMENT ON COLUMN invoice_line_reconciliation.invoice_id IS 'The invoice (invoices.id) of the line.';
 COMMENT ON COLUMN invoice_line_reconciliation.invoice_number IS 'The invoice''s number (invoices.number).';
 COMMENT ON COLUMN invoice_line_reconciliation.invoice_status IS 'The invoice''s status (invoices.status).';
@@ -279,7 +279,7 @@ COMMENT ON COLUMN invoice_line_reconciliation.status IS 'agrees: the amount equa
 
 COMMENT ON VIEW invoice_lines_without_calls IS 'The invoice lines no stored call is billed on (status no_calls): a subscription, a manual charge, or calls not in this warehouse.';
 
-COMMENT ON VIEW calls_not_invoiced IS 'Priced, billed calls that no invoice line bills although their period has closed: a period is the UTC month of created_at, closed once the warehouse holds an invoice (not draft, not void) made after that month ended. README: Invoices and reconciliation.';
+COMMENT ON VIEW calls_not_invoiced IS 'Priced, billed calls that no invoice line bills although their period has closed: a period is the UTC month of created_at, closed once the warehouse holds an invoice (not draft, not void) made after that month ended. See docs/invoices-and-credits.md.';
 COMMENT ON COLUMN calls_not_invoiced.id IS 'The call (api_calls.id).';
 COMMENT ON COLUMN calls_not_invoiced.created_at IS 'When the call was created (UTC).';
 COMMENT ON COLUMN calls_not_invoiced.month IS 'The call''s UTC month (its first day): its invoice period.';
@@ -287,7 +287,7 @@ COMMENT ON COLUMN calls_not_invoiced.price_usd IS 'The call''s price, exact DECI
 COMMENT ON COLUMN calls_not_invoiced.stripe_invoice_item_id IS 'The invoice item the call names; NULL when it names none.';
 COMMENT ON COLUMN calls_not_invoiced.reason IS 'no_invoice_item: the call names no invoice item; item_not_on_any_line: it names one no stored invoice line bills.';
 
-COMMENT ON VIEW monthly_reconciliation IS 'Per UTC month: what the calls cost against what invoices that are neither draft nor void billed for that month, and the difference. README: Invoices and reconciliation.';
+COMMENT ON VIEW monthly_reconciliation IS 'Per UTC month: what the calls cost against what invoices that are neither draft nor void billed for that month, and the difference. See docs/invoices-and-credits.md.';
 COMMENT ON COLUMN monthly_reconciliation.month IS 'The UTC month (its first day): of the calls'' created_at, and of the lines'' usage_month.';
 COMMENT ON COLUMN monthly_reconciliation.calls IS 'Stored calls created in the month.';
 COMMENT ON COLUMN monthly_reconciliation.priced_calls IS 'Those with a price.';
@@ -369,7 +369,7 @@ COMMENT ON COLUMN org_members.created_at IS 'API: created_at, when the user was 
 COMMENT ON COLUMN org_members.updated_at IS 'API: updated_at (UTC).';
 COMMENT ON COLUMN org_members.first_seen_at IS 'When an export first listed the member (UTC).';
 COMMENT ON COLUMN org_members.last_seen_at IS 'When an export last listed the member (UTC).';
-COMMENT ON VIEW call_token_match IS 'Each call with the token it was made with, matched on the user and the token''s last 4 characters (all the API shows of a token): matched, ambiguous or unmatched. README: Who spent it.';
+COMMENT ON VIEW call_token_match IS 'Each call with the token it was made with, matched on the user and the token''s last 4 characters (all the API shows of a token): matched, ambiguous or unmatched. See docs/who-spent-it.md.';
 COMMENT ON COLUMN call_token_match.call_id IS 'api_calls.id.';
 COMMENT ON COLUMN call_token_match.match_status IS 'matched: one token (of the call''s user) or service account (of its org) ends with token_last4; ambiguous: several do; unmatched: none does (not listed, another member''s token in user scope, or token_last4 NULL).';
 COMMENT ON COLUMN call_token_match.candidates IS 'How many tokens and service accounts end with the call''s token_last4 (0 when unmatched).';

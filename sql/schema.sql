@@ -38,7 +38,7 @@ CREATE TABLE IF NOT EXISTS api_calls (
 -- an upgraded one have the same columns in the same order.
 -- The price as the API printed it, when price_usd is that value rounded half-even to the micro-dollar
 -- (NULL when price_usd is exact); and what is unusual about the price: 'rounded', 'negative' or
--- 'negative,rounded' (NULL for an ordinary price). README, "Money".
+-- 'negative,rounded' (NULL for an ordinary price). See docs/money.md.
 ALTER TABLE api_calls ADD COLUMN IF NOT EXISTS price_raw VARCHAR;
 ALTER TABLE api_calls ADD COLUMN IF NOT EXISTS price_flags VARCHAR;
 -- The call token's last 4 characters: the API shows each token obfuscated to them, so they match a

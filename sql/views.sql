@@ -113,7 +113,7 @@ ORDER BY created_at;
 
 -- The evidence for the unit of the undocumented `duration`: raw units per microsecond of
 -- completed_at - started_at (the billing interval). About 1000 means nanoseconds, 1 microseconds,
--- 0.001 milliseconds, 0.000001 seconds. README, "Duration", reports it on the demo data.
+-- 0.001 milliseconds, 0.000001 seconds. docs/duration.md reports it on the demo data.
 -- Over the calls created in the last 7 days of the history: what the API sends now, which is what
 -- each run checks, at a cost that does not grow with the history.
 CREATE OR REPLACE VIEW duration_unit_evidence AS

@@ -1,9 +1,12 @@
 import { z } from "zod";
 import { ZooUsageError } from "../errors.js";
-import { hasInexactDuration, itemsWithExactDurations, parseWithNumberTexts } from "./exactJson.js";
-import { itemsArrayJson, peekNextPage, peekNextPageAtHead } from "./itemsJson.js";
+import { exactItems, parseWithNumberTexts } from "./exactJson.js";
+import { invalidBody } from "./invalidBody.js";
+import { itemsArrayJson } from "./itemsJson.js";
+import { nextPageReadAhead } from "./nextPageReadAhead.js";
 import { type BodyFilter, OutputSkippingFilter } from "./operationBody.js";
 import type { MeasuredOutput } from "./outputSize.js";
+import { pageEnvelope } from "./pageEnvelope.js";
 import type { AsyncOperation } from "./schemas/index.js";
 import { AsyncOperationSchema, isUuid } from "./schemas/index.js";
 import { type ApiScope, scopedPath } from "./scope.js";
@@ -29,12 +32,6 @@ export interface RawApiCallsPage {
 
 /** Operation bodies declared smaller than this are parsed whole (getAsyncOperationRaw). */
 const WHOLE_BODY_BYTES = 64 * 1024;
-
-/** The page envelope only (ApiCallWithPriceResultsPage: `items` required, `next_page` nullable). */
-const PageEnvelopeSchema = z.looseObject({
-  items: z.array(z.unknown()),
-  next_page: z.string().nullable().optional(),
-});
 
 /** The part of the spec's Org the exporter reads: its id. */
 const OrgIdSchema = z.looseObject({ id: z.string().refine(isUuid, "a UUID") });
@@ -71,7 +68,6 @@ export class ZooClient {
     signal?: AbortSignal | undefined;
   }): Promise<RawApiCallsPage> {
     const { onNextPageSeen } = params;
-    let seen = false;
     const path = scopedPath(params.scope ?? "user", "api-calls");
     const response = await this.transport.getJson(
       path,
@@ -84,35 +80,13 @@ export class ZooClient {
       },
       onNextPageSeen === undefined
         ? { signal: params.signal }
-        : {
-            signal: params.signal,
-            onHead: (head) => {
-              const peek = peekNextPageAtHead(head);
-              if (peek === "more") return false;
-              if (peek !== "none" && !seen) {
-                seen = true;
-                onNextPageSeen(peek.token);
-              }
-              return true;
-            },
-            // The tail of an items-first body, or the head of a token-first one too long to watch.
-            onBody: (bytes) => {
-              if (seen) return;
-              const token = peekNextPage(bytes);
-              if (token === undefined) return;
-              seen = true;
-              onNextPageSeen(token);
-            },
-          },
+        : { signal: params.signal, ...nextPageReadAhead(onNextPageSeen) },
     );
-    const envelope = PageEnvelopeSchema.safeParse(response.body);
-    if (!envelope.success) {
-      throw invalidBody(`GET ${path}`, response.requestId, envelope.error);
-    }
+    const { items, nextPage } = pageEnvelope(response.body, `GET ${path}`, response.requestId);
     return {
-      items: exactItems(envelope.data.items, response.bytes),
+      items: exactItems(items, response.bytes),
       itemsJson: itemsArrayJson(response.bytes, response.body),
-      nextPage: envelope.data.next_page ?? null,
+      nextPage,
       requestId: response.requestId,
     };
   }
@@ -141,14 +115,9 @@ export class ZooClient {
         notFoundHint: "The token's account has no invoices to list (no payment account).",
       },
     );
-    const envelope = PageEnvelopeSchema.safeParse(parseWithNumberTexts(response.bytes.toString("utf8")));
-    if (!envelope.success) throw invalidBody(`GET ${path}`, response.requestId, envelope.error);
-    return {
-      items: envelope.data.items,
-      itemsJson: undefined,
-      nextPage: envelope.data.next_page ?? null,
-      requestId: response.requestId,
-    };
+    const body = parseWithNumberTexts(response.bytes.toString("utf8"));
+    const { items, nextPage } = pageEnvelope(body, `GET ${path}`, response.requestId);
+    return { items, itemsJson: undefined, nextPage, requestId: response.requestId };
   }
 
   /**
@@ -232,9 +201,7 @@ export class ZooClient {
       },
       { signal: params.signal },
     );
-    const envelope = PageEnvelopeSchema.safeParse(response.body);
-    if (!envelope.success) throw invalidBody(`GET ${path}`, response.requestId, envelope.error);
-    return { items: envelope.data.items, nextPage: envelope.data.next_page ?? null };
+    return pageEnvelope(response.body, `GET ${path}`, response.requestId);
   }
 
   /** The whole operation, output files included (`operation get --save-outputs` writes them). */
@@ -299,28 +266,4 @@ export class ZooClient {
     );
     return { body: response.body, requestId: response.requestId };
   }
-}
-
-/**
- * The page's items, read again with exact durations when JSON.parse rounded one (int64 beyond 2^53).
- * A page the exact reader cannot take (nesting deeper than its stack) keeps JSON.parse's items:
- * the schema then rejects the rounded duration rather than store wrong digits.
- */
-function exactItems(items: unknown[], bytes: Buffer): unknown[] {
-  if (!hasInexactDuration(items)) return items;
-  try {
-    return itemsWithExactDurations(bytes.toString("utf8"));
-  } catch {
-    return items;
-  }
-}
-
-function invalidBody(where: string, requestId: string | undefined, error: z.ZodError): ZooUsageError {
-  return new ZooUsageError({
-    code: "api.invalid_response",
-    message: `${where} returned a body that does not match the API schema${requestId ? ` (request id ${requestId})` : ""}:\n${z.prettifyError(error)}`,
-    hint: "The API may have changed. Upgrade zoo-usage, or report this with the request id.",
-    cause: error,
-    requestId,
-  });
 }

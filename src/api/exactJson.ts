@@ -29,6 +29,20 @@ export function itemsWithExactDurations(text: string): unknown[] {
 }
 
 /**
+ * The page's items, read again with exact durations when JSON.parse rounded one (int64 beyond 2^53).
+ * A page the exact reader cannot take (nesting deeper than its stack) keeps JSON.parse's items:
+ * the schema then rejects the rounded duration rather than store wrong digits.
+ */
+export function exactItems(items: unknown[], bytes: Buffer): unknown[] {
+  if (!hasInexactDuration(items)) return items;
+  try {
+    return itemsWithExactDurations(bytes.toString("utf8"));
+  } catch {
+    return items;
+  }
+}
+
+/**
  * A JSON number kept as the text the server wrote ("12.30", "1e-7"): what parseWithNumberTexts makes
  * of every number, so that money reaches the schema with every digit sent and no double between.
  */

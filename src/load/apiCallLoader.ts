@@ -1,20 +1,15 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import {
-  type ApiCallRow,
-  isEarlier,
-  type TransformContext,
-  transformApiCall,
-} from "../transform/apiCallRow.js";
+import type { TransformContext } from "../transform/apiCallRow.js";
 import { DerivedValues } from "../transform/derivedValues.js";
-import { DURATION_UNITS, type DurationUnit, UNITS_PER_MS } from "../transform/durationUnit.js";
-import { POLICY_FIELDS, type PrivacyPolicy } from "../transform/privacy.js";
-import { commitPosition, type Rung } from "./checkpoint.js";
+import { DURATION_UNITS, type DurationUnit } from "../transform/durationUnit.js";
+import type { Batch, BatchResult } from "./apiCallBatch.js";
+import { ApiCallUpsert, RepeatedIds } from "./apiCallUpsert.js";
+import { commitPosition } from "./checkpoint.js";
 import type { Warehouse } from "./database.js";
-import { markDirty } from "./dirtyPartitions.js";
-import { quotedString } from "./duckdb.js";
 import { retryOnOutOfMemory } from "./outOfMemory.js";
 import type { Partitioning } from "./partitioning.js";
+import { RawApiCallItems, rowsOfItems } from "./rawApiCallItems.js";
 import {
   firstLine,
   idOfLine,
@@ -24,7 +19,7 @@ import {
   serializeReject,
 } from "./refusedRows.js";
 import { ItemsSpool, RowSpool, Spool } from "./spool.js";
-import { fillSql, type SqlLiteral, sqlFile, sqlLiteral } from "./sqlFiles.js";
+import { fillSql, sqlFile, sqlLiteral } from "./sqlFiles.js";
 import { asStorageError } from "./storageError.js";
 import { inTransaction } from "./transaction.js";
 import { WalCheckpoint } from "./walCheckpoint.js";
@@ -32,50 +27,10 @@ import { WalCheckpoint } from "./walCheckpoint.js";
 // The scan serialises its rejects with it, beside the rows this module loads.
 export { type RejectRow, serializeReject } from "./refusedRows.js";
 
-/** Everything one transaction commits: rows, rejects and the checkpoint that covers them. */
-export interface Batch {
-  /** Records of the pages that go through the row path, transformed and serialised. */
-  rows: RowSpool;
-  /** Records of the pages DuckDB reads raw (isBulkLoadable), with the values it joins in. */
-  items: ItemsSpool;
-  derived: DerivedValues;
-  rejects: string[];
-  rungs: Rung[];
-  /** Where to resume if the run stops after this batch (sealed), or null when the scan ended. */
-  resumeToken: string | null;
-  /** The batch's oldest and newest created_at, as sent (UTC or with an offset). */
-  minCreatedAt: string | null;
-  maxCreatedAt: string | null;
-  /** Set on the first batch ever: the user whose history this database holds from now on. */
-  userId: string | null;
-}
-
-export interface BatchResult {
-  inserted: number;
-  updated: number;
-  rejected: number;
-  /** Of `rejected`, the records DuckDB refused at load time (not the validator's rejects). */
-  refusedByDuckDb: number;
-}
-
 /** A batch's record files: transformed rows (NDJSON), and raw items (one JSON array). */
 interface Sources {
   rowsFiles: string[];
   itemsFile?: string | undefined;
-}
-
-export function serializeRow(row: ApiCallRow): string {
-  return JSON.stringify(row);
-}
-
-/**
- * Notes one accepted record's created_at (an RFC 3339 time, at most 6 fraction digits) in its batch.
- * Compared as instants (isEarlier): as text, "...:00Z" sorts after "...:00.5Z", and offsets do not
- * sort at all.
- */
-export function noteRecord(batch: Batch, createdAt: string): void {
-  if (batch.minCreatedAt === null || isEarlier(createdAt, batch.minCreatedAt)) batch.minCreatedAt = createdAt;
-  if (batch.maxCreatedAt === null || isEarlier(batch.maxCreatedAt, createdAt)) batch.maxCreatedAt = createdAt;
 }
 
 /**
@@ -91,12 +46,8 @@ export class ApiCallLoader {
   private batches = 0;
   private readonly wal: WalCheckpoint;
   private readonly rowSelectSql = sqlFile("select_row_api_calls.sql");
-  private readonly bulkSelectSql = sqlFile("select_bulk_api_calls.sql");
-  private readonly privacyLiterals: Record<string, SqlLiteral>;
-  private readonly dedupeSql = sqlFile("dedupe_staged_api_calls.sql");
-  private readonly changedSql = sqlFile("changed_api_calls.sql");
-  private readonly insertSql = sqlFile("insert_api_calls.sql");
-  private readonly updateSql = sqlFile("update_api_calls.sql");
+  private readonly rawItems: RawApiCallItems;
+  private readonly upsert: ApiCallUpsert;
   private readonly rejectsSql = sqlFile("load_rejects.sql");
 
   constructor(
@@ -117,7 +68,8 @@ export class ApiCallLoader {
     }
     this.spool = new Spool(options.spoolDir, options.runId);
     this.wal = new WalCheckpoint(warehouse, options.onWarning);
-    this.privacyLiterals = privacyLiterals(options.transform.privacy);
+    this.rawItems = new RawApiCallItems(warehouse, this.spool, options.transform.privacy);
+    this.upsert = new ApiCallUpsert(warehouse, options);
   }
 
   /** A new, empty batch with its own spool files; it starts where the previous one ended. */
@@ -179,7 +131,10 @@ export class ApiCallLoader {
       this.options.onWarning(
         `DuckDB could not read a batch of raw records as they were validated (${firstLine(error)}); loading them through the row path`,
       );
-      rowsFiles = [...rowsFiles, await this.spool.write("rows", await this.rowsOfItems(itemsFile))];
+      rowsFiles = [
+        ...rowsFiles,
+        await this.spool.write("rows", await rowsOfItems(itemsFile, this.options.transform)),
+      ];
     }
     try {
       return await this.commitSources(batch, { rowsFiles }, rejectsFile);
@@ -261,13 +216,10 @@ export class ApiCallLoader {
     try {
       await inTransaction(connection, async () => {
         if (sources.itemsFile !== undefined) {
-          await this.stageDerived(batch);
-          selects.push(
-            fillSql(this.bulkSelectSql, { ...this.privacyLiterals, file: sqlLiteral(sources.itemsFile) }),
-          );
+          selects.push(await this.rawItems.select(batch.derived, sources.itemsFile));
         }
         if (selects.length > 0) {
-          const counts = await this.loadRows(batch, selects, mayInsertDirectly);
+          const counts = await this.upsert.write(batch, selects, mayInsertDirectly);
           result.inserted = counts.inserted;
           result.updated = counts.updated;
         }
@@ -287,115 +239,4 @@ export class ApiCallLoader {
     }
     return result;
   }
-
-  /**
-   * Inserts and updates the batch's rows, read by `selects` (one per spool file), inside the
-   * batch's transaction. Straight from the files when no stored call can be among them; through a
-   * staging table that tells new rows from changed ones otherwise.
-   */
-  private async loadRows(
-    batch: Batch,
-    selects: readonly string[],
-    mayInsertDirectly: boolean,
-  ): Promise<{ inserted: number; updated: number }> {
-    const { connection } = this.warehouse;
-    const batchRows = selects.map((select) => `(${select})`).join(" UNION ALL BY NAME ");
-    const params = { run_id: this.options.runId, units_per_ms: UNITS_PER_MS[this.options.durationUnit] };
-    const dirty = { table: "api_calls", timeColumn: "created_at", partitioning: this.options.partitioning };
-    if (mayInsertDirectly && (await this.isNewerThanStored(batch))) {
-      await connection.run(`CREATE OR REPLACE TEMP VIEW new_api_calls AS ${batchRows}`);
-      const inserted = await connection.run(this.insertSql, params);
-      // Rare: an id listed twice in the batch. Undone, and staged, which keeps the newest. The
-      // batch's rows are the table's from its oldest call on: nothing stored was that new.
-      const repeated = await this.countRepeats(
-        "SELECT (count(*) - count(DISTINCT id))::INTEGER FROM api_calls WHERE created_at >= $min::TIMESTAMPTZ",
-        { min: batch.minCreatedAt },
-      );
-      if (repeated) throw new RepeatedIds();
-      await markDirty(connection, "api_calls", { ...dirty, since: batch.minCreatedAt });
-      return { inserted: inserted.rowsChanged, updated: 0 };
-    }
-    await connection.run(`CREATE OR REPLACE TEMP TABLE staged_api_calls AS ${batchRows}`);
-    const repeated = await this.countRepeats(
-      "SELECT (count(*) - count(DISTINCT id))::INTEGER FROM staged_api_calls",
-    );
-    if (repeated) await connection.run(this.dedupeSql);
-    await connection.run(this.changedSql);
-    await markDirty(connection, "api_calls", { ...dirty, table: "changed_api_calls" });
-    const counts = await connection.runAndReadAll(
-      "SELECT count(*) FILTER (WHERE is_new)::INTEGER, count(*) FILTER (WHERE NOT is_new)::INTEGER FROM changed_api_calls",
-    );
-    const [inserted, updated] = (counts.getRows()[0] ?? [0, 0]) as number[];
-    if ((inserted ?? 0) > 0) {
-      await connection.run(
-        "CREATE OR REPLACE TEMP VIEW new_api_calls AS SELECT * FROM staged_api_calls WHERE id IN (SELECT id FROM changed_api_calls WHERE is_new)",
-      );
-      await connection.run(this.insertSql, params);
-    }
-    if ((updated ?? 0) > 0) await connection.run(this.updateSql, params);
-    return { inserted: inserted ?? 0, updated: updated ?? 0 };
-  }
-
-  /**
-   * True when no stored call is as new as the batch's oldest: then none of its records can be
-   * stored already, and the batch is inserted straight from its spool files, without a staging
-   * table and a join against the table (a cold run, and most of a nightly one). An id's created_at
-   * is the call's creation time, which never changes: a stored call with one of the batch's ids
-   * would be at least that new.
-   */
-  private async isNewerThanStored(batch: Batch): Promise<boolean> {
-    if (batch.minCreatedAt === null) return false;
-    const reader = await this.warehouse.connection.runAndReadAll(
-      "SELECT count(*)::INTEGER FROM (SELECT 1 FROM api_calls WHERE created_at >= $min::TIMESTAMPTZ LIMIT 1)",
-      { min: batch.minCreatedAt },
-    );
-    return Number(reader.getRows()[0]?.[0] ?? 1) === 0;
-  }
-
-  /** True when `countSql` (rows minus distinct ids) finds an id that stands more than once. */
-  private async countRepeats(countSql: string, params: Record<string, string | null> = {}): Promise<boolean> {
-    const reader = await this.warehouse.connection.runAndReadAll(countSql, params);
-    return Number(reader.getRows()[0]?.[0] ?? 0) > 0;
-  }
-
-  /** The values JavaScript derived for the batch's raw records, as the temp table the bulk SELECT joins. */
-  private async stageDerived(batch: Batch): Promise<void> {
-    const { connection } = this.warehouse;
-    const lines = batch.derived.lines();
-    if (lines.length === 0) {
-      await connection.run(
-        "CREATE OR REPLACE TEMP TABLE staged_derived (kind VARCHAR, raw VARCHAR, value VARCHAR)",
-      );
-      return;
-    }
-    const file = await this.spool.write("derived", lines);
-    await connection.run(
-      `CREATE OR REPLACE TEMP TABLE staged_derived AS SELECT * FROM read_json(${quotedString(file)}, format = 'newline_delimited', columns = {kind: 'VARCHAR', raw: 'VARCHAR', value: 'VARCHAR'})`,
-    );
-  }
-
-  /** The raw records of an items file, transformed and serialised as the row path does. */
-  private async rowsOfItems(itemsFile: string): Promise<string[]> {
-    const items = JSON.parse(await readFile(itemsFile, "utf8")) as unknown[];
-    return items.map((item) => {
-      const result = transformApiCall(item, this.options.transform);
-      // Every record of the file was validated on the way in; this cannot fail but must not hide.
-      if (!result.ok) throw new Error(`a validated record no longer validates: ${result.reason}`);
-      return serializeRow(result.row);
-    });
-  }
 }
-
-/**
- * The literals of the bulk SELECT's privacy placeholders: each of token, email and ip_address is
- * kept as it is, dropped, or replaced by its hash joined in from staged_derived. As literals, DuckDB
- * folds each choice when it plans the query.
- */
-function privacyLiterals(privacy: PrivacyPolicy): Record<string, SqlLiteral> {
-  const literals: Record<string, SqlLiteral> = {};
-  for (const { field, policy } of POLICY_FIELDS) literals[`${field}_policy`] = sqlLiteral(privacy[policy]);
-  return literals;
-}
-
-/** A batch inserted directly listed an id twice: it is undone and loaded through staging. */
-class RepeatedIds extends Error {}

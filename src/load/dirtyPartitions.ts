@@ -24,7 +24,7 @@ export async function markDirty(
   if ("partitions" in rows) {
     for (const partition of rows.partitions) {
       await connection.run(
-        "INSERT INTO internal.parquet_dirty VALUES ($dataset, $partition) ON CONFLICT DO NOTHING",
+        "INSERT INTO internal.parquet_dirty (dataset, partition) VALUES ($dataset, $partition) ON CONFLICT DO NOTHING",
         {
           dataset,
           partition,
@@ -37,7 +37,7 @@ export async function markDirty(
   const since =
     rows.since === undefined || rows.since === null ? "" : ` WHERE ${time} >= $since::TIMESTAMPTZ`;
   await connection.run(
-    `INSERT INTO internal.parquet_dirty SELECT DISTINCT $dataset, strftime(timezone('UTC', ${time}), $format) FROM ${quotedIdentifier(rows.table)}${since} ON CONFLICT DO NOTHING`,
+    `INSERT INTO internal.parquet_dirty (dataset, partition) SELECT DISTINCT $dataset, strftime(timezone('UTC', ${time}), $format) FROM ${quotedIdentifier(rows.table)}${since} ON CONFLICT DO NOTHING`,
     {
       dataset,
       format: PARTITION_FORMAT[rows.partitioning],

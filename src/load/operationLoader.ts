@@ -1,4 +1,5 @@
-import { type OperationRow, rejectedOperation } from "../transform/operationRow.js";
+import { rejectedOperation } from "../transform/emptyOperation.js";
+import type { OperationRow } from "../transform/operationRow.js";
 import type { Warehouse } from "./database.js";
 import { markDirty } from "./dirtyPartitions.js";
 import type { Partitioning } from "./partitioning.js";

@@ -1,6 +1,6 @@
 /**
  * A local Zoo API simulator: GET /user/api-calls, GET /user/api-calls/{id} and
- * GET /async/operations/{id} behaving as api.zoo.dev does (the README's "The simulator"), on
+ * GET /async/operations/{id} behaving as api.zoo.dev does (docs/simulator.md), on
  * seeded, lazily generated data. Used by the tests, the demo and the benchmark; nothing in the
  * pipeline imports it.
  */

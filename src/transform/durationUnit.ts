@@ -1,7 +1,7 @@
 /**
  * `duration` is an int64 whose unit the spec does not give (format "duration"). Measured against
- * completed_at - started_at on the simulator's real-shaped data it is nanoseconds (README,
- * "Duration"); the unit stays a setting so a different finding needs no code change.
+ * completed_at - started_at on the simulator's real-shaped data it is nanoseconds
+ * (docs/duration.md); the unit stays a setting so a different finding needs no code change.
  */
 export type DurationUnit = "ns" | "us" | "ms" | "s";
 export const DURATION_UNITS: readonly DurationUnit[] = ["ns", "us", "ms", "s"];

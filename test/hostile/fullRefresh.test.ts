@@ -11,7 +11,7 @@ import {
 
 /**
  * --full-refresh reads the whole history from the first page, also after an interrupted run whose
- * resume position is stored (README: "rescan the whole history"); without it, the next run goes on
+ * resume position is stored (docs/export.md: "rescan the whole history"); without it, the next run goes on
  * from that position.
  */
 const { hostile, workspace } = resourcesPerTest();

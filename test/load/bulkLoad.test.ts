@@ -1,7 +1,8 @@
 import { mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ApiCallLoader, type Batch, noteRecord, serializeRow } from "../../src/load/apiCallLoader.js";
+import { type Batch, noteRecord, serializeRow } from "../../src/load/apiCallBatch.js";
+import { ApiCallLoader } from "../../src/load/apiCallLoader.js";
 import { openWarehouse, TABLE_ROW_GROUP_ROWS, type Warehouse } from "../../src/load/database.js";
 import { SecretBox } from "../../src/secrets/secretBox.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";

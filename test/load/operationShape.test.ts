@@ -3,11 +3,8 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { OperationLoader } from "../../src/load/operationLoader.js";
 import { type RejectRow, serializeReject } from "../../src/load/refusedRows.js";
-import {
-  notFoundOperation,
-  type OperationRow,
-  transformOperation,
-} from "../../src/transform/operationRow.js";
+import { notFoundOperation } from "../../src/transform/emptyOperation.js";
+import { type OperationRow, transformOperation } from "../../src/transform/operationRow.js";
 import { withTempWarehouse } from "../helpers/exportHarness.js";
 import { describeQuery, readJsonColumns, sqlText, tableColumns, typed } from "../helpers/tableShapes.js";
 

@@ -1,7 +1,8 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { expect, test } from "vitest";
-import { ApiCallLoader, serializeRow } from "../../src/load/apiCallLoader.js";
+import { serializeRow } from "../../src/load/apiCallBatch.js";
+import { ApiCallLoader } from "../../src/load/apiCallLoader.js";
 import { openWarehouse } from "../../src/load/database.js";
 import { OperationLoader } from "../../src/load/operationLoader.js";
 import { SecretBox } from "../../src/secrets/secretBox.js";

@@ -7,7 +7,7 @@ import { queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
 /**
  * Every table, view and column zoo-usage creates explains itself to a BI tool: a comment that
  * survives the close and a reopen (which recreates the views), read back the way a reader sees the
- * file (read-only, another instance). The README's warehouse reference names every one of them.
+ * file (read-only, another instance). docs/warehouse.md names every one of them.
  */
 
 /** A name of main as it is, one of the internal schema as `internal.name`. */
@@ -123,13 +123,13 @@ describe("warehouse comments on an older database", () => {
   });
 });
 
-/** The backticked names in the first cell of each row of a README table under `heading`. */
-function namesListedUnder(readme: string, heading: string): Set<string> {
-  const start = readme.indexOf(`\n${heading}`);
-  if (start < 0) throw new Error(`README has no "${heading}" section`);
-  const end = readme.indexOf("\n#", start + 1);
+/** The backticked names in the first cell of each row of a markdown table under `heading`. */
+function namesListedUnder(page: string, heading: string): Set<string> {
+  const start = page.indexOf(`\n${heading}`);
+  if (start < 0) throw new Error(`docs/warehouse.md has no "${heading}" section`);
+  const end = page.indexOf("\n#", start + 1);
   const names = new Set<string>();
-  for (const line of readme.slice(start, end < 0 ? undefined : end).split("\n")) {
+  for (const line of page.slice(start, end < 0 ? undefined : end).split("\n")) {
     const firstCell = /^\|([^|]*)\|/.exec(line)?.[1] ?? "";
     for (const [, name] of firstCell.matchAll(/`((?:internal\.)?\w+)`/g))
       if (name !== undefined) names.add(name);
@@ -137,12 +137,12 @@ function namesListedUnder(readme: string, heading: string): Set<string> {
   return names;
 }
 
-describe("README warehouse reference", () => {
+describe("docs/warehouse.md, the warehouse reference", () => {
   test("lists every table under Tables and every view under Views", async () => {
-    const readme = await readFile(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
+    const page = await readFile(path.resolve(import.meta.dirname, "../../docs/warehouse.md"), "utf8");
     const objects = await queryDb(db, OBJECTS_SQL);
-    const listedTables = namesListedUnder(readme, "### Tables");
-    const listedViews = namesListedUnder(readme, "### Views");
+    const listedTables = namesListedUnder(page, "## Tables");
+    const listedViews = namesListedUnder(page, "## Views");
     const tables = objects.filter((row) => row.kind === "table").map((row) => String(row.name));
     const views = objects.filter((row) => row.kind === "view").map((row) => String(row.name));
     expect(tables.filter((name) => !listedTables.has(name))).toEqual([]);

@@ -4,7 +4,7 @@ import path from "node:path";
 import { expect, test } from "vitest";
 import { REPO_ROOT, runCli } from "../helpers/cli.js";
 
-test("npm pack ships only the CLI's run-time files: no test, bench, spec, database or key file", () => {
+test("npm pack ships only the CLI's run-time files and its docs: no test, bench, spec, database or key file", () => {
   // --ignore-scripts: the build already ran (npm test builds before vitest); the file list is the point.
   const output = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
     cwd: REPO_ROOT,
@@ -15,8 +15,15 @@ test("npm pack ships only the CLI's run-time files: no test, bench, spec, databa
   const files = (packed?.files ?? []).map((file) => file.path);
   expect(files).toContain("dist/cli/main.js");
   expect(files).toContain("sql/schema.sql");
+  // The README links its docs/ pages, so they ship with it.
+  const readme = readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
+  const linkedPages = [...readme.matchAll(/\]\((docs\/[\w-]+\.md)/g)].map((match) => match[1]);
+  expect(linkedPages).toContain("docs/install.md");
+  expect(linkedPages.filter((page) => page !== undefined && !files.includes(page))).toEqual([]);
   const outside = files.filter(
-    (file) => !/^(dist|sql)\//.test(file) && !["README.md", "LICENSE", "package.json"].includes(file),
+    (file) =>
+      !/^(dist|sql)\/|^docs\/[\w-]+\.md$/.test(file) &&
+      !["README.md", "LICENSE", "package.json"].includes(file),
   );
   expect(outside).toEqual([]);
   expect(files.filter((file) => /\.(duckdb|key|wal)$|^test\/|^bench\//.test(file))).toEqual([]);

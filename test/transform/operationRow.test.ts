@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { notFoundOperation, transformOperation } from "../../src/transform/operationRow.js";
+import { notFoundOperation } from "../../src/transform/emptyOperation.js";
+import { transformOperation } from "../../src/transform/operationRow.js";
 
 const ID = "0198c2a4-6a7b-7cc4-9d3e-5f1a2b3c4d5e";
 const USER = "48f46e74-3130-4dfb-8717-d6dcdd0fb317";

@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 
 /**
  * The house's floors: a folder of src/ imports only folders on floors below its own. Two folders on
- * one floor import neither way. The README's Development section draws the same table.
+ * one floor import neither way. docs/development.md draws the same table.
  */
 const FLOORS: Record<string, number> = {
   cli: 9, // argument parsing, printing, exit codes
@@ -102,7 +102,7 @@ describe("layering of src/", () => {
     const unplaced = [...new Set(files.map(folderOf))].filter(
       (folder) => FLOORS[folder] === undefined && APART[folder] === undefined,
     );
-    expect(unplaced, "give each new folder a floor in FLOORS (and in the README)").toEqual([]);
+    expect(unplaced, "give each new folder a floor in FLOORS (and in docs/development.md)").toEqual([]);
   });
 
   test("no file imports a folder on its own floor or above", () => {

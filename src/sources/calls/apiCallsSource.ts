@@ -2,13 +2,8 @@ import type { RawApiCallsPage, ZooClient } from "../../api/client.js";
 import { ZooUsageError } from "../../errors.js";
 import { type PageEvent, paginate } from "../../extract/paginate.js";
 import { PaginationAnomaly } from "../../extract/paginationAnomaly.js";
-import {
-  type ApiCallLoader,
-  type Batch,
-  noteRecord,
-  serializeReject,
-  serializeRow,
-} from "../../load/apiCallLoader.js";
+import { type Batch, noteRecord, serializeRow } from "../../load/apiCallBatch.js";
+import { type ApiCallLoader, serializeReject } from "../../load/apiCallLoader.js";
 import { finishScan } from "../../load/checkpoint.js";
 import type { Warehouse } from "../../load/database.js";
 import type { ScopeOwner } from "../../load/warehouseScope.js";

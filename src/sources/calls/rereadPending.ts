@@ -1,12 +1,7 @@
 import type { ApiScope } from "../../api/scope.js";
 import { type CallAnswer, fetchCallsById } from "../../extract/fetchCallsById.js";
-import {
-  type ApiCallLoader,
-  type Batch,
-  noteRecord,
-  serializeReject,
-  serializeRow,
-} from "../../load/apiCallLoader.js";
+import { type Batch, noteRecord, serializeRow } from "../../load/apiCallBatch.js";
+import { type ApiCallLoader, serializeReject } from "../../load/apiCallLoader.js";
 import { recordPendingRereads, selectPendingRereads } from "../../load/pendingRereads.js";
 import { isoTime } from "../../log/isoTime.js";
 import { checkApiCall, rawForRejects, type TransformContext, toRow } from "../../transform/apiCallRow.js";

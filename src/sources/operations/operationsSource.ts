@@ -9,13 +9,9 @@ import type { RejectRow } from "../../load/apiCallLoader.js";
 import type { Warehouse } from "../../load/database.js";
 import { OperationCandidates } from "../../load/operationCandidates.js";
 import type { OperationLoader } from "../../load/operationLoader.js";
+import { notFoundOperation, rejectedOperation } from "../../transform/emptyOperation.js";
 import { rawOperationJson } from "../../transform/operationRawJson.js";
-import {
-  notFoundOperation,
-  type OperationRow,
-  rejectedOperation,
-  transformOperation,
-} from "../../transform/operationRow.js";
+import { type OperationRow, transformOperation } from "../../transform/operationRow.js";
 import type { CommitCounts, PageCounts, Source } from "../runSource.js";
 import { SerialQueue } from "./serialQueue.js";
 

@@ -1,4 +1,5 @@
 import { type InvoiceBatchCounts, replaceInvoices } from "../load/invoiceStore.js";
+import { Spool } from "../load/spool.js";
 import { type InvoiceRows, invoiceRows } from "../transform/invoiceRow.js";
 import { applyPolicy } from "../transform/privacy.js";
 import type { DeclaredSource } from "./declaredSource.js";
@@ -30,6 +31,7 @@ function invoiceListing(context: RunContext): Listing<InvoiceRows, InvoiceBatchC
   const { deps, options } = context;
   const hash = (value: string) => deps.secrets.hash(value);
   const customerEmail = (email: string) => applyPolicy(email, options.privacy.email, hash);
+  const spool = new Spool(options.spoolDir, options.runId);
   return {
     reads: `GET /${options.scope}/payment/invoices`,
     noun: "invoice",
@@ -41,7 +43,7 @@ function invoiceListing(context: RunContext): Listing<InvoiceRows, InvoiceBatchC
       const { recordId, reason, rawJson } = result.reject;
       return { ok: false, reject: { record_id: recordId, reason, raw_json: rawJson } };
     },
-    write: (rows) => replaceInvoices(deps.warehouse, options.runId, rows),
+    write: (rows) => replaceInvoices(deps.warehouse, spool, options.runId, rows),
     weight: (row) => 1 + row.lines.length,
   };
 }

@@ -140,5 +140,10 @@ CREATE TABLE IF NOT EXISTS balance_snapshots (
   total_due                                    DECIMAL(18, 6),
   subscription_id                              VARCHAR,
   subscription_details                         JSON,
-  extra                                        JSON
+  extra                                        JSON,
+  money_raw                                    JSON,
+  money_flags                                  VARCHAR
 );
+-- Added after the first version: an older warehouse gains them on open, at the end as a new one has.
+ALTER TABLE balance_snapshots ADD COLUMN IF NOT EXISTS money_raw JSON;
+ALTER TABLE balance_snapshots ADD COLUMN IF NOT EXISTS money_flags VARCHAR;

@@ -47,10 +47,14 @@ export function parseWithNumberTexts(text: string): unknown {
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const INTEGER = /^-?\d+$/;
-/** A string's body: anything but a quote, a backslash or a control character, or an escape. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON forbids raw control characters in strings.
-const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
 const WHITESPACE = /[ \t\n\r]*/y;
+
+/** True when the quote at `at` follows an odd number of backslashes: it is part of the string. */
+function isEscaped(text: string, at: number): boolean {
+  let backslashes = 0;
+  while (text.charCodeAt(at - 1 - backslashes) === 92) backslashes += 1;
+  return backslashes % 2 === 1;
+}
 
 /** A recursive-descent JSON reader that knows where it is: "" (top), "items", "item", "duration". */
 class ExactParser {
@@ -127,12 +131,19 @@ class ExactParser {
     }
   }
 
+  /**
+   * The string at the cursor. Its end is found by looking for a quote with an even number of
+   * backslashes before it, and JSON.parse checks what lies between: a regular expression over the
+   * whole string backtracks once per character and overflows the stack on a string of a few MB.
+   */
   private string(): string {
-    STRING.lastIndex = this.at;
-    const match = STRING.exec(this.text);
-    if (match === null) throw new SyntaxError(`expected a string at ${this.at}`);
-    this.at += match[0].length;
-    return JSON.parse(match[0]) as string;
+    if (this.text[this.at] !== '"') throw new SyntaxError(`expected a string at ${this.at}`);
+    let quote = this.text.indexOf('"', this.at + 1);
+    while (quote !== -1 && isEscaped(this.text, quote)) quote = this.text.indexOf('"', quote + 1);
+    if (quote === -1) throw new SyntaxError(`unterminated string at ${this.at}`);
+    const literal = this.text.slice(this.at, quote + 1);
+    this.at = quote + 1;
+    return JSON.parse(literal) as string;
   }
 
   private literal(): boolean | null {

@@ -104,6 +104,12 @@ test("an invoice with a lone surrogate in a metadata key and one of 20 MB are re
     },
   ]);
   expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM api_calls")).toEqual([{ n: 1 }]);
+  // The 20 MB record is kept cut (MAX_REJECT_RAW_CHARS), so the rejects table stays small.
+  const [kept] = await queryDb(
+    db,
+    "SELECT length(raw_json)::INTEGER AS n FROM rejects WHERE record_id = 'in_big'",
+  );
+  expect(Number(kept?.n)).toBeLessThan(1_100_000);
 
   // The API mends the two: the next run stores them beside the first, and what it had is kept.
   const mendedBig = JSON.stringify({ id: "in_big", created_at: "2026-11-01T00:00:00Z", description: "x" });

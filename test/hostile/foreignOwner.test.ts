@@ -119,6 +119,25 @@ test("another org on a database claimed by a run that stored nothing: refused, w
   expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM api_calls")).toEqual([{ n: 0 }]);
 });
 
+test("org scope on a database a user-scope run claimed and left empty: refused as set up for user scope, holding nothing", async () => {
+  const { db, run } = await exporter(
+    api(ORG, () => [validCall(1, { org_id: ORG })]),
+    "org",
+  );
+  const claimed = await openWarehouse(db);
+  claimed.close();
+  await writeDb(db, "UPDATE internal.warehouse_identity SET scope = 'user', owner_id = NULL");
+  await expect(run()).rejects.toMatchObject({
+    code: "warehouse.other_scope",
+    exitCode: 2,
+    message: expect.stringMatching(
+      new RegExp(
+        `was set up for user scope by an earlier run and holds no data yet, but this run exports org scope \\(org ${ORG}\\)$`,
+      ),
+    ),
+  });
+});
+
 test("another org on a database holding an org's calls: refused, naming the data it holds", async () => {
   let org = ORG;
   const { db, run } = await exporter(

@@ -232,3 +232,27 @@ test("a warehouse made before money_raw and money_flags gains them on open, wher
     ["money_raw", "money_flags"],
   ]);
 });
+
+test("a balance with a lone surrogate in a subscription_details key is a reject with the reason; the next run stores", async () => {
+  let body = balance('"5"', '"1"', ',"subscription_details":{"\\ud800plan":"pro"}');
+  const { run, db } = await setUp((request, res) =>
+    request.path === "/user/payment/balance" ? sendJson(res, 200, body) : notFound(request, res),
+  );
+  const first = await run();
+  expect([first.summary.status, first.exitCode]).toEqual(["partial", 4]);
+  expect(await queryDb(db, "SELECT reason FROM rejects")).toEqual([
+    {
+      reason: expect.stringContaining(
+        "lone UTF-16 surrogate: not valid Unicode text (at subscription_details.\uFFFDplan)",
+      ),
+    },
+  ]);
+  expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM balance_snapshots")).toEqual([{ n: 0 }]);
+  expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM api_calls")).toEqual([{ n: 1 }]);
+  body = balance('"5"', '"1"', ',"subscription_details":{"plan":"pro"}');
+  const second = await run();
+  expect([second.summary.status, second.exitCode]).toEqual(["completed", 0]);
+  expect(await queryDb(db, "SELECT subscription_details FROM balance_snapshots")).toEqual([
+    { subscription_details: '{"plan":"pro"}' },
+  ]);
+});

@@ -38,7 +38,8 @@ CREATE TABLE IF NOT EXISTS invoices (
   money_raw              JSON,
   money_flags            VARCHAR
 );
--- Added after the first version: an older warehouse gains them on open, at the end as a new one has.
+-- An older warehouse gains the money columns on open, last in the table, where a new one has them:
+-- the printed text of each amount stored rounded (money_raw) and 'rounded' (money_flags). README, "Money".
 ALTER TABLE invoices ADD COLUMN IF NOT EXISTS money_raw JSON;
 ALTER TABLE invoices ADD COLUMN IF NOT EXISTS money_flags VARCHAR;
 

@@ -56,6 +56,13 @@ function isEscaped(text: string, at: number): boolean {
   return backslashes % 2 === 1;
 }
 
+/**
+ * Nesting the recursive reader descends before it hands a value to JSON.parse: about 3 stack frames
+ * a level, well inside V8's stack, and deeper than any record the transforms store (MAX_JSON_DEPTH
+ * levels, 1000), so that a record nested deeper is read, and refused, rather than the whole page.
+ */
+const RECURSION_LIMIT = 1500;
+
 /** A recursive-descent JSON reader that knows where it is: "" (top), "items", "item", "duration". */
 class ExactParser {
   private at = 0;
@@ -65,17 +72,18 @@ class ExactParser {
     private readonly numbersAsText = false,
   ) {}
 
-  value(where: string): unknown {
+  value(where: string, depth = 0): unknown {
     this.skipWhitespace();
     const char = this.text[this.at];
-    if (char === "{") return this.object(where);
-    if (char === "[") return this.array(where);
+    if ((char === "{" || char === "[") && depth >= RECURSION_LIMIT) return this.deepValue();
+    if (char === "{") return this.object(where, depth);
+    if (char === "[") return this.array(where, depth);
     if (char === '"') return this.string();
     if (char === "t" || char === "f" || char === "n") return this.literal();
     return this.number(where === "duration");
   }
 
-  private object(where: string): Record<string, unknown> {
+  private object(where: string, depth: number): Record<string, unknown> {
     const result: Record<string, unknown> = {};
     this.at += 1;
     this.skipWhitespace();
@@ -96,7 +104,7 @@ class ExactParser {
             : "other";
       // Own data properties, as JSON.parse defines them: a key "__proto__" stays a key.
       Object.defineProperty(result, key, {
-        value: this.value(child),
+        value: this.value(child, depth + 1),
         enumerable: true,
         writable: true,
         configurable: true,
@@ -111,7 +119,7 @@ class ExactParser {
     }
   }
 
-  private array(where: string): unknown[] {
+  private array(where: string, depth: number): unknown[] {
     const result: unknown[] = [];
     this.at += 1;
     this.skipWhitespace();
@@ -120,7 +128,7 @@ class ExactParser {
       return result;
     }
     for (;;) {
-      result.push(this.value(where === "items" ? "item" : "other"));
+      result.push(this.value(where === "items" ? "item" : "other", depth + 1));
       this.skipWhitespace();
       if (this.text[this.at] === ",") {
         this.at += 1;
@@ -144,6 +152,29 @@ class ExactParser {
     const literal = this.text.slice(this.at, quote + 1);
     this.at = quote + 1;
     return JSON.parse(literal) as string;
+  }
+
+  /**
+   * An object or array nested RECURSION_LIMIT levels down, read by JSON.parse, which does not recurse
+   * on the stack: its end is found by counting brackets outside strings. Its numbers are doubles,
+   * but no record that deep is stored (the transforms refuse JSON nested deeper than
+   * MAX_JSON_DEPTH), so only the rest of the page needs to be read exactly.
+   */
+  private deepValue(): unknown {
+    const start = this.at;
+    let open = 0;
+    for (;;) {
+      const char = this.text[this.at];
+      if (char === undefined) throw new SyntaxError(`unterminated value at ${start}`);
+      if (char === '"') {
+        this.string();
+        continue;
+      }
+      this.at += 1;
+      if (char === "{" || char === "[") open += 1;
+      else if ((char === "}" || char === "]") && --open === 0) break;
+    }
+    return JSON.parse(this.text.slice(start, this.at));
   }
 
   private literal(): boolean | null {

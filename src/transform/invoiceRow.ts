@@ -8,7 +8,14 @@ import {
   InvoiceSchema,
 } from "../api/schemas/index.js";
 import { storableText } from "./limits.js";
-import { keysProblem, objectJson, oversizeProblem, rowBytes, storedAmounts } from "./recordJson.js";
+import {
+  keysProblem,
+  objectJson,
+  oversizeProblem,
+  rawJsonForReject,
+  rowBytes,
+  storedAmounts,
+} from "./recordJson.js";
 
 /** A column's SQL type, which decides how its bound value is cast (money: exact text to DECIMAL). */
 export type ColumnKind = "text" | "money" | "time" | "json" | "count" | "flag";
@@ -189,6 +196,6 @@ function refuse(raw: unknown, recordId: string | null, reason: string): InvoiceR
   return {
     ok: false,
     // Cut and cleaned for storage by the reject writer (load/insertRejects.ts), as every reject is.
-    reject: { recordId, reason, rawJson: stringifyWithNumberTexts(raw) },
+    reject: { recordId, reason, rawJson: rawJsonForReject(raw) },
   };
 }

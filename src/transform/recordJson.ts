@@ -45,6 +45,20 @@ export function keysProblem(
   return undefined;
 }
 
+/**
+ * A refused record's JSON for rejects.raw_json, numbers as sent. A record nested too deeply for a
+ * recursive writer (V8's JSON.stringify too overflows the stack at some thousands of levels) is
+ * kept as a note saying so: its reject must not fail the listing it came in.
+ */
+export function rawJsonForReject(value: unknown): string {
+  try {
+    return stringifyWithNumberTexts(value);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return JSON.stringify({ not_kept: "the record is nested too deeply to write as JSON" });
+  }
+}
+
 /** What `rowBytes` counts: the values bound for one record's rows. */
 type Bound = string | number | boolean | null;
 

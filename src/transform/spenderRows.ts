@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ApiTokenSchema, OrgMemberSchema, ServiceAccountSchema } from "../api/schemas/index.js";
 import type { SecretBox } from "../secrets/secretBox.js";
 import { applyPolicy, type FieldPolicy } from "./privacy.js";
-import { oversizeProblem, rowBytes } from "./recordJson.js";
+import { oversizeProblem, rawJsonForReject, rowBytes } from "./recordJson.js";
 
 /** A token or service account as stored: the last 4 characters the API shows, never more. */
 export interface TokenRecord {
@@ -133,6 +133,6 @@ function refusal(
   return {
     record_id: typeof record?.id === "string" ? record.id : null,
     reason,
-    raw_json: JSON.stringify(copy) ?? "null",
+    raw_json: rawJsonForReject(copy),
   };
 }

@@ -256,3 +256,27 @@ test("a balance with a lone surrogate in a subscription_details key is a reject 
     { subscription_details: '{"plan":"pro"}' },
   ]);
 });
+
+test("an invoice nested 100,000 levels deep is a reject naming the depth; the page's other invoice stores", async () => {
+  const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+  const { run, db } = await setUp((request, res) =>
+    request.path === "/user/payment/invoices"
+      ? sendJson(
+          res,
+          200,
+          `{"next_page":null,"items":[{"id":"in_deep","created_at":"2026-11-01T00:00:00Z","extra_field":${deep}},{"id":"in_ok","created_at":"2026-11-01T00:00:00Z"}]}`,
+        )
+      : notFound(request, res),
+  );
+  const result = await run();
+  expect([result.summary.status, result.exitCode]).toEqual(["partial", 4]);
+  expect(result.summary.invoices).toMatchObject({ status: "stored", invoices: 1, rejected: 1 });
+  expect(await queryDb(db, "SELECT record_id, reason, raw_json FROM rejects")).toEqual([
+    {
+      record_id: "in_deep",
+      reason: expect.stringContaining("JSON nested deeper than 1000 levels"),
+      raw_json: expect.stringContaining("nested too deeply to write"),
+    },
+  ]);
+  expect(await queryDb(db, "SELECT id FROM invoices")).toEqual([{ id: "in_ok" }]);
+});

@@ -74,6 +74,20 @@ describe("invoices", () => {
     expect(result.reject.reason).toContain(at);
   });
 
+  test("an invoice nested 100,000 levels deep: its page is read, it is refused naming the depth, its reject kept as a note", () => {
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    const page = parseWithNumberTexts(
+      `{"items":[{"id":"in_deep","created_at":"2026-11-01T00:00:00Z","x":${deep}},{"id":"in_ok","created_at":"2026-11-01T00:00:00Z","total":1.10}]}`,
+    ) as { items: unknown[] };
+    const [deepResult, okResult] = page.items.map((item) => invoiceRows(item, keep));
+    expect(deepResult?.ok).toBe(false);
+    if (deepResult !== undefined && !deepResult.ok) {
+      expect(deepResult.reject.reason).toContain("JSON nested deeper than 1000 levels");
+      expect(deepResult.reject.rawJson).toContain("nested too deeply to write");
+    }
+    expect(okResult?.ok && column(okResult.rows.invoice, "total", INVOICE_COLUMNS)).toBe("1.1");
+  });
+
   test("an invoice whose rows hold more than 16 MiB is a reason naming its size", () => {
     const result = invoiceRows(
       {
@@ -190,6 +204,13 @@ describe("tokens and members", () => {
     created_at: "2026-01-01T00:00:00Z",
     updated_at: "2026-01-01T00:00:00Z",
   };
+
+  test("a refused item nested 100,000 levels deep is kept as a note, and the listing goes on", () => {
+    const deep = JSON.parse(`{"id":"bad","x":${"[".repeat(100_000)}${"]".repeat(100_000)}}`);
+    const { rows, refused } = tokenRows([deep, token], "api_token");
+    expect(rows).toHaveLength(1);
+    expect(refused[0]?.raw_json).toContain("nested too deeply to write");
+  });
 
   test("a label with control characters is stored; a lone surrogate or a 17 MB label is refused", () => {
     const { rows, refused } = tokenRows(

@@ -61,10 +61,21 @@ export function parseWithNumberTexts(text: string): unknown {
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const INTEGER = /^-?\d+$/;
-/** A string's body: anything but a quote, a backslash or a control character, or an escape. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON forbids raw control characters in strings.
-const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
 const WHITESPACE = /[ \t\n\r]*/y;
+
+/** True when the quote at `at` follows an odd number of backslashes: it is part of the string. */
+function isEscaped(text: string, at: number): boolean {
+  let backslashes = 0;
+  while (text.charCodeAt(at - 1 - backslashes) === 92) backslashes += 1;
+  return backslashes % 2 === 1;
+}
+
+/**
+ * Nesting the recursive reader descends before it hands a value to JSON.parse: about 3 stack frames
+ * a level, well inside V8's stack, and deeper than any record the transforms store (MAX_JSON_DEPTH
+ * levels, 1000), so that a record nested deeper is read, and refused, rather than the whole page.
+ */
+const RECURSION_LIMIT = 1500;
 
 /** A recursive-descent JSON reader that knows where it is: "" (top), "items", "item", "duration". */
 class ExactParser {
@@ -75,17 +86,18 @@ class ExactParser {
     private readonly numbersAsText = false,
   ) {}
 
-  value(where: string): unknown {
+  value(where: string, depth = 0): unknown {
     this.skipWhitespace();
     const char = this.text[this.at];
-    if (char === "{") return this.object(where);
-    if (char === "[") return this.array(where);
+    if ((char === "{" || char === "[") && depth >= RECURSION_LIMIT) return this.deepValue();
+    if (char === "{") return this.object(where, depth);
+    if (char === "[") return this.array(where, depth);
     if (char === '"') return this.string();
     if (char === "t" || char === "f" || char === "n") return this.literal();
     return this.number(where === "duration");
   }
 
-  private object(where: string): Record<string, unknown> {
+  private object(where: string, depth: number): Record<string, unknown> {
     const result: Record<string, unknown> = {};
     this.at += 1;
     this.skipWhitespace();
@@ -106,7 +118,7 @@ class ExactParser {
             : "other";
       // Own data properties, as JSON.parse defines them: a key "__proto__" stays a key.
       Object.defineProperty(result, key, {
-        value: this.value(child),
+        value: this.value(child, depth + 1),
         enumerable: true,
         writable: true,
         configurable: true,
@@ -121,7 +133,7 @@ class ExactParser {
     }
   }
 
-  private array(where: string): unknown[] {
+  private array(where: string, depth: number): unknown[] {
     const result: unknown[] = [];
     this.at += 1;
     this.skipWhitespace();
@@ -130,7 +142,7 @@ class ExactParser {
       return result;
     }
     for (;;) {
-      result.push(this.value(where === "items" ? "item" : "other"));
+      result.push(this.value(where === "items" ? "item" : "other", depth + 1));
       this.skipWhitespace();
       if (this.text[this.at] === ",") {
         this.at += 1;
@@ -141,12 +153,42 @@ class ExactParser {
     }
   }
 
+  /**
+   * The string at the cursor. Its end is found by looking for a quote with an even number of
+   * backslashes before it, and JSON.parse checks what lies between: a regular expression over the
+   * whole string backtracks once per character and overflows the stack on a string of a few MB.
+   */
   private string(): string {
-    STRING.lastIndex = this.at;
-    const match = STRING.exec(this.text);
-    if (match === null) throw new SyntaxError(`expected a string at ${this.at}`);
-    this.at += match[0].length;
-    return JSON.parse(match[0]) as string;
+    if (this.text[this.at] !== '"') throw new SyntaxError(`expected a string at ${this.at}`);
+    let quote = this.text.indexOf('"', this.at + 1);
+    while (quote !== -1 && isEscaped(this.text, quote)) quote = this.text.indexOf('"', quote + 1);
+    if (quote === -1) throw new SyntaxError(`unterminated string at ${this.at}`);
+    const literal = this.text.slice(this.at, quote + 1);
+    this.at = quote + 1;
+    return JSON.parse(literal) as string;
+  }
+
+  /**
+   * An object or array nested RECURSION_LIMIT levels down, read by JSON.parse, which does not recurse
+   * on the stack: its end is found by counting brackets outside strings. Its numbers are doubles,
+   * but no record that deep is stored (the transforms refuse JSON nested deeper than
+   * MAX_JSON_DEPTH), so only the rest of the page needs to be read exactly.
+   */
+  private deepValue(): unknown {
+    const start = this.at;
+    let open = 0;
+    for (;;) {
+      const char = this.text[this.at];
+      if (char === undefined) throw new SyntaxError(`unterminated value at ${start}`);
+      if (char === '"') {
+        this.string();
+        continue;
+      }
+      this.at += 1;
+      if (char === "{" || char === "[") open += 1;
+      else if ((char === "}" || char === "]") && --open === 0) break;
+    }
+    return JSON.parse(this.text.slice(start, this.at));
   }
 
   private literal(): boolean | null {

@@ -82,6 +82,7 @@ export async function exportApiCalls(deps: ExportDeps, options: ExportOptions): 
       operations: operationsSeconds,
       parquet: parquetSeconds,
     },
+    ...(scan.foreignOrgCalls === 0 ? {} : { foreign_org_calls: scan.foreignOrgCalls }),
     ...(operations?.fetched === undefined ? {} : { operations: operations.fetched }),
     ...(rereads?.rereads === undefined ? {} : { pending_rereads: rereads.rereads }),
     ...(spenders === undefined ? {} : { spenders: spenders.fetched }),
@@ -149,7 +150,12 @@ async function scanWithFallback(
   }
   const full: StartPoint = { mode: "full", token: null, reason: "stored page token rejected by the API" };
   const second = await scanApiCalls(context, full, checkpoint.userId);
-  return { ...second, partitionsWritten: first.partitionsWritten + second.partitionsWritten, start: full };
+  return {
+    ...second,
+    partitionsWritten: first.partitionsWritten + second.partitionsWritten,
+    foreignOrgCalls: first.foreignOrgCalls + second.foreignOrgCalls,
+    start: full,
+  };
 }
 
 /**

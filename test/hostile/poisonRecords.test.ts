@@ -34,7 +34,8 @@ function handler(
   operations: Record<string, unknown> = {},
 ): HostileHandler {
   return (request, res) => {
-    if (request.path === "/user/payment/balance") {
+    // The account listings have their own poison tests (accountRecords.test.ts): not found here.
+    if (request.path === "/user/payment/balance" || request.path === "/user/payment/invoices") {
       sendJson(res, 404, errorBody(404, "not found"));
       return;
     }

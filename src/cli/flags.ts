@@ -1,5 +1,5 @@
 import { type Command, Option } from "commander";
-import { API_DEFAULTS } from "../config/apiConfig.js";
+import { API_FLAGS } from "../config/apiFlags.js";
 import { EXPORT_FLAGS } from "../config/exportFlags.js";
 import { type FlagDefinition, type FlagParse, longFlag, takesValue } from "../config/flagDefinition.js";
 import { LOG_FORMATS } from "../log/logger.js";
@@ -14,32 +14,18 @@ export function withDefault(description: string, value: string | number): string
   return `${description} (default: ${value})`;
 }
 
-/** The flags of every command that talks to the API (export, operation get). */
+/**
+ * The flags of every command that talks to the API (export, operation get), with `--print-config`
+ * listed just before `--debug`.
+ */
 export function addApiOptions(command: Command): Command {
-  return command
-    .option("--base-url <url>", withDefault("API base URL", `$ZOO_HOST, else ${API_DEFAULTS.baseUrl}`))
-    .option(
-      "--max-attempts <n>",
-      withDefault("attempts per request, first included", API_DEFAULTS.maxAttempts),
-      positiveInteger,
-    )
-    .option(
-      "--max-retry-wait <seconds>",
-      withDefault("total time a run may spend waiting to retry", API_DEFAULTS.maxRetryWaitSeconds),
-      nonNegativeNumber,
-    )
-    .option(
-      "--request-timeout <seconds>",
-      withDefault("time limit for one request, connect to last byte", API_DEFAULTS.requestTimeoutSeconds),
-      nonNegativeNumber,
-    )
-    .option(
-      "--max-response-mb <n>",
-      withDefault("largest response body accepted, in MiB", API_DEFAULTS.maxResponseMb),
-      nonNegativeNumber,
-    )
-    .option("--print-config", "print the effective configuration (token redacted) and exit")
-    .option("--debug", "log every request and show stack traces");
+  const isDebug = (definition: FlagDefinition) => definition.field === "debug";
+  addFlagOptions(
+    command,
+    API_FLAGS.filter((definition) => !isDebug(definition)),
+    true,
+  ).option("--print-config", "print the effective configuration (token redacted) and exit");
+  return addFlagOptions(command, API_FLAGS.filter(isDebug), true);
 }
 
 /**

@@ -93,7 +93,7 @@ export const EXPORT_FLAGS = [
   {
     flag: "--token-column <policy>",
     help: "the token column (identifies a credential)",
-    // The default first, as FIELD_POLICIES lists keep, the other columns' default, first.
+    // The default first, as FIELD_POLICIES has it for the other two columns.
     choices: ["hash", "drop", "keep"],
     default: DEFAULT_PRIVACY.token,
     field: "privacy.token",

@@ -241,6 +241,8 @@ COMMENT ON COLUMN invoices.url IS 'API: Invoice.url. The hosted invoice page; NU
 COMMENT ON COLUMN invoices.extra IS 'Fields of the API''s Invoice this version does not know, as a JSON object with numbers as sent; NULL when there are none.';
 COMMENT ON COLUMN invoices.first_seen_run_id IS 'Exporter bookkeeping: the run (runs.run_id) that first stored this invoice.';
 COMMENT ON COLUMN invoices.last_seen_run_id IS 'Exporter bookkeeping: the run (runs.run_id) that last listed and stored this invoice.';
+COMMENT ON COLUMN invoices.money_raw IS 'The invoice''s money fields that had more than 6 decimals, as a JSON object of each field''s text as printed (their columns hold it rounded half-even to the micro-dollar); NULL when every amount is stored exactly. README: Money.';
+COMMENT ON COLUMN invoices.money_flags IS '''rounded'' when an amount of the invoice is rounded to the micro-dollar (see money_raw); NULL otherwise.';
 
 COMMENT ON TABLE invoice_lines IS 'The lines of each invoice (API: Invoice.lines, InvoiceLineItem), in the invoice''s order, replaced with their invoice on every run. See docs/invoices-and-credits.md.';
 COMMENT ON COLUMN invoice_lines.invoice_id IS 'The invoice (invoices.id) the line belongs to.';
@@ -253,6 +255,8 @@ COMMENT ON COLUMN invoice_lines.invoice_item IS 'API: InvoiceLineItem.invoice_it
 COMMENT ON COLUMN invoice_lines.metadata IS 'API: InvoiceLineItem.metadata. Key-value strings, as a JSON object ({} when absent).';
 COMMENT ON COLUMN invoice_lines.extra IS 'Fields of the API''s InvoiceLineItem this version does not know, as a JSON object; NULL when there are none.';
 COMMENT ON COLUMN invoice_lines.last_seen_run_id IS 'Exporter bookkeeping: the run (runs.run_id) that last stored this line.';
+COMMENT ON COLUMN invoice_lines.money_raw IS 'The line''s amount as printed, as a JSON object {"amount": text}, when it had more than 6 decimals (amount holds it rounded half-even); NULL when stored exactly.';
+COMMENT ON COLUMN invoice_lines.money_flags IS '''rounded'' when the line''s amount is rounded to the micro-dollar (see money_raw); NULL otherwise.';
 
 COMMENT ON VIEW invoice_item_calls IS 'Per invoice item (api_calls.stripe_invoice_item_id, not empty): the calls billed on it and what they cost.';
 COMMENT ON COLUMN invoice_item_calls.invoice_item IS 'The invoice item the calls carry in stripe_invoice_item_id.';
@@ -312,28 +316,30 @@ COMMENT ON COLUMN balance_snapshots.total_due IS 'API field: outstanding, draft 
 COMMENT ON COLUMN balance_snapshots.subscription_id IS 'API field: the subscription id, or NULL.';
 COMMENT ON COLUMN balance_snapshots.subscription_details IS 'API field: the subscription details (ZooProductSubscriptions) as JSON, or NULL.';
 COMMENT ON COLUMN balance_snapshots.extra IS 'Fields of the balance the schema does not know yet, as a JSON object (NULL when there are none).';
+COMMENT ON COLUMN balance_snapshots.money_raw IS 'The monetary values that had more than 6 decimals, as a JSON object of each field''s text as printed (their columns hold it rounded half-even to the micro-dollar); NULL when every value is stored exactly. README: Money.';
+COMMENT ON COLUMN balance_snapshots.money_flags IS '''rounded'' when a monetary value of the snapshot is rounded to the micro-dollar (see money_raw); NULL otherwise.';
 
 COMMENT ON VIEW credit_burn IS 'The credits consumed between consecutive balance snapshots (monthly + stable monetary value), and that per day; a pair across which the value grew (a monthly refresh or a grant) is not counted.';
 COMMENT ON COLUMN credit_burn.run_id IS 'The run of the later snapshot.';
 COMMENT ON COLUMN credit_burn.previous_taken_at IS 'When the earlier snapshot was taken (UTC).';
 COMMENT ON COLUMN credit_burn.taken_at IS 'When the later snapshot was taken (UTC).';
 COMMENT ON COLUMN credit_burn.elapsed_us IS 'Microseconds between the two snapshots.';
-COMMENT ON COLUMN credit_burn.previous_remaining_usd IS 'Monthly + stable credits'' monetary value at the earlier snapshot, USD DECIMAL(18,6).';
-COMMENT ON COLUMN credit_burn.remaining_usd IS 'Monthly + stable credits'' monetary value at the later snapshot, USD DECIMAL(18,6).';
+COMMENT ON COLUMN credit_burn.previous_remaining_usd IS 'Monthly + stable credits'' monetary value at the earlier snapshot, USD DECIMAL(38,6).';
+COMMENT ON COLUMN credit_burn.remaining_usd IS 'Monthly + stable credits'' monetary value at the later snapshot, USD DECIMAL(38,6).';
 COMMENT ON COLUMN credit_burn.counted IS 'False when the pair spans a monthly refresh (the monthly value rose or monthly_api_credits_refresh_at moved) or a grant (the total rose), or when it starts with nothing left (the value cannot go below 0): such a pair says nothing about spend.';
-COMMENT ON COLUMN credit_burn.consumed_usd IS 'previous_remaining_usd - remaining_usd, exact, USD DECIMAL(18,6); NULL when not counted.';
-COMMENT ON COLUMN credit_burn.burn_usd_per_day IS 'consumed_usd per day of elapsed_us, USD DECIMAL(18,6) rounded down to the micro-dollar (integer arithmetic, no float); NULL when not counted.';
+COMMENT ON COLUMN credit_burn.consumed_usd IS 'previous_remaining_usd - remaining_usd, exact, USD DECIMAL(38,6); NULL when not counted.';
+COMMENT ON COLUMN credit_burn.burn_usd_per_day IS 'consumed_usd per day of elapsed_us, USD DECIMAL(38,6) rounded down to the micro-dollar (integer arithmetic, no float); NULL when not counted.';
 
 COMMENT ON VIEW credit_runway IS 'When the credits run out at the current rate: the latest snapshot''s remaining value divided by the burn per day (snapshot pairs of the last 30 days, else the priced spend of the last 30 days of calls).';
 COMMENT ON COLUMN credit_runway.run_id IS 'The run of the latest snapshot.';
 COMMENT ON COLUMN credit_runway.taken_at IS 'When the latest snapshot was taken (UTC).';
-COMMENT ON COLUMN credit_runway.remaining_usd IS 'Monthly + stable credits'' monetary value at the latest snapshot, USD DECIMAL(18,6).';
+COMMENT ON COLUMN credit_runway.remaining_usd IS 'Monthly + stable credits'' monetary value at the latest snapshot, USD DECIMAL(38,6).';
 COMMENT ON COLUMN credit_runway.monthly_usd IS 'The monthly credits'' monetary value at the latest snapshot, USD DECIMAL(18,6).';
 COMMENT ON COLUMN credit_runway.stable_usd IS 'The stable credits'' monetary value at the latest snapshot, USD DECIMAL(18,6).';
 COMMENT ON COLUMN credit_runway.monthly_refresh_at IS 'When the monthly credits next refresh, as the latest snapshot says (UTC).';
 COMMENT ON COLUMN credit_runway.burn_pairs IS 'Counted credit_burn pairs whose later snapshot is within the 30 days up to the latest one.';
-COMMENT ON COLUMN credit_runway.snapshot_burn_usd_per_day IS 'The sum of those pairs'' consumed_usd over the sum of their elapsed time, per day, USD DECIMAL(18,6) rounded down; NULL without such a pair.';
-COMMENT ON COLUMN credit_runway.spend_usd_per_day IS 'The priced spend (sum of api_calls.price_usd) of calls created in the 30 days up to the latest snapshot, per day of that window (from the first stored call when the history is shorter), USD DECIMAL(18,6) rounded down.';
+COMMENT ON COLUMN credit_runway.snapshot_burn_usd_per_day IS 'The sum of those pairs'' consumed_usd over the sum of their elapsed time, per day, USD DECIMAL(38,6) rounded down; NULL without such a pair.';
+COMMENT ON COLUMN credit_runway.spend_usd_per_day IS 'The priced spend (sum of api_calls.price_usd) of calls created in the 30 days up to the latest snapshot, per day of that window (from the first stored call when the history is shorter), USD DECIMAL(38,6) rounded down.';
 COMMENT ON COLUMN credit_runway.burn_usd_per_day IS 'The current burn: snapshot_burn_usd_per_day when known, else spend_usd_per_day.';
 COMMENT ON COLUMN credit_runway.burn_source IS 'Where burn_usd_per_day comes from: snapshots or api_calls.';
 COMMENT ON COLUMN credit_runway.runway_days IS 'remaining_usd / burn_usd_per_day in days, to a tenth; 0 when nothing is left; NULL when the burn is 0 or unknown.';

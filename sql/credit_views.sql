@@ -1,5 +1,6 @@
 -- Views of the API credits (balance_snapshots). Money stays DECIMAL: a rate is computed in whole
 -- micro-dollars with integer division (rounded down to the micro-dollar), never in floating point.
+-- Sums and rates are DECIMAL(38, 6): two stored DECIMAL(18, 6) values can add up beyond DECIMAL(18, 6).
 
 -- $usd spread over $elapsed_us microseconds, as USD per day (86,400,000,000 us), rounded down to the
 -- micro-dollar; NULL when the time is not positive. Widened to DECIMAL(38, 6) first: a sum of
@@ -9,7 +10,7 @@ CREATE OR REPLACE MACRO usd_per_day(usd, elapsed_us) AS
     CAST(
       CAST((CAST(CAST(usd AS DECIMAL(38, 6)) * 1000000 AS HUGEINT) * 86400000000) // elapsed_us AS DECIMAL(38, 0))
         * 0.000001
-      AS DECIMAL(18, 6))
+      AS DECIMAL(38, 6))
   END;
 
 -- The burn between consecutive snapshots: the credits' monetary value (monthly + stable) consumed
@@ -24,12 +25,15 @@ WITH ordered AS (
     run_id,
     taken_at,
     monthly_api_credits_remaining_monetary_value AS monthly_usd,
-    monthly_api_credits_remaining_monetary_value + stable_api_credits_remaining_monetary_value AS remaining_usd,
+    monthly_api_credits_remaining_monetary_value::DECIMAL(38, 6)
+      + stable_api_credits_remaining_monetary_value::DECIMAL(38, 6) AS remaining_usd,
     monthly_api_credits_refresh_at AS refresh_at,
     lag(taken_at) OVER w AS previous_taken_at,
     lag(monthly_api_credits_remaining_monetary_value) OVER w AS previous_monthly_usd,
-    lag(monthly_api_credits_remaining_monetary_value + stable_api_credits_remaining_monetary_value) OVER w
-      AS previous_remaining_usd,
+    lag(
+      monthly_api_credits_remaining_monetary_value::DECIMAL(38, 6)
+        + stable_api_credits_remaining_monetary_value::DECIMAL(38, 6)
+    ) OVER w AS previous_remaining_usd,
     lag(monthly_api_credits_refresh_at) OVER w AS previous_refresh_at
   FROM balance_snapshots
   WINDOW w AS (ORDER BY taken_at, run_id)
@@ -51,10 +55,10 @@ SELECT
   previous_taken_at,
   taken_at,
   elapsed_us,
-  previous_remaining_usd::DECIMAL(18, 6) AS previous_remaining_usd,
-  remaining_usd::DECIMAL(18, 6) AS remaining_usd,
+  previous_remaining_usd::DECIMAL(38, 6) AS previous_remaining_usd,
+  remaining_usd::DECIMAL(38, 6) AS remaining_usd,
   counted,
-  CASE WHEN counted THEN (previous_remaining_usd - remaining_usd)::DECIMAL(18, 6) END AS consumed_usd,
+  CASE WHEN counted THEN (previous_remaining_usd - remaining_usd)::DECIMAL(38, 6) END AS consumed_usd,
   CASE WHEN counted THEN usd_per_day(previous_remaining_usd - remaining_usd, elapsed_us) END AS burn_usd_per_day
 FROM pairs
 ORDER BY taken_at, run_id;
@@ -94,7 +98,7 @@ recent_spend AS (
 rates AS (
   SELECT
     l.*,
-    (l.monthly_usd + l.stable_usd)::DECIMAL(18, 6) AS remaining_usd,
+    (l.monthly_usd::DECIMAL(38, 6) + l.stable_usd::DECIMAL(38, 6)) AS remaining_usd,
     p.pairs AS burn_pairs,
     CASE WHEN p.pairs > 0 THEN usd_per_day(p.consumed_usd, p.elapsed_us) END AS snapshot_burn_usd_per_day,
     usd_per_day(s.spend_usd, s.elapsed_us) AS spend_usd_per_day

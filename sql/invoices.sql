@@ -1,6 +1,7 @@
 -- Invoices of the account the warehouse exports (GET /user/payment/invoices or /org/payment/invoices),
 -- one row per invoice id, replaced on every run (an invoice moves from draft to open to paid).
--- Money is DECIMAL(18,6) like api_calls.price_usd, read from the JSON text without a double between.
+-- Money is DECIMAL(18,6) like api_calls.price_usd, read from the JSON text without a double between;
+-- an amount with more decimals is rounded half-even, its text as printed kept in money_raw.
 CREATE TABLE IF NOT EXISTS invoices (
   id                     VARCHAR NOT NULL,
   number                 VARCHAR,
@@ -33,8 +34,14 @@ CREATE TABLE IF NOT EXISTS invoices (
   url                    VARCHAR,
   extra                  JSON,
   first_seen_run_id      VARCHAR NOT NULL,
-  last_seen_run_id       VARCHAR NOT NULL
+  last_seen_run_id       VARCHAR NOT NULL,
+  money_raw              JSON,
+  money_flags            VARCHAR
 );
+-- An older warehouse gains the money columns on open, last in the table, where a new one has them:
+-- the printed text of each amount stored rounded (money_raw) and 'rounded' (money_flags). README, "Money".
+ALTER TABLE invoices ADD COLUMN IF NOT EXISTS money_raw JSON;
+ALTER TABLE invoices ADD COLUMN IF NOT EXISTS money_flags VARCHAR;
 
 -- The lines of each invoice, in the invoice's order; replaced with their invoice on every run.
 CREATE TABLE IF NOT EXISTS invoice_lines (
@@ -47,5 +54,9 @@ CREATE TABLE IF NOT EXISTS invoice_lines (
   invoice_item     VARCHAR,
   metadata         JSON NOT NULL,
   extra            JSON,
-  last_seen_run_id VARCHAR NOT NULL
+  last_seen_run_id VARCHAR NOT NULL,
+  money_raw        JSON,
+  money_flags      VARCHAR
 );
+ALTER TABLE invoice_lines ADD COLUMN IF NOT EXISTS money_raw JSON;
+ALTER TABLE invoice_lines ADD COLUMN IF NOT EXISTS money_flags VARCHAR;

@@ -140,5 +140,11 @@ CREATE TABLE IF NOT EXISTS balance_snapshots (
   total_due                                    DECIMAL(18, 6),
   subscription_id                              VARCHAR,
   subscription_details                         JSON,
-  extra                                        JSON
+  extra                                        JSON,
+  money_raw                                    JSON,
+  money_flags                                  VARCHAR
 );
+-- An older warehouse gains the money columns on open, last in the table, where a new one has them:
+-- the printed text of each amount stored rounded (money_raw) and 'rounded' (money_flags). README, "Money".
+ALTER TABLE balance_snapshots ADD COLUMN IF NOT EXISTS money_raw JSON;
+ALTER TABLE balance_snapshots ADD COLUMN IF NOT EXISTS money_flags VARCHAR;

@@ -62,8 +62,20 @@ export function parseWithNumberTexts(text: string): unknown {
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const INTEGER = /^-?\d+$/;
 const WHITESPACE = /[ \t\n\r]*/y;
-/** Depth the recursive reader descends to; deeper values are read whole (deepValue). */
-const MAX_EXACT_DEPTH = 64;
+
+/** True when the quote at `at` follows an odd number of backslashes: it is part of the string. */
+function isEscaped(text: string, at: number): boolean {
+  let backslashes = 0;
+  while (text.charCodeAt(at - 1 - backslashes) === 92) backslashes += 1;
+  return backslashes % 2 === 1;
+}
+
+/**
+ * Nesting the recursive reader descends before it hands a value to JSON.parse: about 3 stack frames
+ * a level, well inside V8's stack, and deeper than any record the transforms store (MAX_JSON_DEPTH
+ * levels, 1000), so that a record nested deeper is read, and refused, rather than the whole page.
+ */
+const RECURSION_LIMIT = 1500;
 
 /** A recursive-descent JSON reader that knows where it is: "" (top), "items", "item", "duration". */
 class ExactParser {
@@ -77,33 +89,12 @@ class ExactParser {
   value(where: string, depth = 0): unknown {
     this.skipWhitespace();
     const char = this.text[this.at];
-    if ((char === "{" || char === "[") && depth >= MAX_EXACT_DEPTH) return this.deepValue();
+    if ((char === "{" || char === "[") && depth >= RECURSION_LIMIT) return this.deepValue();
     if (char === "{") return this.object(where, depth);
     if (char === "[") return this.array(where, depth);
     if (char === '"') return this.string();
     if (char === "t" || char === "f" || char === "n") return this.literal();
     return this.number(where === "duration");
-  }
-
-  /**
-   * A value nested deeper than MAX_EXACT_DEPTH, read by JSON.parse: descending further would
-   * overflow the stack, and a record nested this deep is refused downstream (MAX_JSON_DEPTH in
-   * src/transform/limits.ts) whatever its numbers say.
-   */
-  private deepValue(): unknown {
-    const start = this.at;
-    let depth = 0;
-    do {
-      const char = this.text[this.at];
-      if (char === '"') {
-        this.string();
-        continue;
-      }
-      if (char === "{" || char === "[") depth += 1;
-      else if (char === "}" || char === "]") depth -= 1;
-      this.at += 1;
-    } while (depth > 0 && this.at < this.text.length);
-    return JSON.parse(this.text.slice(start, this.at));
   }
 
   private object(where: string, depth: number): Record<string, unknown> {
@@ -162,21 +153,42 @@ class ExactParser {
     }
   }
 
-  /** A string, found by its closing quote and read by JSON.parse (a regex over MBs overflows). */
+  /**
+   * The string at the cursor. Its end is found by looking for a quote with an even number of
+   * backslashes before it, and JSON.parse checks what lies between: a regular expression over the
+   * whole string backtracks once per character and overflows the stack on a string of a few MB.
+   */
   private string(): string {
     if (this.text[this.at] !== '"') throw new SyntaxError(`expected a string at ${this.at}`);
-    let end = this.at + 1;
+    let quote = this.text.indexOf('"', this.at + 1);
+    while (quote !== -1 && isEscaped(this.text, quote)) quote = this.text.indexOf('"', quote + 1);
+    if (quote === -1) throw new SyntaxError(`unterminated string at ${this.at}`);
+    const literal = this.text.slice(this.at, quote + 1);
+    this.at = quote + 1;
+    return JSON.parse(literal) as string;
+  }
+
+  /**
+   * An object or array nested RECURSION_LIMIT levels down, read by JSON.parse, which does not recurse
+   * on the stack: its end is found by counting brackets outside strings. Its numbers are doubles,
+   * but no record that deep is stored (the transforms refuse JSON nested deeper than
+   * MAX_JSON_DEPTH), so only the rest of the page needs to be read exactly.
+   */
+  private deepValue(): unknown {
+    const start = this.at;
+    let open = 0;
     for (;;) {
-      const quote = this.text.indexOf('"', end);
-      if (quote === -1) throw new SyntaxError(`unterminated string at ${this.at}`);
-      let backslashes = 0;
-      while (this.text[quote - 1 - backslashes] === "\\") backslashes += 1;
-      end = quote + 1;
-      if (backslashes % 2 === 0) break;
+      const char = this.text[this.at];
+      if (char === undefined) throw new SyntaxError(`unterminated value at ${start}`);
+      if (char === '"') {
+        this.string();
+        continue;
+      }
+      this.at += 1;
+      if (char === "{" || char === "[") open += 1;
+      else if ((char === "}" || char === "]") && --open === 0) break;
     }
-    const value = JSON.parse(this.text.slice(this.at, end)) as string;
-    this.at = end;
-    return value;
+    return JSON.parse(this.text.slice(start, this.at));
   }
 
   private literal(): boolean | null {
@@ -220,27 +232,14 @@ class ExactParser {
  * JSON text of a value parseWithNumberTexts made: every JsonNumberText written back as the digits
  * the server sent, so a stored copy (a reject's raw_json, an invoice's discounts) is what was read.
  */
-export function stringifyWithNumberTexts(value: unknown, depth = 0): string {
+export function stringifyWithNumberTexts(value: unknown): string {
   if (value instanceof JsonNumberText) return value.text;
-  // Past the reader's own depth there are no number texts (deepValue); JSON.stringify then writes
-  // what its stack allows, and a value deeper than that is said to be so rather than overflowing.
-  if (depth >= MAX_EXACT_DEPTH) return stringifyDeep(value);
-  if (Array.isArray(value))
-    return `[${value.map((item) => stringifyWithNumberTexts(item, depth + 1)).join(",")}]`;
+  if (Array.isArray(value)) return `[${value.map((item) => stringifyWithNumberTexts(item)).join(",")}]`;
   if (value !== null && typeof value === "object") {
     const fields = Object.entries(value).map(
-      ([key, item]) => `${JSON.stringify(key)}:${stringifyWithNumberTexts(item, depth + 1)}`,
+      ([key, item]) => `${JSON.stringify(key)}:${stringifyWithNumberTexts(item)}`,
     );
     return `{${fields.join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
-}
-
-function stringifyDeep(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? "null";
-  } catch (error) {
-    if (error instanceof RangeError) return JSON.stringify("[nested too deep to write out]");
-    throw error;
-  }
 }

@@ -38,7 +38,7 @@ export async function demoAction(flags: DemoFlags & ExportOutput, io: CliIo): Pr
     return await exportAndSummarise(
       { api, export: config.export },
       flags,
-      io.stdout,
+      io,
       new RunLine(io.stdout, io.env),
     );
   } finally {

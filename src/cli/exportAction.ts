@@ -8,12 +8,13 @@ import { printableConfig } from "../config/printableConfig.js";
 import { ExitCode, type ExitCodeValue } from "../errors.js";
 import { describeCostSummary, readCostSummary } from "../load/costSummary.js";
 import { openWarehouse } from "../load/database.js";
-import { createLogger, type LogFormat, type Logger } from "../log/logger.js";
+import { createLogger, type LogFormat } from "../log/logger.js";
 import { printableLines } from "../log/printable.js";
 import { createProgress, type Progress } from "../log/progress.js";
 import type { RunSummary } from "../pipeline/runSummary.js";
 import { type CliIo, printJson } from "./io.js";
 import { RunLine } from "./runLine.js";
+import { listenForStop } from "./stopSignals.js";
 
 /** A sortable, unique run id: UTC start time plus randomness. */
 export function newRunId(now: Date): string {
@@ -21,26 +22,6 @@ export function newRunId(now: Date): string {
     .toISOString()
     .replace(/[-:]/g, "")
     .replace(/\.\d+Z$/, "Z")}-${randomBytes(3).toString("hex")}`;
-}
-
-/**
- * SIGINT/SIGTERM ask the run to stop: requests in flight and retry waits are abandoned at once, the
- * batch in hand commits, and the run ends interrupted (130). A second signal ends the process at
- * once (the database stays consistent: an uncommitted transaction is rolled back on open).
- */
-export function interruptSignal(logger: Logger, beforeForcedExit: () => void = () => {}): AbortSignal {
-  const controller = new AbortController();
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (controller.signal.aborted) {
-      beforeForcedExit();
-      process.exit(130);
-    }
-    logger.warn(`${signal}: stopping after the current batch commits (send it again to stop at once)`);
-    controller.abort();
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  return controller.signal;
 }
 
 /** How a run's outcome is printed: --json, --no-summary, --log-format. */
@@ -68,19 +49,25 @@ export async function exportAction(
     printJson(io, printableConfig(config));
     return ExitCode.ok;
   }
-  return exportAndSummarise(config, flags, io.stdout, runLine);
+  return exportAndSummarise(config, flags, io, runLine);
 }
 
 /**
  * One export run with its client, progress and interrupt signal, then the run's summary and the
  * spend summary (also the demo's run, against the simulator).
+ *
+ * SIGINT/SIGTERM ask the run to stop: requests in flight and retry waits are abandoned at once, the
+ * batch in hand commits, and the run ends interrupted (130). A second signal ends the process at
+ * once (the database stays consistent: an uncommitted transaction is rolled back on open). A signal
+ * before the run began (the database opened, GET /org asked) ends it interrupted too, not failed.
  */
 export async function exportAndSummarise(
   config: ExportCommandConfig,
   output: ExportOutput,
-  stdout: (text: string) => void,
+  io: CliIo,
   runLine: RunLine,
 ): Promise<ExitCodeValue> {
+  const { stdout } = io;
   let settings: ReturnType<typeof clientSettings>;
   try {
     settings = clientSettings(config.api);
@@ -98,9 +85,15 @@ export async function exportAndSummarise(
   });
   const now = () => new Date();
   const runId = newRunId(now());
-  const signal = interruptSignal(logger, () => {
-    if (output.json) runLine.interrupted(runId);
+  const stop = io.stop ?? listenForStop(() => {});
+  stop.takeOver({
+    first: (name) =>
+      logger.warn(`${name}: stopping after the current batch commits (send it again to stop at once)`),
+    beforeForcedExit: () => {
+      if (output.json) runLine.interrupted(runId);
+    },
   });
+  const { signal } = stop;
   const client = createClient(settings, { logger, signal });
   // Redraws are for a person at a terminal: with --json or JSON logs, progress is log lines.
   const progress = createProgress({
@@ -138,6 +131,14 @@ export async function exportAndSummarise(
     }
     return exitCode;
   } catch (error) {
+    // Stopped before the run made a summary: whatever the start-up step was doing when its
+    // request was abandoned, the run was interrupted, not failed.
+    if (signal.aborted && failedRun === undefined) {
+      const message = "interrupted during start-up, before the run began; nothing was exported";
+      logger.warn(message);
+      if (output.json) runLine.interruptedAtStart(message, runId);
+      return ExitCode.interrupted;
+    }
     // The CLI prints the error on stderr; with --json, stdout says the run failed, in its one line.
     if (output.json) runLine.failure(error, { summary: failedRun, runId });
     throw error;

@@ -1,4 +1,7 @@
 import { TOKEN_ENV_VARS } from "../config/apiConfig.js";
+import { API_FLAGS } from "../config/apiFlags.js";
+import { EXPORT_FLAGS } from "../config/exportFlags.js";
+import { type FlagDefinition, longFlag } from "../config/flagDefinition.js";
 import { ExitCode } from "../errors.js";
 
 /** What each exit code means to a caller of export (the codes themselves come from ExitCode). */
@@ -14,11 +17,16 @@ const EXIT_MEANINGS: ReadonlyArray<readonly [number, string]> = [
 ];
 
 /**
- * The text after the options in `export --help`: how to authenticate, the other variables, the
- * exit codes and two examples. Lines stay within 80 columns, the width commander wraps the options to.
+ * The text after the options in `export --help`: how to authenticate, the other variables (those of
+ * the flags from their tables), the exit codes and two examples. Lines stay within 80 columns, the width commander wraps the options to.
  */
 export function exportHelpText(): string {
   const [first, ...others] = TOKEN_ENV_VARS;
+  const flagVariables = [...API_FLAGS, ...EXPORT_FLAGS].flatMap((definition: FlagDefinition) =>
+    definition.variable === undefined
+      ? []
+      : [`  ${definition.variable.padEnd(22)}${definition.help} (${longFlag(definition.flag)} beats it)`],
+  );
   const codes = EXIT_MEANINGS.map(([code, meaning]) => `  ${String(code).padEnd(4)}${meaning}`);
   return [
     "",
@@ -29,9 +37,7 @@ export function exportHelpText(): string {
     "",
     "Environment:",
     `  ${first.padEnd(21)}the API token (or ${others.join(", ")})`,
-    "  ZOO_HOST              API base URL (--base-url beats it)",
-    "  ZOO_USAGE_DB          DuckDB database file (--db beats it)",
-    "  ZOO_USAGE_OUT         Parquet dataset directory (--out beats it)",
+    ...flagVariables,
     "  ZOO_USAGE_SECRET_KEY  key of the hashed columns (else a file beside the db)",
     "",
     "Exit codes:",

@@ -3,21 +3,28 @@ import type { Command } from "commander";
 import { ExitCode, type ExitCodeValue, ZooUsageError } from "../errors.js";
 import { formatLogLine, type LogFormat } from "../log/logger.js";
 import type { CliIo } from "./io.js";
-import { buildProgram } from "./program.js";
 import { reportError } from "./reportError.js";
 import { RunLine } from "./runLine.js";
+import { listenForStop } from "./stopSignals.js";
 
 /**
  * The switchboard: builds the commander program, runs the command the arguments name, and maps
  * what it ended with to the process's exit code. The CLI is the only part that reads process.env
  * and process.argv, and the actions hand the run's clock down (modules below fall back to the real
- * clock only when called without one); this module hands the environment to every action.
+ * clock only when called without one); this module hands the environment to every action. A
+ * command that writes the warehouse listens for SIGINT/SIGTERM before the program (and DuckDB) is
+ * loaded, so that a signal at any point of its start-up ends it interrupted (130).
  */
 async function main(argv: string[]): Promise<ExitCodeValue> {
-  const io: CliIo = { env: process.env, stdout: (text) => process.stdout.write(`${text}\n`) };
+  const stdout = (text: string) => process.stdout.write(`${text}\n`);
+  let logFormat: LogFormat = logFormatInArgv(argv);
+  const stop = writesWarehouse(argv)
+    ? listenForStop((name) => stoppedAtStart(name, argv, logFormat, stdout))
+    : undefined;
+  const { buildProgram } = await import("./program.js");
+  const io: CliIo = { env: process.env, stdout, ...(stop === undefined ? {} : { stop }) };
   let exitCode: ExitCodeValue = ExitCode.ok;
   let debug = argv.includes("--debug");
-  let logFormat: LogFormat = logFormatInArgv(argv);
   const program = buildProgram(io, (code) => {
     exitCode = code;
   }).hook("preAction", (_, command) => {
@@ -55,6 +62,23 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
     return reportError(error, debug, (text) => process.stderr.write(text), logFormat);
   }
   return exitCode;
+}
+
+/** `export` and `demo`: the commands that write the warehouse. */
+function writesWarehouse(argv: string[]): boolean {
+  return argv[2] === "export" || argv[2] === "demo";
+}
+
+/** What a signal before the run began leaves: a line on stderr, and with --json the run's line. */
+function stoppedAtStart(
+  name: NodeJS.Signals,
+  argv: string[],
+  logFormat: LogFormat,
+  stdout: (text: string) => void,
+): void {
+  const message = `${name}: interrupted during start-up, before the run began; nothing was exported`;
+  process.stderr.write(`${formatLogLine({ time: new Date(), level: "warn", message }, logFormat)}\n`);
+  if (asksForRunLine(argv)) new RunLine(stdout, process.env).interruptedAtStart(message);
 }
 
 /** `export --json` or `demo --json`: the commands whose --json is the run's one line. */

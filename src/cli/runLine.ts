@@ -53,6 +53,16 @@ export class RunLine {
     });
   }
 
+  /** A SIGINT/SIGTERM during start-up: the run never began, or began and wrote nothing. */
+  interruptedAtStart(message: string, runId?: string): void {
+    this.#print({
+      ...(runId === undefined ? {} : { run_id: runId }),
+      status: "interrupted",
+      exit_code: ExitCode.interrupted,
+      message,
+    });
+  }
+
   #print(value: object): void {
     if (this.#printed) return;
     this.#printed = true;

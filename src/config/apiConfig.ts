@@ -2,10 +2,12 @@ import { z } from "zod";
 import type { ClientSettings } from "../api/createClient.js";
 import { DEFAULT_RETRY_POLICY } from "../api/retryPolicy.js";
 import { ZooUsageError } from "../errors.js";
-import { type Env, envValue, flagOrEnv } from "./environment.js";
+import { API_FLAGS, type ApiFlags } from "./apiFlags.js";
+import { type Env, envValue } from "./environment.js";
+import { configFromFlags } from "./flagDefinition.js";
 import { invalidOptions } from "./invalidOptions.js";
 
-export const DEFAULT_BASE_URL = "https://api.zoo.dev";
+export type { ApiFlags };
 
 /**
  * Token variables in the order the official clients use them:
@@ -14,25 +16,6 @@ export const DEFAULT_BASE_URL = "https://api.zoo.dev";
 export const TOKEN_ENV_VARS = ["ZOO_API_TOKEN", "KITTYCAD_API_TOKEN", "KITTYCAD_TOKEN"] as const;
 
 const positiveInt = z.number().int().positive();
-
-/**
- * The largest response body read, by default. A body is held whole and decoded as one string, and
- * V8 refuses strings past 2^29 - 24 characters (~512 MiB): half that leaves room for the parse. A
- * page of 10,000 calls is tens of MB; an operation with large output files can be more.
- */
-export const DEFAULT_MAX_RESPONSE_MB = 256;
-
-/**
- * The value each API flag takes when neither it nor a variable is given: the loader reads these,
- * and the help shows them, so the two cannot disagree.
- */
-export const API_DEFAULTS = {
-  baseUrl: DEFAULT_BASE_URL,
-  maxAttempts: DEFAULT_RETRY_POLICY.maxAttempts,
-  maxRetryWaitSeconds: DEFAULT_RETRY_POLICY.maxTotalWaitMs / 1000,
-  requestTimeoutSeconds: 60,
-  maxResponseMb: DEFAULT_MAX_RESPONSE_MB,
-} as const;
 
 const ApiConfigSchema = z.object({
   baseUrl: z.instanceof(URL),
@@ -52,82 +35,27 @@ const ApiConfigSchema = z.object({
 /** How to reach the API: the part of a command's config that the HTTP client is built from. */
 export type ApiConfig = z.infer<typeof ApiConfigSchema>;
 
-/** Flags shared by every command that talks to the API; all optional, they override env and defaults. */
-export interface ApiFlags {
-  baseUrl?: string | undefined;
-  maxAttempts?: number | undefined;
-  maxRetryWait?: number | undefined;
-  requestTimeout?: number | undefined;
-  maxResponseMb?: number | undefined;
-  debug?: boolean | undefined;
-}
-
-/** The flag behind each field, for error messages (the base URL names its own source). */
-const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
-  "retry.maxAttempts": "--max-attempts",
-  "retry.maxTotalWaitMs": "--max-retry-wait",
-  requestTimeoutMs: "--request-timeout",
-  maxResponseBytes: "--max-response-mb",
-};
-
-/** Pure: precedence is flags > environment > defaults. Throws a config error naming the bad input. */
+/**
+ * Pure: precedence is flags > environment > defaults, as API_FLAGS declares them. Throws a config
+ * error naming the bad input. The token comes from the environment only.
+ */
 export function loadApiConfig(input: { flags: ApiFlags; env: Env }): ApiConfig {
   const { flags, env } = input;
-  const baseUrl = flagOrEnv({ name: "--base-url", value: flags.baseUrl }, "ZOO_HOST", env, DEFAULT_BASE_URL);
   const tokenSource = TOKEN_ENV_VARS.find((name) => envValue(env, name) !== undefined);
   const token = tokenSource === undefined ? undefined : envValue(env, tokenSource)?.trim();
   if (tokenSource !== undefined && token !== undefined) assertHeaderSafeToken(token, tokenSource);
-  const candidate = {
-    baseUrl: parseBaseUrl(baseUrl.value, baseUrl.from),
+  const { candidate, names } = configFromFlags<ApiConfig>(API_FLAGS, flags, env);
+  const parsed = ApiConfigSchema.safeParse({
+    ...candidate,
     token,
     tokenSource,
-    retry: {
-      ...DEFAULT_RETRY_POLICY,
-      ...(flags.maxAttempts !== undefined && { maxAttempts: flags.maxAttempts }),
-      ...(flags.maxRetryWait !== undefined && { maxTotalWaitMs: Math.round(flags.maxRetryWait * 1000) }),
-    },
-    requestTimeoutMs: Math.round((flags.requestTimeout ?? API_DEFAULTS.requestTimeoutSeconds) * 1000),
-    maxResponseBytes: Math.round((flags.maxResponseMb ?? API_DEFAULTS.maxResponseMb) * 1024 * 1024),
-    debug: flags.debug ?? false,
-  };
-  const parsed = ApiConfigSchema.safeParse(candidate);
+    // The retry's delays have no flag: the policy's own.
+    retry: { ...DEFAULT_RETRY_POLICY, ...(candidate.retry as object) },
+  });
   if (!parsed.success) {
-    throw invalidOptions(
-      "configuration",
-      parsed.error,
-      FLAG_OF_FIELD,
-      "Check the command-line flags (see --help).",
-    );
+    throw invalidOptions("configuration", parsed.error, names, "Check the command-line flags (see --help).");
   }
   return parsed.data;
-}
-
-function parseBaseUrl(raw: string, source: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ZooUsageError({
-      code: "config.invalid",
-      message: `The base URL from ${source} is not a valid URL: ${JSON.stringify(redactUrlText(raw))}`,
-      hint: `Use a full URL such as ${DEFAULT_BASE_URL} or http://127.0.0.1:8080.`,
-    });
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new ZooUsageError({
-      code: "config.invalid",
-      message: `The base URL from ${source} must use http or https, not ${url.protocol.replace(":", "")}`,
-      hint: `Use a full URL such as ${DEFAULT_BASE_URL}.`,
-    });
-  }
-  if (url.username || url.password || url.search || url.hash) {
-    throw new ZooUsageError({
-      code: "config.invalid",
-      message: `The base URL from ${source} must not contain credentials, a query or a fragment`,
-      hint: "Give only scheme, host, port and an optional path prefix (https://proxy.example/zoo); the token comes from ZOO_API_TOKEN.",
-    });
-  }
-  return url;
 }
 
 /**
@@ -150,19 +78,6 @@ function assertHeaderSafeToken(token: string, source: string): void {
     message: `${source} holds ${kind} at position ${bad.index + 1}, which an HTTP header cannot carry`,
     hint: `Set ${source} to the token alone, as shown on https://zoo.dev/account/api-tokens (printable ASCII, no quotes or spaces).`,
   });
-}
-
-/**
- * A URL that did not parse, fit to show: credentials (user:password@) and anything after ? or #
- * are replaced, since such a string may hold a secret.
- */
-export function redactUrlText(raw: string): string {
-  return raw
-    .replace(
-      /^([a-z][a-z0-9+.-]*:\/\/)?.*@/is,
-      (_, scheme: string | undefined) => `${scheme ?? ""}[redacted]@`,
-    )
-    .replace(/[?#].*$/s, "?[redacted]");
 }
 
 /**

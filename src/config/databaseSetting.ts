@@ -11,6 +11,11 @@ export const DEFAULT_DB = "./zoo-usage/zoo_usage.duckdb";
  */
 export function databasePath(flag: string | undefined, env: Env): string {
   const db = flagOrEnv({ name: "--db", value: flag }, "ZOO_USAGE_DB", env, DEFAULT_DB);
-  assertWarehouseName(db.value, db.from === "default" ? "--db" : db.from);
-  return path.resolve(db.value);
+  return warehousePath(db.value, db.from === "default" ? "--db" : db.from);
+}
+
+/** A warehouse file's name made absolute, or refused naming `from`, the flag or variable it came from. */
+export function warehousePath(name: string, from: string): string {
+  assertWarehouseName(name, from);
+  return path.resolve(name);
 }

@@ -1,6 +1,7 @@
 import type { ApiScope } from "../api/scope.js";
 import { ZooUsageError } from "../errors.js";
 import type { Warehouse } from "./database.js";
+import { sqlFile } from "./sqlFiles.js";
 
 /** Whose data a warehouse holds: one scope and one owner (a user id, or an org id). */
 export interface ScopeOwner {
@@ -18,22 +19,22 @@ export interface ScopeOwner {
  */
 export async function claimScope(warehouse: Warehouse, run: ScopeOwner): Promise<void> {
   const { connection } = warehouse;
-  const reader = await connection.runAndReadAll(
-    `SELECT i.scope, i.owner_id,
-       (SELECT user_id::VARCHAR FROM internal.export_state LIMIT 1) AS state_user,
-       EXISTS (SELECT 1 FROM api_calls) AS has_calls
-     FROM internal.warehouse_identity AS i LIMIT 1`,
-  );
-  const [scope, ownerId, stateUser, hasCalls] = reader.getRows()[0] ?? [null, null, null, false];
+  const reader = await connection.runAndReadAll(sqlFile("stored_scope.sql"));
+  const [scope, ownerId, stateUser, hasCalls, holdsData] = reader.getRows()[0] ?? [
+    null,
+    null,
+    null,
+    false,
+    false,
+  ];
   const storedScope =
     scope === "user" || scope === "org" ? scope : stateUser !== null || hasCalls === true ? "user" : null;
   const storedOwner =
     typeof ownerId === "string" ? ownerId : typeof stateUser === "string" ? stateUser : null;
-  if (storedScope !== null && storedScope !== run.scope)
-    throw otherScope(warehouse.path, storedScope, storedOwner, run);
-  if (storedOwner !== null && run.ownerId !== null && storedOwner !== run.ownerId) {
-    throw otherScope(warehouse.path, storedScope ?? run.scope, storedOwner, run);
-  }
+  const stored = { scope: storedScope ?? run.scope, ownerId: storedOwner, holdsData: holdsData === true };
+  if (storedScope !== null && storedScope !== run.scope) throw otherScope(warehouse.path, stored, run);
+  if (storedOwner !== null && run.ownerId !== null && storedOwner !== run.ownerId)
+    throw otherScope(warehouse.path, stored, run);
   await connection.run(
     "UPDATE internal.warehouse_identity SET scope = $scope, owner_id = coalesce(owner_id, $owner)",
     {
@@ -48,15 +49,27 @@ function describe(scope: ApiScope, ownerId: string | null): string {
   return ownerId === null ? `${scope} scope` : `${scope} scope (${who} ${ownerId})`;
 }
 
+/**
+ * The refusal of a run of another scope or owner. It says whose data the database holds only when
+ * it holds some: a database whose first run claimed it and then stored nothing (it failed, or was
+ * stopped) is said to be set up for that owner, and empty.
+ */
 function otherScope(
   dbPath: string,
-  storedScope: ApiScope,
-  storedOwner: string | null,
+  stored: { scope: ApiScope; ownerId: string | null; holdsData: boolean },
   run: ScopeOwner,
 ): ZooUsageError {
+  const sameScope = stored.scope === run.scope;
+  const whose = describe(stored.scope, stored.ownerId);
+  const message = stored.holdsData
+    ? `The database ${dbPath} holds the data of ${whose}, but this run exports ${describe(run.scope, run.ownerId)}`
+    : `The database ${dbPath} was set up for ${whose} by an earlier run and holds no data yet, but this run exports ${describe(run.scope, run.ownerId)}`;
+  const hint = stored.holdsData
+    ? `A database holds one scope and one owner: pass another --db (and --out) for this run${sameScope ? "" : `, or run with --scope ${stored.scope} on this one`}.`
+    : "A database holds one scope and one owner: pass another --db (and --out) for this run.";
   return new ZooUsageError({
-    code: storedScope === run.scope ? "warehouse.other_owner" : "warehouse.other_scope",
-    message: `The database ${dbPath} holds the data of ${describe(storedScope, storedOwner)}, but this run exports ${describe(run.scope, run.ownerId)}`,
-    hint: `A database holds one scope and one owner: pass another --db (and --out) for this run${storedScope === run.scope ? "" : `, or run with --scope ${storedScope} on this one`}.`,
+    code: sameScope ? "warehouse.other_owner" : "warehouse.other_scope",
+    message,
+    hint,
   });
 }

@@ -102,6 +102,7 @@ function summaryOf(
     records_updated: (calls?.counts.updated ?? 0) + (rereads?.counts.updated ?? 0),
     records_rejected: (calls?.counts.rejected ?? 0) + (rereads?.counts.rejected ?? 0),
     partitions_written: scan?.partitionsWritten ?? 0,
+    ...(scan === undefined || scan.foreignOrgCalls === 0 ? {} : { foreign_org_calls: scan.foreignOrgCalls }),
     ...(operations === undefined ? {} : { operations }),
     ...(pending === undefined ? {} : { pending_rereads: pending }),
     ...(spenders === undefined ? {} : { spenders }),

@@ -20,6 +20,11 @@ export interface RunSummary extends FinishedRun {
   phase_seconds: { prepare: number; scan: number; account: number; operations: number; parquet: number };
   warnings: string[];
   /**
+   * Org scope: calls GET /org/api-calls listed whose org_id names another org. They are stored (the
+   * org's own listing returned them) with one warning; absent when there were none.
+   */
+  foreign_org_calls?: number;
+  /**
    * Async operations fetched this run (absent with --no-operations or when the scan failed):
    * `window_start` is where the window began (the run's clock minus --operations-window; null with
    * --operations all), `skipped_outside_window` the calls before it whose operation was never fetched.

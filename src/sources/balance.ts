@@ -3,6 +3,7 @@ import { insertRejects } from "../load/insertRejects.js";
 import { storeOrRefuse } from "../load/storeOrRefuse.js";
 import { isoTime } from "../log/isoTime.js";
 import { balanceRow } from "../transform/balanceRow.js";
+import { rawJsonForReject } from "../transform/recordJson.js";
 import type { DeclaredSource } from "./declaredSource.js";
 import type { RunContext } from "./runContext.js";
 import { type CommitCounts, type PageCounts, runSource, type Source } from "./runSource.js";
@@ -73,7 +74,7 @@ class BalanceSource implements Source<unknown, BalanceBatch> {
         rejected_at: takenAt,
         record_id: null,
         reason,
-        raw_json: JSON.stringify(batch.body) ?? "null",
+        raw_json: rawJsonForReject(batch.body),
       },
     ]);
     warn(`the ${options.scope} credits balance could not be stored (see the rejects table): ${reason}`);

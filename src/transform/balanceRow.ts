@@ -1,12 +1,12 @@
 import { z } from "zod";
+import { stringifyWithNumberTexts } from "../api/exactJson.js";
 import { type CustomerBalance, CustomerBalanceSchema } from "../api/schemas/index.js";
-import { inspectJson } from "./limits.js";
-import { storedPrice } from "./money.js";
+import { keysProblem, objectJson, oversizeProblem, rowBytes, storedAmounts } from "./recordJson.js";
 
 /**
  * One row of balance_snapshots (sql/schema.sql): the credits as the API reported them when the run
  * asked. Money is DECIMAL(18,6) text made as a call's price is (src/transform/money.ts): exact, or
- * rounded half-even to the micro-dollar when the API printed more digits.
+ * rounded half-even to the micro-dollar when the API printed more digits, the digits kept in money_raw.
  */
 export interface BalanceRow {
   run_id: string;
@@ -25,16 +25,21 @@ export interface BalanceRow {
   subscription_details: string | null;
   /** Fields this version does not know, as a JSON object (null when there are none). */
   extra: string | null;
+  /** The monetary values rounded to the micro-dollar, as printed: a JSON object (or null). */
+  money_raw: string | null;
+  /** "rounded" when a monetary value is rounded, else null. */
+  money_flags: string | null;
 }
 
 export type BalanceResult = { ok: true; row: BalanceRow } | { ok: false; reason: string };
 
 const KNOWN_FIELDS: ReadonlySet<string> = new Set(Object.keys(CustomerBalanceSchema.shape));
 
-/** No sanity limit on a balance: it is an account's total, not one call's price. */
-const NO_LIMIT_USD = Number.POSITIVE_INFINITY;
-
-/** Validates a CustomerBalance body and maps it to a row, or says precisely why it cannot be stored. */
+/**
+ * Validates a CustomerBalance body and maps it to a row, or says precisely why it cannot be stored.
+ * `extra` and `subscription_details` are written from the body as sent, every key kept (`__proto__`
+ * included); a string no column can hold, or a body above MAX_RECORD_BYTES, is a reason.
+ */
 export function balanceRow(
   raw: unknown,
   context: { runId: string; takenAt: string; scope: string },
@@ -42,45 +47,41 @@ export function balanceRow(
   const parsed = CustomerBalanceSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, reason: z.prettifyError(parsed.error) };
   const balance: CustomerBalance = parsed.data;
-  const monthly = storedPrice(balance.monthly_api_credits_remaining_monetary_value, NO_LIMIT_USD);
-  if (!monthly.ok)
-    return { ok: false, reason: `${monthly.problem} (monthly_api_credits_remaining_monetary_value)` };
-  const stable = storedPrice(balance.stable_api_credits_remaining_monetary_value, NO_LIMIT_USD);
-  if (!stable.ok)
-    return { ok: false, reason: `${stable.problem} (stable_api_credits_remaining_monetary_value)` };
-  const dueText = balance.total_due ?? null;
-  const due = dueText === null ? null : storedPrice(dueText, NO_LIMIT_USD);
-  if (due !== null && !due.ok) return { ok: false, reason: `${due.problem} (total_due)` };
+  const money = storedAmounts([
+    ["monthly_api_credits_remaining_monetary_value", balance.monthly_api_credits_remaining_monetary_value],
+    ["stable_api_credits_remaining_monetary_value", balance.stable_api_credits_remaining_monetary_value],
+    ...(balance.total_due === null || balance.total_due === undefined
+      ? []
+      : [["total_due", balance.total_due] as const]),
+  ]);
+  if (!money.ok) return { ok: false, reason: money.reason };
   const source = raw as Record<string, unknown>;
-  const extra: Record<string, unknown> = {};
-  for (const key of Object.keys(source)) {
-    if (KNOWN_FIELDS.has(key)) continue;
-    const issue = inspectJson(key, source[key]).issue;
-    if (issue !== undefined) return { ok: false, reason: `${issue.problem} (at ${issue.at})` };
-    extra[key] = source[key];
-  }
-  const details = balance.subscription_details;
-  if (details !== undefined && details !== null) {
-    const issue = inspectJson("subscription_details", details).issue;
-    if (issue !== undefined) return { ok: false, reason: `${issue.problem} (at ${issue.at})` };
-  }
-  return {
-    ok: true,
-    row: {
-      run_id: context.runId,
-      taken_at: context.takenAt,
-      scope: context.scope,
-      created_at: balance.created_at,
-      updated_at: balance.updated_at,
-      monthly_api_credits_remaining: balance.monthly_api_credits_remaining,
-      monthly_api_credits_remaining_monetary_value: monthly.price.usd,
-      monthly_api_credits_refresh_at: balance.monthly_api_credits_refresh_at ?? null,
-      stable_api_credits_remaining: balance.stable_api_credits_remaining,
-      stable_api_credits_remaining_monetary_value: stable.price.usd,
-      total_due: due === null ? null : due.price.usd,
-      subscription_id: balance.subscription_id ?? null,
-      subscription_details: details === undefined || details === null ? null : JSON.stringify(details),
-      extra: Object.keys(extra).length === 0 ? null : JSON.stringify(extra),
-    },
+  const problem =
+    keysProblem(source, "", (key) => !KNOWN_FIELDS.has(key)) ??
+    keysProblem(source, "", (key) => key === "subscription_details");
+  if (problem !== undefined) return { ok: false, reason: problem };
+  const details = source.subscription_details;
+  const row: BalanceRow = {
+    run_id: context.runId,
+    taken_at: context.takenAt,
+    scope: context.scope,
+    created_at: balance.created_at,
+    updated_at: balance.updated_at,
+    monthly_api_credits_remaining: balance.monthly_api_credits_remaining,
+    monthly_api_credits_remaining_monetary_value:
+      money.usd.get("monthly_api_credits_remaining_monetary_value") ?? "",
+    monthly_api_credits_refresh_at: balance.monthly_api_credits_refresh_at ?? null,
+    stable_api_credits_remaining: balance.stable_api_credits_remaining,
+    stable_api_credits_remaining_monetary_value:
+      money.usd.get("stable_api_credits_remaining_monetary_value") ?? "",
+    total_due: money.usd.get("total_due") ?? null,
+    subscription_id: balance.subscription_id ?? null,
+    subscription_details:
+      details === undefined || details === null ? null : stringifyWithNumberTexts(details),
+    extra: objectJson(source, (key) => !KNOWN_FIELDS.has(key)),
+    money_raw: money.raw,
+    money_flags: money.flags,
   };
+  const oversize = oversizeProblem(rowBytes([Object.values(row)]));
+  return oversize === undefined ? { ok: true, row } : { ok: false, reason: oversize };
 }

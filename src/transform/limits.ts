@@ -71,4 +71,4 @@ export function inspectJson(path: string, value: unknown, depth = 0): { issue?: 
 }
 
 const LONE_SURROGATE_TEST = /\p{Cs}/u;
-const LONE_SURROGATE_PROBLEM = "string holds a lone UTF-16 surrogate: not valid Unicode text";
+export const LONE_SURROGATE_PROBLEM = "string holds a lone UTF-16 surrogate: not valid Unicode text";

@@ -35,7 +35,11 @@ export function isPlainPrice(decimal: string): boolean {
   return decimal.length <= 15 && SHORT_PLAIN_PRICE.test(decimal);
 }
 
-export function storedPrice(decimal: string, maxPriceUsd: number): PriceResult {
+/**
+ * `decimal` as stored, or why it cannot be. `noun` names the value in a problem: a call's "price",
+ * an invoice's or a balance's "amount".
+ */
+export function storedPrice(decimal: string, maxPriceUsd: number, noun = "price"): PriceResult {
   if (SHORT_PLAIN_PRICE.test(decimal)) {
     // At most 18 digits: Number() may round the last one, which only matters exactly at the limit,
     // and the limit is a sanity check, not money arithmetic.
@@ -50,7 +54,7 @@ export function storedPrice(decimal: string, maxPriceUsd: number): PriceResult {
   if (rounded.integer.length > MAX_INTEGER_DIGITS) {
     return {
       ok: false,
-      problem: `price ${decimal} has more than ${MAX_INTEGER_DIGITS} integer digits: it does not fit DECIMAL(18,6)`,
+      problem: `${noun} ${decimal} has more than ${MAX_INTEGER_DIGITS} integer digits: it does not fit DECIMAL(18,6)`,
     };
   }
   if (Number(magnitude) > maxPriceUsd)

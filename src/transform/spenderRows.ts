@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ApiTokenSchema, OrgMemberSchema, ServiceAccountSchema } from "../api/schemas/index.js";
 import type { SecretBox } from "../secrets/secretBox.js";
 import { applyPolicy, type FieldPolicy } from "./privacy.js";
+import { oversizeProblem, rawJsonForReject, rowBytes } from "./recordJson.js";
 
 /** A token or service account as stored: the last 4 characters the API shows, never more. */
 export interface TokenRecord {
@@ -32,7 +33,11 @@ export interface RefusedItem {
   raw_json: string;
 }
 
-/** The valid items of a listing as rows, and the others with the reason they were refused. */
+/**
+ * The valid items of a listing as rows, and the others with the reason they were refused: an item
+ * that does not validate (a lone surrogate in a text is refused by the schema) or whose row would
+ * hold more than MAX_RECORD_BYTES.
+ */
 export interface CheckedItems<T> {
   rows: T[];
   refused: RefusedItem[];
@@ -62,7 +67,7 @@ export function tokenRows(
       continue;
     }
     const token = parsed.data;
-    rows.push({
+    const row: TokenRecord = {
       id: token.id.toLowerCase(),
       owner_id: String("user_id" in token ? token.user_id : token.org_id).toLowerCase(),
       label: token.label ?? null,
@@ -70,7 +75,10 @@ export function tokenRows(
       is_valid: token.is_valid,
       created_at: token.created_at,
       updated_at: token.updated_at,
-    });
+    };
+    const oversize = oversizeProblem(rowBytes([Object.values(row)]));
+    if (oversize === undefined) rows.push(row);
+    else refused.push(refusal(item, `${kind}: ${oversize}`, undefined));
   }
   return { rows, refused };
 }
@@ -94,14 +102,17 @@ export function memberRows(
     const joined = [member.first_name, member.last_name]
       .filter((part) => part !== undefined && part !== "")
       .join(" ");
-    rows.push({
+    const row: MemberRecord = {
       id: member.id.toLowerCase(),
       name: member.name !== undefined && member.name !== "" ? member.name : joined === "" ? null : joined,
       email: applyPolicy(member.email, emailPolicy, hash),
       role: member.role,
       created_at: member.created_at,
       updated_at: member.updated_at,
-    });
+    };
+    const oversize = oversizeProblem(rowBytes([Object.values(row)]));
+    if (oversize === undefined) rows.push(row);
+    else refused.push(refusal(item, `org_member: ${oversize}`, { emailPolicy, hash }));
   }
   return { rows, refused };
 }
@@ -122,6 +133,6 @@ function refusal(
   return {
     record_id: typeof record?.id === "string" ? record.id : null,
     reason,
-    raw_json: JSON.stringify(copy) ?? "null",
+    raw_json: rawJsonForReject(copy),
   };
 }

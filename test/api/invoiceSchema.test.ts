@@ -61,14 +61,15 @@ describe("the invoice schemas follow the spec", () => {
     ["-0.50", "-0.5"],
     ["0007", "7"],
     ["999999999999.999999", "999999999999.999999"],
+    // Beyond DECIMAL(18,6): the transform rounds or refuses it (test/transform/invoiceRow.test.ts).
+    ["0.1234567", "0.1234567"],
+    ["1000000000000", "1000000000000"],
   ])("money %s is %s", (sent, stored) => {
     expect(moneyText(sent)).toEqual({ decimal: stored });
     expect(InvoiceLineItemSchema.parse({ amount: new JsonNumberText(sent) }).amount).toBe(stored);
   });
 
   test.each([
-    ["0.1234567", "more than 6 decimal places"],
-    ["1000000000000", "more than 12 integer digits"],
     ["1e400", "exponent out of range"],
     ["twelve", "expected a decimal number"],
   ])("money %s is refused: %s", (sent, problem) => {

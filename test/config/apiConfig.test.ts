@@ -1,11 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { assertSecureTransport, isLoopback } from "../../src/api/secureTransport.js";
-import {
-  clientSettings,
-  DEFAULT_BASE_URL,
-  loadApiConfig,
-  redactUrlText,
-} from "../../src/config/apiConfig.js";
+import { clientSettings, loadApiConfig } from "../../src/config/apiConfig.js";
+import { DEFAULT_BASE_URL, redactUrlText } from "../../src/config/baseUrl.js";
 import { printableConfig } from "../../src/config/printableConfig.js";
 import { ZooUsageError } from "../../src/errors.js";
 

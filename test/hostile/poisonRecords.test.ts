@@ -28,16 +28,14 @@ function compactPage(items: readonly unknown[], next: string | null): string {
   return deepText(`{"items":${JSON.stringify(items)},"next_page":${JSON.stringify(next)}}`);
 }
 
-/**
- * Serves pages of calls (compact) and, for /async/operations/{id}, `operations[id]` or a 404; the
- * account's payment listings answer 404 (no payment account), as for a free user.
- */
+/** Serves pages (compact) and, for /async/operations/{id}, `operations[id]` or a 404. */
 function handler(
   pages: readonly (readonly unknown[])[],
   operations: Record<string, unknown> = {},
 ): HostileHandler {
   return (request, res) => {
-    if (request.path.startsWith("/user/payment/")) {
+    // The account listings have their own poison tests (accountRecords.test.ts): not found here.
+    if (request.path === "/user/payment/balance" || request.path === "/user/payment/invoices") {
       sendJson(res, 404, errorBody(404, "not found"));
       return;
     }

@@ -2,16 +2,14 @@ import { z } from "zod";
 import { JsonNumberText } from "../exactJson.js";
 import { DateTimeSchema, TextSchema } from "./primitives.js";
 
-/** What DECIMAL(18,6) holds: 12 integer digits and 6 decimals (sql/invoices.sql). */
-const MAX_INTEGER_DIGITS = 12;
-const MAX_DECIMALS = 6;
 /** A JSON number's text, or a plain decimal string (Zoo's docs print money as "30.11"). */
 const NUMBER_TEXT = /^([+-]?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
 /**
  * The canonical decimal text of a money value ("12.3", "-0.5", "0"), by string work only: the
- * number's own digits as the server wrote them, the point moved by the exponent. Undefined when it
- * is not a decimal, or does not fit DECIMAL(18,6) exactly (the reason is then in `problem`).
+ * number's own digits as the server wrote them, the point moved by the exponent. Whether it fits a
+ * DECIMAL(18,6) column (rounded to the micro-dollar when it has more decimals) is the transform's
+ * decision (src/transform/money.ts); only what is not a decimal number is a problem here.
  */
 export function moneyText(text: string): { decimal: string } | { problem: string } {
   const match = NUMBER_TEXT.exec(text);
@@ -25,14 +23,6 @@ export function moneyText(text: string): { decimal: string } | { problem: string
   const point = intDigits.length + exponent;
   const whole = (point <= 0 ? "0" : digits.slice(0, point).padEnd(point, "0")).replace(/^0+(?=\d)/, "");
   const fraction = (point <= 0 ? "0".repeat(-point) + digits : digits.slice(point)).replace(/0+$/, "");
-  if (fraction.length > MAX_DECIMALS)
-    return {
-      problem: `${text} has more than ${MAX_DECIMALS} decimal places: DECIMAL(18,6) cannot hold it exactly`,
-    };
-  if (whole.length > MAX_INTEGER_DIGITS)
-    return {
-      problem: `${text} has more than ${MAX_INTEGER_DIGITS} integer digits: it does not fit DECIMAL(18,6)`,
-    };
   const magnitude = fraction === "" ? whole : `${whole}.${fraction}`;
   return { decimal: sign === "-" && magnitude !== "0" ? `-${magnitude}` : magnitude };
 }

@@ -41,7 +41,7 @@ export interface ApiCallsSourceContext {
   limit: number;
   maxPages: number;
   lookbackMs: number;
-  /** In org scope every member's calls are listed: a call of another org stops the scan. */
+  /** In org scope every member's calls are listed: a call of another org is stored and counted. */
   owner: ScopeOwner;
 }
 
@@ -60,13 +60,19 @@ export class ApiCallsSource implements Source<PageEvent, Batch> {
   private readonly cursor = new CursorGuard();
   /** The newest created_at read so far, for the warning about a call listed after a newer one. */
   private lastCreatedAt = "";
+  /** Calls the org's listing returned with another org's org_id: stored, and counted here. */
+  foreignOrgCalls = 0;
+  /** Whether knownUser's calls were in the database before this run (else this run met them first). */
+  private knownUserStored: boolean;
 
   constructor(
     private readonly context: ApiCallsSourceContext,
     private readonly start: StartPoint,
     /** The user whose history the database holds (null before the first record ever). */
     private knownUser: string | null,
-  ) {}
+  ) {
+    this.knownUserStored = knownUser !== null;
+  }
 
   pages(): AsyncIterable<PageEvent> {
     const { list, limit, maxPages } = this.context;
@@ -154,22 +160,29 @@ export class ApiCallsSource implements Source<PageEvent, Batch> {
 
   /**
    * User scope: the first user ever is the database's; a call of another user stops the run. Org
-   * scope: the calls are many users'; one that names another org stops it (a call without org_id
-   * is a member's call made before it joined, as the org listing shows it).
+   * scope: the calls are many users', and every call the org's own listing returns is the org's to
+   * export, whatever its org_id says: one that names another org is stored, with a warning and a
+   * count (foreign_org_calls), rather than stopping every night. A call without org_id is a
+   * member's call made before it joined, as the org listing shows it.
    */
   private checkOwner(batch: Batch, callId: string, userId: string, orgId: string | null): void {
     const { owner } = this.context;
     if (owner.scope === "org") {
       if (orgId !== null && owner.ownerId !== null && orgId.toLowerCase() !== owner.ownerId) {
-        throw otherOrgError(this.context.warehouse.path, owner.ownerId, callId, orgId);
+        this.foreignOrgCalls += 1;
+        this.context.warn(
+          `call ${callId} listed by GET /org/api-calls names org ${orgId}, not this org ${owner.ownerId}; stored all the same, as the org's listing returned it (counted in foreign_org_calls)`,
+          "call of another org_id",
+        );
       }
       return;
     }
     if (this.knownUser === null) {
       this.knownUser = userId;
+      this.knownUserStored = false;
       batch.userId = userId;
     } else if (userId !== this.knownUser) {
-      throw otherUserError(this.context.warehouse.path, this.knownUser, userId);
+      throw otherUserError(this.context.warehouse.path, this.knownUser, this.knownUserStored, callId, userId);
     }
   }
 
@@ -197,18 +210,22 @@ export class ApiCallsSource implements Source<PageEvent, Batch> {
   }
 }
 
-function otherOrgError(dbPath: string, stored: string, callId: string, seen: string): ZooUsageError {
-  return new ZooUsageError({
-    code: "warehouse.other_owner",
-    message: `The database ${dbPath} holds the calls of org ${stored}, but GET /org/api-calls listed call ${callId} of org ${seen}`,
-    hint: "Use one database per org: pass another --db for this token.",
-  });
-}
-
-function otherUserError(dbPath: string, stored: string, seen: string): ZooUsageError {
+/**
+ * The refusal of another user's call. It says the database holds the first user's calls only when
+ * they were stored before this run; a run that lists two users' calls on a new database says that.
+ */
+function otherUserError(
+  dbPath: string,
+  first: string,
+  firstStored: boolean,
+  callId: string,
+  seen: string,
+): ZooUsageError {
   return new ZooUsageError({
     code: "warehouse.other_user",
-    message: `The database ${dbPath} holds the calls of user ${stored}, but this token lists calls of user ${seen}`,
+    message: firstStored
+      ? `The database ${dbPath} holds the calls of user ${first}, but this token lists calls of user ${seen} (call ${callId})`
+      : `This token lists calls of user ${first} and of user ${seen} (call ${callId}), but the database ${dbPath} holds one user's calls`,
     hint: "Use one database per user: pass another --db for this token.",
   });
 }

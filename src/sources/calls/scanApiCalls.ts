@@ -36,6 +36,8 @@ export interface ScanResult extends SourceRun {
   partitionsWritten: number;
   /** created_at of the first call the scan read (ApiCallsSource.firstCreatedAt). */
   firstCreatedAt: string | undefined;
+  /** Calls the org's listing returned with another org's org_id (ApiCallsSource.foreignOrgCalls). */
+  foreignOrgCalls: number;
 }
 
 /**
@@ -83,7 +85,12 @@ export async function scanApiCalls(
   });
   if (run.ended === "stopped")
     context.warn("interrupted: the current batch is committed and the next run resumes from it");
-  return { ...run, partitionsWritten, firstCreatedAt: source.firstCreatedAt };
+  return {
+    ...run,
+    partitionsWritten,
+    firstCreatedAt: source.firstCreatedAt,
+    foreignOrgCalls: source.foreignOrgCalls,
+  };
 }
 
 /** Writes the api_calls partitions before the one of `committedUpTo`; returns how many. */

@@ -6,6 +6,7 @@ import { insertRejects } from "../../load/insertRejects.js";
 import type { RejectRow } from "../../load/refusedRows.js";
 import { storeOrRefuse } from "../../load/storeOrRefuse.js";
 import { inTransaction } from "../../load/transaction.js";
+import { rawJsonForReject } from "../../transform/recordJson.js";
 import type { CommitCounts, PageCounts, Source } from "../runSource.js";
 
 /** One listed item checked: a row stored under its key, or what the rejects table keeps of it. */
@@ -117,7 +118,7 @@ export class ListingSource<Row, Counts> implements Source<PageEvent, ListingBatc
       this.rejectRow({
         record_id: item.key,
         reason: `DuckDB refused this ${this.listing.noun}: ${reason}`,
-        raw_json: JSON.stringify(item.raw) ?? "null",
+        raw_json: rawJsonForReject(item.raw),
       }),
     );
     const rejects = [...batch.rejects, ...refusedRejects];

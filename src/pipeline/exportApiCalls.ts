@@ -8,6 +8,7 @@ import type { CallsDetails } from "../sources/calls/scanWithFallback.js";
 import type { ExportDeps, ExportOptions } from "../sources/exportSettings.js";
 import type { OperationFetchResult } from "../sources/operations/fetchOperations.js";
 import { type SourceOutcome, stopsThePlan } from "../sources/outcome.js";
+import type { RunContext } from "../sources/runContext.js";
 import { balanceSummary, invoicesSummary, spendersSummary } from "./accountSummaries.js";
 import { exportPlan, runPlan } from "./plan.js";
 import { DATASETS, prepareRun } from "./prepareRun.js";
@@ -35,8 +36,34 @@ export async function exportApiCalls(
   const warn = (message: string, kind?: string) => warnings.add(message, kind);
   const owner = await claimRunScope(deps, options);
   const context = await prepareRun(deps, options, startedAt, warn, owner);
+  let ran: { summary: RunSummary; fatal: SourceOutcome | undefined };
+  try {
+    ran = await runAndSummarize(context, lap, warnings);
+  } catch (error) {
+    // Whatever ends the run here, its row does not stay 'running'.
+    await recordUnexpected(deps, options.runId, error);
+    throw error;
+  }
+  const { summary, fatal } = ran;
+  await recordRun(deps, summary, fatal !== undefined);
+  progress.update({ phase: summary.status });
+  progress.done();
+  if (fatal !== undefined) {
+    deps.onFailedRun?.(summary);
+    throw fatal.failure;
+  }
+  return summary;
+}
+
+/** The plan run, the Parquet written, and the summary made: what the run did, and what stopped it. */
+async function runAndSummarize(
+  context: RunContext,
+  lap: () => number,
+  warnings: RunWarnings,
+): Promise<{ summary: RunSummary; fatal: SourceOutcome | undefined }> {
+  const { deps, options, warn, startedAt } = context;
   const prepare = lap();
-  progress.update({ phase: "fetching", counting: "records" });
+  deps.progress.update({ phase: "fetching", counting: "records" });
   const outcomes = await runPlan(exportPlan(options.scope), context);
   const sourcesSeconds = lap();
   const futureWarning = context.calls.future.warning();
@@ -58,24 +85,12 @@ export async function exportApiCalls(
     ...phaseSeconds(outcomes, options.scope, sourcesSeconds),
     parquet: parquetSeconds,
   };
-  const rejected =
-    summary.records_rejected +
-    (summary.operations?.rejected ?? 0) +
-    (summary.spenders?.rejected ?? 0) +
-    (summary.invoices?.rejected ?? 0) +
-    (summary.balance?.rejected ?? 0);
+  const rejected = [...outcomes.values()].reduce((sum, outcome) => sum + outcome.counts.rejected, 0);
   summary.status = statusOf(failure, deps.signal.aborted, rejected);
   if (failure !== undefined) summary.message = failure instanceof Error ? failure.message : String(failure);
   summary.warnings = warnings.lines();
   summary.seconds = (deps.now().getTime() - startedAt.getTime()) / 1000;
-  await recordRun(deps, summary, fatal !== undefined);
-  progress.update({ phase: summary.status });
-  progress.done();
-  if (fatal !== undefined) {
-    deps.onFailedRun?.(summary);
-    throw fatal.failure;
-  }
-  return summary;
+  return { summary, fatal };
 }
 
 /** The run summary's counts from the sources' outcomes (their names keep the summary's keys). */
@@ -163,6 +178,16 @@ async function writeDatasets(
     warn(`the Parquet dataset was not written after the failure: ${(error as Error).message}`);
   }
   return written;
+}
+
+/** A run that failed before its summary was made: recorded failed, never left 'running'. */
+async function recordUnexpected(deps: ExportDeps, runId: string, error: unknown): Promise<void> {
+  const message = error instanceof Error ? error.message : String(error);
+  try {
+    await finishRun(deps.warehouse, { ...newRunSummary(runId), status: "failed", message }, deps.now());
+  } catch (cause) {
+    deps.logger.warn(`could not record the run in the runs table: ${(cause as Error).message}`);
+  }
 }
 
 /**

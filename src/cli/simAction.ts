@@ -15,6 +15,13 @@ export interface SimFlags {
   priceMode: "realistic" | "adversarial";
   recordOwnTraffic?: boolean;
   invoiceDisagreement?: boolean;
+  missingInvoiceItem?: boolean;
+  extraInvoiceLine?: boolean;
+  invoiceItems: "per-month" | "per-call";
+  subscription?: boolean;
+  invoiceLinesLimit?: number;
+  invoiceStatuses?: boolean;
+  tieShare?: number;
   outputBytes?: number;
   lateBilling?: number;
   latencyMs?: number;
@@ -37,12 +44,20 @@ export async function simAction(flags: SimFlags, io: CliIo): Promise<ExitCodeVal
       calls: flags.calls,
       days: flags.days,
       users: flags.users,
-      now: flags.now,
+      // The machine's clock, as the export's, unless --now says otherwise.
+      now: flags.now ?? new Date(),
       firstUserToken: flags.token,
       priceAsString: flags.priceAsString ?? false,
       priceMode: flags.priceMode,
       recordOwnTraffic: flags.recordOwnTraffic ?? false,
       invoiceDisagreement: flags.invoiceDisagreement ?? false,
+      missingInvoiceItem: flags.missingInvoiceItem ?? false,
+      extraInvoiceLine: flags.extraInvoiceLine ?? false,
+      invoiceItems: flags.invoiceItems,
+      subscription: flags.subscription ?? false,
+      invoiceStatuses: flags.invoiceStatuses ?? false,
+      ...(flags.invoiceLinesLimit === undefined ? {} : { invoiceLinesLimit: flags.invoiceLinesLimit }),
+      ...(flags.tieShare === undefined ? {} : { tieShare: flags.tieShare }),
       outputBytes: flags.outputBytes,
       ...(flags.lateBilling === undefined ? {} : { lateBilling: { share: flags.lateBilling } }),
       faults: {

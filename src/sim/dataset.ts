@@ -2,9 +2,10 @@ import type { PriceMode } from "./billing.js";
 import { ByteWriter } from "./byteWriter.js";
 import { operationTypeOf } from "./callFacts.js";
 import { type CallContext, type RawCall, rawCall, writeCallJson } from "./callRecord.js";
+import { BILLABLE, CreditLedger, periodOf } from "./creditLedger.js";
 import { SIM_DEFAULTS } from "./defaults.js";
 import { CallIdentity, derivedUuid } from "./identity.js";
-import { billingAccountOf, invoiceItemId, monthIndexOfMicros } from "./invoiceItems.js";
+import { billingAccountOf, callInvoiceItemId, invoiceItemId, unlinedInvoiceItemId } from "./invoiceItems.js";
 import { type KeysetCalls, keysetPage, type SortKey, type SortMode } from "./keysetPage.js";
 import { type LateBilling, type LateBillingOptions, lateBillingOf } from "./lateBilling.js";
 import { LiteralCache } from "./literalCache.js";
@@ -30,6 +31,10 @@ export interface DatasetOptions {
   tieShare?: number;
   /** Calls whose billing lands days late or at month end (default: 5% of calls). */
   lateBilling?: LateBillingOptions;
+  /** "per-month" (default): one invoice item per account and period; "per-call": one per billable call. */
+  invoiceItems?: "per-month" | "per-call";
+  /** One billable call of user 0's account carries an item that no invoice line has. */
+  missingInvoiceItem?: boolean;
 }
 
 /** The simulated clock's default start. */
@@ -46,6 +51,10 @@ export class Dataset implements CallContext {
   readonly seed: number;
   readonly priceMode: PriceMode;
   readonly lateBilling: LateBilling;
+  readonly perCallItems: boolean;
+  /** Who paid for each billed call: credits, or an invoice (see CreditLedger). */
+  readonly ledger: CreditLedger;
+  readonly #unlinedCall: boolean;
   readonly #initialNowMs: number;
   readonly timeline: Timeline;
   readonly #identity: CallIdentity;
@@ -81,6 +90,9 @@ export class Dataset implements CallContext {
       options.tieShare ?? 0,
     );
     this.#identity = new CallIdentity(this.seed);
+    this.perCallItems = options.invoiceItems === "per-call";
+    this.#unlinedCall = options.missingInvoiceItem ?? false;
+    this.ledger = new CreditLedger(this, this.#initialNowMs * 1000, this.perCallItems);
     // Sized for the initial clock (user 0 gets about half the stream, see userOf); grows after.
     this.#byUser = this.#profiles.map(
       (_, u) =>
@@ -138,16 +150,41 @@ export class Dataset implements CallContext {
     return this.#literals.literal(text);
   }
 
-  invoiceItemId(user: UserProfile, createdUs: number): string {
+  /** When the first call was made: where the invoice periods and the credits start. */
+  get firstCallUs(): number {
+    return this.timeline.createdAt(0);
+  }
+
+  invoiceItemOf(
+    i: number,
+    user: UserProfile,
+    createdUs: number,
+    billedUs: number,
+    nowUs: number,
+  ): string | undefined {
+    if (this.ledger.statusOf(i, nowUs) !== BILLABLE) return undefined;
     const account = billingAccountOf(user).id;
-    const month = monthIndexOfMicros(createdUs);
-    const key = `${account}:${month}`;
+    const period = periodOf(createdUs, billedUs);
+    if (
+      this.#unlinedCall &&
+      this.ledger.account(account).firstBillable?.index === i &&
+      this.#isPlanted(account)
+    )
+      return unlinedInvoiceItemId(this.seed, account, period);
+    if (this.perCallItems) return callInvoiceItemId(this.seed, account, i);
+    const key = `${account}:${period}`;
     let id = this.#invoiceItems.get(key);
     if (id === undefined) {
-      id = invoiceItemId(this.seed, account, month);
+      id = invoiceItemId(this.seed, account, period);
       this.#invoiceItems.set(key, id);
     }
     return id;
+  }
+
+  /** The account whose invoices carry the planted disagreements: user 0's. */
+  #isPlanted(account: string): boolean {
+    const user = this.#profiles[0];
+    return user !== undefined && billingAccountOf(user).id === account;
   }
 
   idWords(i: number): Uint32Array {

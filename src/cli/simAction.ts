@@ -36,6 +36,11 @@ export interface SimFlags {
 /** `zoo-usage sim`: serves the simulator until SIGINT or SIGTERM, then closes it. */
 export async function simAction(flags: SimFlags, io: CliIo): Promise<ExitCodeValue> {
   const { runSimulator } = await import("../commands/simulate.js");
+  // Listening before the banner is printed: a stop sent as soon as it shows still closes cleanly.
+  const stopped = new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
   const close = await runSimulator(
     {
       host: flags.host,
@@ -72,10 +77,7 @@ export async function simAction(flags: SimFlags, io: CliIo): Promise<ExitCodeVal
     },
     io.stdout,
   );
-  await new Promise<void>((resolve) => {
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
-  });
+  await stopped;
   await close();
   return ExitCode.ok;
 }

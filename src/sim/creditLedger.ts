@@ -1,5 +1,6 @@
 import { billingOf } from "./billing.js";
 import { MONTHLY_CREDIT_MICROS } from "./billingPlan.js";
+import { BillingQueue } from "./billingQueue.js";
 import { kindOf } from "./callFacts.js";
 import type { CallContext } from "./callRecord.js";
 import { billingAccountOf, monthIndexOfMicros } from "./invoiceItems.js";
@@ -138,14 +139,6 @@ export interface LedgerSource extends Pick<CallContext, "seed" | "priceMode" | "
   userIndexOf(i: number): number;
 }
 
-interface Pending {
-  index: number;
-  account: string;
-  createdUs: number;
-  billedUs: number;
-  micros: number;
-}
-
 /**
  * Every billing account's credits (the org for its members, else the user), charged call by call in
  * the order billing lands (ties by call index), so a call's fate does not depend on when anyone
@@ -157,7 +150,7 @@ export class CreditLedger {
   #status = new Uint8Array(1024);
   #examined = 0;
   #processedUs = Number.NEGATIVE_INFINITY;
-  #pending: Pending[] = [];
+  readonly #pending = new BillingQueue();
 
   constructor(
     private readonly source: LedgerSource,
@@ -186,7 +179,11 @@ export class CreditLedger {
     return this.#status[i] ?? 0;
   }
 
-  /** Charges every call billed by `nowUs`, in billing order. */
+  /**
+   * Charges every call billed by `nowUs`, in billing order. Calls are examined in creation order;
+   * before call j is examined, every pending call billed by j's creation is charged (no call
+   * created later can be billed earlier), so only the calls in flight wait in the queue.
+   */
   advanceTo(nowUs: number): void {
     if (nowUs <= this.#processedUs) return;
     const { source } = this;
@@ -195,28 +192,25 @@ export class CreditLedger {
     for (; this.#examined < created; this.#examined++) {
       const i = this.#examined;
       const createdUs = timeline.createdAt(i);
+      this.#chargeDue(createdUs);
       const billing = billingOf(seed, i, createdUs, kindOf(seed, i), source.priceMode, source.lateBilling);
       const micros = billing.price.micros;
       if (micros === null || micros <= 0) continue;
       const account = billingAccountOf(source.ownerOf(i)).id;
       this.#pending.push({ index: i, account, createdUs, billedUs: billing.billedUs, micros });
     }
-    const due: Pending[] = [];
-    const still: Pending[] = [];
-    for (const call of this.#pending) (call.billedUs <= nowUs ? due : still).push(call);
-    this.#pending = still;
-    due.sort((a, b) => a.billedUs - b.billedUs || a.index - b.index);
-    for (const call of due) {
-      const status = this.account(call.account).charge(
-        call.index,
-        call.micros,
-        call.createdUs,
-        call.billedUs,
-        this.keepCalls,
-      );
-      this.#setStatus(call.index, status);
-    }
+    this.#chargeDue(nowUs);
     this.#processedUs = nowUs;
+  }
+
+  #chargeDue(us: number): void {
+    for (let call = this.#pending.popDue(us); call !== undefined; call = this.#pending.popDue(us)) {
+      const ledger = this.account(call.account);
+      this.#setStatus(
+        call.index,
+        ledger.charge(call.index, call.micros, call.createdUs, call.billedUs, this.keepCalls),
+      );
+    }
   }
 
   #setStatus(i: number, status: number): void {

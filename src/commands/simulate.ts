@@ -14,6 +14,7 @@ export async function runSimulator(
       (user, index) =>
         `    user ${index}: id ${user.id}  token ${user.token}${user.orgRole === null ? "" : `  (org ${user.orgRole})`}`,
     ),
+    "  billing: credits first (monthly $10 = 1,205 s, then stable), invoices bill the rest at month end (docs/simulator-billing.md)",
     "Try:",
     `  ZOO_HOST=${simulator.url} ZOO_API_TOKEN=${simulator.users[0]?.token ?? "<token>"} zoo-usage export`,
   ];

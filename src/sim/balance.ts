@@ -1,6 +1,6 @@
 import { creditsOf, subscriptionTierJson } from "./billingPlan.js";
 import type { InvoiceBook } from "./invoiceBook.js";
-import { billingAccountOf, monthIndexOfMicros, monthStartMicros } from "./invoiceItems.js";
+import { billingAccountOf, derivedStripeId, monthIndexOfMicros, monthStartMicros } from "./invoiceItems.js";
 import { orgMemberOf } from "./orgRoutes.js";
 import type { Reply } from "./responses.js";
 import { authenticate, type RouteContext } from "./routes.js";
@@ -80,7 +80,7 @@ export function getPaymentBalance(
     `"stable_api_credits_remaining":${creditsOf(balance.stableMicros)}`,
     `"stable_api_credits_remaining_monetary_value":${money(balance.stableMicros)}`,
     `"subscription_details":${subscriptionTierJson(context.subscription, money)}`,
-    `"subscription_id":null`,
+    `"subscription_id":${context.subscription ? `"${derivedStripeId(context.dataset.seed, "sub_1", account, 0)}"` : "null"}`,
     `"total_due":${totalDue}`,
     `"updated_at":"${formatMicros(nowUs)}"`,
   ];

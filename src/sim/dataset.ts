@@ -1,41 +1,26 @@
 import type { PriceMode } from "./billing.js";
 import { ByteWriter } from "./byteWriter.js";
 import { operationTypeOf } from "./callFacts.js";
+import { CallItems } from "./callItems.js";
 import { type CallContext, type RawCall, rawCall, writeCallJson } from "./callRecord.js";
-import { BILLABLE, CreditLedger, periodOf } from "./creditLedger.js";
+import { CreditLedger } from "./creditLedger.js";
 import { SIM_DEFAULTS } from "./defaults.js";
 import { CallIdentity, derivedUuid } from "./identity.js";
-import { billingAccountOf, callInvoiceItemId, invoiceItemId, unlinedInvoiceItemId } from "./invoiceItems.js";
+import { billingAccountOf } from "./invoiceItems.js";
 import { type KeysetCalls, keysetPage, type SortKey, type SortMode } from "./keysetPage.js";
-import { type LateBilling, type LateBillingOptions, lateBillingOf } from "./lateBilling.js";
+import { type LateBilling, lateBillingOf } from "./lateBilling.js";
 import { LiteralCache } from "./literalCache.js";
 import { buildOperation } from "./operations.js";
 import { UUID_PATTERN } from "./random.js";
 import { SALT } from "./salts.js";
 import { microsFromDate } from "./time.js";
 import { Timeline } from "./timeline.js";
-import type { ApiCallRecord, AsyncOperation, SimUser } from "./types.js";
+import type { ApiCallRecord, AsyncOperation, SimUser, SimulatorOptions } from "./types.js";
 import { UserIndex } from "./userIndex.js";
 import { createUsers, type UserProfile, userOf } from "./users.js";
 
-export interface DatasetOptions {
-  seed?: number;
-  calls?: number;
-  days?: number;
-  users?: number;
-  now?: Date;
-  firstUserToken?: string;
-  /** "realistic" (default): Zoo's pricing rules, whole cents. "adversarial": odd money for tests. */
-  priceMode?: PriceMode;
-  /** Share of calls whose created_at ties with the call before them (default 0, at most 0.5). */
-  tieShare?: number;
-  /** Calls whose billing lands days late or at month end (default: 5% of calls). */
-  lateBilling?: LateBillingOptions;
-  /** "per-month" (default): one invoice item per account and period; "per-call": one per billable call. */
-  invoiceItems?: "per-month" | "per-call";
-  /** One billable call of user 0's account carries an item that no invoice line has. */
-  missingInvoiceItem?: boolean;
-}
+/** The simulator's options; the dataset reads those the history depends on (seed, sizes, clock, billing). */
+export type DatasetOptions = SimulatorOptions;
 
 /** The simulated clock's default start. */
 export const DEFAULT_NOW_ISO = SIM_DEFAULTS.nowIso;
@@ -54,7 +39,7 @@ export class Dataset implements CallContext {
   readonly perCallItems: boolean;
   /** Who paid for each billed call: credits, or an invoice (see CreditLedger). */
   readonly ledger: CreditLedger;
-  readonly #unlinedCall: boolean;
+  readonly #items: CallItems;
   readonly #initialNowMs: number;
   readonly timeline: Timeline;
   readonly #identity: CallIdentity;
@@ -63,8 +48,6 @@ export class Dataset implements CallContext {
   readonly #userByToken = new Map<string, number>();
   #indexedUpTo = 0;
   readonly #literals = new LiteralCache();
-  /** Invoice item ids by account and month: few (accounts x months), asked for on every priced call. */
-  readonly #invoiceItems = new Map<string, string>();
   /** Call i's position in the listing's (created_at, id) order. */
   readonly keyOf = (i: number): SortKey => ({ createdUs: this.timeline.createdAt(i), id: this.idOf(i) });
   readonly #keyset: KeysetCalls = {
@@ -91,8 +74,12 @@ export class Dataset implements CallContext {
     );
     this.#identity = new CallIdentity(this.seed);
     this.perCallItems = options.invoiceItems === "per-call";
-    this.#unlinedCall = options.missingInvoiceItem ?? false;
     this.ledger = new CreditLedger(this, this.#initialNowMs * 1000, this.perCallItems);
+    // The planted disagreements land on user 0's account.
+    const first = this.#profiles[0];
+    const planted =
+      options.missingInvoiceItem && first !== undefined ? billingAccountOf(first).id : undefined;
+    this.#items = new CallItems(this.seed, this.ledger, this.perCallItems, planted);
     // Sized for the initial clock (user 0 gets about half the stream, see userOf); grows after.
     this.#byUser = this.#profiles.map(
       (_, u) =>
@@ -162,29 +149,7 @@ export class Dataset implements CallContext {
     billedUs: number,
     nowUs: number,
   ): string | undefined {
-    if (this.ledger.statusOf(i, nowUs) !== BILLABLE) return undefined;
-    const account = billingAccountOf(user).id;
-    const period = periodOf(createdUs, billedUs);
-    if (
-      this.#unlinedCall &&
-      this.ledger.account(account).firstBillable?.index === i &&
-      this.#isPlanted(account)
-    )
-      return unlinedInvoiceItemId(this.seed, account, period);
-    if (this.perCallItems) return callInvoiceItemId(this.seed, account, i);
-    const key = `${account}:${period}`;
-    let id = this.#invoiceItems.get(key);
-    if (id === undefined) {
-      id = invoiceItemId(this.seed, account, period);
-      this.#invoiceItems.set(key, id);
-    }
-    return id;
-  }
-
-  /** The account whose invoices carry the planted disagreements: user 0's. */
-  #isPlanted(account: string): boolean {
-    const user = this.#profiles[0];
-    return user !== undefined && billingAccountOf(user).id === account;
+    return this.#items.itemOf(i, user, createdUs, billedUs, nowUs);
   }
 
   idWords(i: number): Uint32Array {

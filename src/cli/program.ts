@@ -152,6 +152,14 @@ function addSimCommand(program: Command, io: CliIo, done: Done): void {
         .default("per-month"),
     )
     .option("--subscription", "end every invoice with a $20 Pro subscription line")
+    .addOption(
+      new Option(
+        "--credits-on-invoice <shape>",
+        "none: calls paid by credits are on no invoice; line or discount: every call is, the credits applied as a negative line or a discount",
+      )
+        .choices(["none", "line", "discount"])
+        .default("none"),
+    )
     .option(
       "--invoice-lines-limit <n>",
       withDefault("invoices list only their first n lines (subtotal and total stay whole)", "all"),

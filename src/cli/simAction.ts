@@ -19,6 +19,7 @@ export interface SimFlags {
   extraInvoiceLine?: boolean;
   invoiceItems: "per-month" | "per-call";
   subscription?: boolean;
+  creditsOnInvoice: "none" | "line" | "discount";
   invoiceLinesLimit?: number;
   invoiceStatuses?: boolean;
   tieShare?: number;
@@ -60,6 +61,7 @@ export async function simAction(flags: SimFlags, io: CliIo): Promise<ExitCodeVal
       extraInvoiceLine: flags.extraInvoiceLine ?? false,
       invoiceItems: flags.invoiceItems,
       subscription: flags.subscription ?? false,
+      creditsOnInvoice: flags.creditsOnInvoice,
       invoiceStatuses: flags.invoiceStatuses ?? false,
       ...(flags.invoiceLinesLimit === undefined ? {} : { invoiceLinesLimit: flags.invoiceLinesLimit }),
       ...(flags.tieShare === undefined ? {} : { tieShare: flags.tieShare }),

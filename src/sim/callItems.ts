@@ -1,11 +1,11 @@
-import { BILLABLE, type CreditLedger, periodOf } from "./creditLedger.js";
+import { BILLABLE, COVERED, type CreditLedger, periodOf } from "./creditLedger.js";
 import { billingAccountOf, callInvoiceItemId, invoiceItemId, unlinedInvoiceItemId } from "./invoiceItems.js";
 import type { UserProfile } from "./users.js";
 
 /**
  * The stripe_invoice_item_id a billed call carries: none when credits paid for it (the spec sets
  * it only "if it is billable"), else its account's item for the invoice period, or its own item
- * with per-call items. The planted unlined call (SimulatorOptions.missingInvoiceItem) carries an
+ * with per-call items; with the credits shown on the invoices, every priced call is billable. The planted unlined call (SimulatorOptions.missingInvoiceItem) carries an
  * item of its own that no line has.
  */
 export class CallItems {
@@ -18,6 +18,8 @@ export class CallItems {
     private readonly perCall: boolean,
     /** The account of the planted unlined call, if one is planted. */
     private readonly unlinedAccount: string | undefined,
+    /** The invoices show the credits applied: every priced call is billed, credits or not. */
+    private readonly creditsShown: boolean,
   ) {}
 
   itemOf(
@@ -27,7 +29,8 @@ export class CallItems {
     billedUs: number,
     nowUs: number,
   ): string | undefined {
-    if (this.ledger.statusOf(i, nowUs) !== BILLABLE) return undefined;
+    const status = this.ledger.statusOf(i, nowUs);
+    if (status !== BILLABLE && !(this.creditsShown && status === COVERED)) return undefined;
     const account = billingAccountOf(user).id;
     const period = periodOf(createdUs, billedUs);
     if (account === this.unlinedAccount && this.ledger.account(account).firstBillable?.index === i)

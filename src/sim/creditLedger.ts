@@ -50,8 +50,8 @@ export class AccountLedger {
   /** Priced spend paid by credits, and billable, per invoice period. */
   readonly covered = new Map<number, number>();
   readonly billable = new Map<number, number>();
-  /** The billable calls of each period, in billing order, with their prices (kept only for per-call items). */
-  readonly billableCalls = new Map<number, { index: number[]; micros: number[] }>();
+  /** The priced calls of each period, in billing order, with prices and fates (kept for per-call items). */
+  readonly calls = new Map<number, { index: number[]; micros: number[]; status: number[] }>();
   /** The first billable call, which a planted disagreement leaves without a line. */
   firstBillable: { index: number; period: number; micros: number } | undefined;
   readonly #grants: Grant[];
@@ -88,27 +88,29 @@ export class AccountLedger {
     const day = Math.floor(billedUs / US_PER_DAY);
     this.#spendByDay.set(day, (this.#spendByDay.get(day) ?? 0) + micros);
     const period = periodOf(createdUs, billedUs);
-    if (micros <= this.monthlyLeft + this.stableLeft) {
+    const status = micros <= this.monthlyLeft + this.stableLeft ? COVERED : BILLABLE;
+    if (status === COVERED) {
       const fromMonthly = Math.min(micros, this.monthlyLeft);
       this.monthlyLeft -= fromMonthly;
       this.stableLeft -= micros - fromMonthly;
       this.stableUsed += micros - fromMonthly;
       this.monthlyUsed.set(month, (this.monthlyUsed.get(month) ?? 0) + fromMonthly);
       this.covered.set(period, (this.covered.get(period) ?? 0) + micros);
-      return COVERED;
+    } else {
+      this.billable.set(period, (this.billable.get(period) ?? 0) + micros);
+      this.firstBillable ??= { index, period, micros };
     }
-    this.billable.set(period, (this.billable.get(period) ?? 0) + micros);
-    this.firstBillable ??= { index, period, micros };
     if (keepCalls) {
-      let calls = this.billableCalls.get(period);
+      let calls = this.calls.get(period);
       if (calls === undefined) {
-        calls = { index: [], micros: [] };
-        this.billableCalls.set(period, calls);
+        calls = { index: [], micros: [], status: [] };
+        this.calls.set(period, calls);
       }
       calls.index.push(index);
       calls.micros.push(micros);
+      calls.status.push(status);
     }
-    return BILLABLE;
+    return status;
   }
 
   /** The credits left at `us` (the ledger advanced to `us`): this month's monthly, and stable. */

@@ -79,7 +79,8 @@ export class Dataset implements CallContext {
     const first = this.#profiles[0];
     const planted =
       options.missingInvoiceItem && first !== undefined ? billingAccountOf(first).id : undefined;
-    this.#items = new CallItems(this.seed, this.ledger, this.perCallItems, planted);
+    const creditsShown = (options.creditsOnInvoice ?? "none") !== "none";
+    this.#items = new CallItems(this.seed, this.ledger, this.perCallItems, planted, creditsShown);
     // Sized for the initial clock (user 0 gets about half the stream, see userOf); grows after.
     this.#byUser = this.#profiles.map(
       (_, u) =>

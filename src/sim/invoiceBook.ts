@@ -1,6 +1,6 @@
 import { SUBSCRIPTION_PRICE_MICROS } from "./billingPlan.js";
 import type { AccountLedger, CreditLedger } from "./creditLedger.js";
-import { INVOICE_RUN_US } from "./creditLedger.js";
+import { BILLABLE, INVOICE_RUN_US } from "./creditLedger.js";
 import {
   billingAccountOf,
   callInvoiceItemId,
@@ -39,6 +39,8 @@ export interface SimInvoice {
   lines: SimInvoiceLine[];
   /** The sum of every line, also of those `lines` leaves out. */
   subtotalMicros: number;
+  /** The credits applied as a discount (0: none); total = subtotal - discount. */
+  discountMicros: number;
 }
 
 /** The invoice shapes a simulator serves (SimulatorOptions' billing fields). */
@@ -52,7 +54,15 @@ export interface InvoiceShape {
   plantDisagreement: boolean;
   plantUnlinedCall: boolean;
   plantExtraLine: boolean;
+  /**
+   * Where the credits a period used show: "none" (default), the calls they paid carry no item and
+   * are on no invoice; "line" or "discount", every priced call is on the invoice and the credits
+   * applied are a negative line or a discount.
+   */
+  credits: CreditsOnInvoice;
 }
+
+export type CreditsOnInvoice = "none" | "line" | "discount";
 
 /** The planted shapes land on the account of user 0. */
 export interface InvoiceSource {
@@ -108,7 +118,7 @@ export class InvoiceBook {
     let due = 0;
     for (const invoice of this.invoicesOf(account, nowUs))
       if (invoice.status === "draft" || invoice.status === "open" || invoice.status === "uncollectible")
-        due += invoice.subtotalMicros;
+        due += invoice.subtotalMicros - invoice.discountMicros;
     if (this.shape.statuses) return due;
     const ledger = this.source.ledger.account(account);
     for (const [period, micros] of ledger.billable)
@@ -119,6 +129,8 @@ export class InvoiceBook {
   #build(account: string, period: number, status: InvoiceStatus): SimInvoice | null {
     const ledger = this.source.ledger.account(account);
     const lines = this.#usageLines(account, period, ledger);
+    const creditsUsed =
+      this.shape.credits === "none" || lines.length === 0 ? 0 : (ledger.covered.get(period) ?? 0);
     if (lines.length > 0 && account === this.#plantedAccount() && this.#isFirstUsage(ledger, period)) {
       const [top] = lines;
       if (top !== undefined && this.shape.plantDisagreement) top.amountMicros += PLANTED_DIFFERENCE_MICROS;
@@ -130,6 +142,14 @@ export class InvoiceBook {
           description: top.description,
         });
     }
+    // The credits applied: an invoice item made at the run, so the newest, first.
+    if (this.shape.credits === "line" && creditsUsed > 0)
+      lines.unshift({
+        id: this.#id("il_1", `${account}#credits`, period),
+        invoiceItem: this.#id("ii_1", `${account}#credits`, period),
+        amountMicros: -creditsUsed,
+        description: "API credits applied",
+      });
     if (this.shape.subscription)
       lines.push({
         id: this.#id("il_1", `${account}#sub`, period),
@@ -153,6 +173,7 @@ export class InvoiceBook {
       subscriptionId: this.shape.subscription ? derivedStripeId(seed, "sub_1", account, 0) : null,
       lines: limit === undefined ? lines : lines.slice(0, limit),
       subtotalMicros: lines.reduce((sum, line) => sum + line.amountMicros, 0),
+      discountMicros: this.shape.credits === "discount" ? creditsUsed : 0,
     };
   }
 
@@ -162,8 +183,9 @@ export class InvoiceBook {
     const description = `Zoo API usage, ${periodLabel(period)}`;
     const unlined =
       this.shape.plantUnlinedCall && account === this.#plantedAccount() ? ledger.firstBillable : undefined;
+    const shown = this.shape.credits !== "none";
     if (!this.shape.perCallItems) {
-      const billable = ledger.billable.get(period) ?? 0;
+      const billable = (ledger.billable.get(period) ?? 0) + (shown ? (ledger.covered.get(period) ?? 0) : 0);
       const micros = billable - (unlined?.period === period ? unlined.micros : 0);
       if (micros <= 0) return [];
       const line = {
@@ -172,11 +194,11 @@ export class InvoiceBook {
       };
       return [{ ...line, amountMicros: micros, description }];
     }
-    const calls = ledger.billableCalls.get(period);
+    const calls = ledger.calls.get(period);
     const lines: SimInvoiceLine[] = [];
     for (let k = (calls?.index.length ?? 0) - 1; k >= 0; k--) {
       const index = calls?.index[k] ?? 0;
-      if (index === unlined?.index) continue;
+      if (index === unlined?.index || (!shown && calls?.status[k] !== BILLABLE)) continue;
       lines.push({
         id: this.#id("il_1", `${account}#call`, index),
         invoiceItem: callInvoiceItemId(seed, account, index),
@@ -187,8 +209,11 @@ export class InvoiceBook {
     return lines;
   }
 
+  /** No earlier period has usage lines (billable calls, or any priced call when credits show). */
   #isFirstUsage(ledger: AccountLedger, period: number): boolean {
+    const shown = this.shape.credits !== "none";
     for (const [other, micros] of ledger.billable) if (other < period && micros > 0) return false;
+    for (const [other, micros] of ledger.covered) if (shown && other < period && micros > 0) return false;
     return true;
   }
 

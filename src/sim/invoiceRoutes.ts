@@ -74,7 +74,7 @@ export function listInvoices(
 
 /** What an invoice of each status has paid and still owes: drafts and voids owe nothing yet. */
 function amounts(invoice: SimInvoice): { paid: number; remaining: number } {
-  const total = invoice.subtotalMicros;
+  const total = invoice.subtotalMicros - invoice.discountMicros;
   if (invoice.status === "paid") return { paid: total, remaining: 0 };
   if (invoice.status === "void") return { paid: 0, remaining: 0 };
   return { paid: 0, remaining: total };
@@ -87,7 +87,10 @@ function amounts(invoice: SimInvoice): { paid: number; remaining: number } {
  * `subtotal` and `total` are the whole invoice's, even when `lines` holds only its first lines.
  */
 function invoiceJson(invoice: SimInvoice): string {
-  const total = microsText(invoice.subtotalMicros);
+  const subtotal = microsText(invoice.subtotalMicros);
+  const total = microsText(invoice.subtotalMicros - invoice.discountMicros);
+  // The credits applied as a Discount (spec): a coupon of that amount off.
+  const discount = `{"coupon":{"amount_off":${microsText(invoice.discountMicros)},"id":"credits-${invoice.id}","metadata":{},"name":"API credits","percent_off":null}}`;
   const { paid, remaining } = amounts(invoice);
   const lines = invoice.lines.map((line) => {
     const item = line.invoiceItem === undefined ? "" : `,"invoice_item":"${line.invoiceItem}"`;
@@ -110,6 +113,7 @@ function invoiceJson(invoice: SimInvoice): string {
       : [`"customer_email":${JSON.stringify(invoice.customerEmail)}`]),
     `"customer_id":"${invoice.customerId}"`,
     `"description":"Zoo API usage"`,
+    ...(invoice.discountMicros === 0 ? [] : [`"discounts":[${discount}]`]),
     `"id":"${invoice.id}"`,
     `"lines":[${lines.join(",")}]`,
     `"metadata":{}`,
@@ -120,7 +124,7 @@ function invoiceJson(invoice: SimInvoice): string {
     `"statement_descriptor":"ZOO API"`,
     `"status":"${invoice.status}"`,
     `"subscription_id":${invoice.subscriptionId === null ? "null" : `"${invoice.subscriptionId}"`}`,
-    `"subtotal":${total}`,
+    `"subtotal":${subtotal}`,
     `"tax":0`,
     `"total":${total}`,
     `"url":"https://invoice.stripe.com/i/${invoice.id}"`,

@@ -82,6 +82,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     plantDisagreement: options.invoiceDisagreement ?? false,
     plantUnlinedCall: options.missingInvoiceItem ?? false,
     plantExtraLine: options.extraInvoiceLine ?? false,
+    credits: options.creditsOnInvoice ?? "none",
   });
   const balanceRoutes = { ...routes, book: invoices, subscription: options.subscription ?? false };
 

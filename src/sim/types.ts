@@ -153,4 +153,10 @@ export interface SimulatorOptions {
    * second oldest uncollectible, and the oldest issued once before as a voided copy (default false).
    */
   invoiceStatuses?: boolean;
+  /**
+   * "none" (default): calls paid by credits carry no invoice item and are on no invoice. "line":
+   * every priced call is billed, and each invoice has a negative "API credits applied" line for the
+   * credits its period used. "discount": the same, the credits applied as a Discount instead.
+   */
+  creditsOnInvoice?: "none" | "line" | "discount";
 }

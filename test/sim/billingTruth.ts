@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { parseWithNumberTexts } from "../../src/api/exactJson.js";
+import { JsonNumberText, parseWithNumberTexts } from "../../src/api/exactJson.js";
 import { type Invoice, InvoiceSchema } from "../../src/api/schemas/index.js";
 import {
   type ApiCallRecord,
@@ -8,9 +8,9 @@ import {
   type SimulatorOptions,
 } from "../../src/sim/index.js";
 
-/** Exact decimal text ("12.3", "-0.5") as micro-dollars, by string work only. */
+/** Exact decimal text ("12.3", "-0.5", or a parsed number's text) as micro-dollars, by string work only. */
 export function micros(decimal: unknown): bigint {
-  const text = String(decimal);
+  const text = decimal instanceof JsonNumberText ? decimal.text : String(decimal);
   const negative = text.startsWith("-");
   const [whole = "0", fraction = ""] = text.replace(/^-/, "").split(".");
   const value = BigInt(whole) * 1_000_000n + BigInt(fraction.padEnd(6, "0"));

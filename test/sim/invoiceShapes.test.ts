@@ -161,6 +161,35 @@ describe("invoice shapes", () => {
     for (const [item, amount] of linesPerItem(invoices)) expect(pricePerItem(calls).get(item)).toBe(amount);
   });
 
+  test.each(["line", "discount"] as const)(
+    "credits on the invoice as a %s: every call billed, total net of credits",
+    async (shown) => {
+      const options = { ...BASE, creditsOnInvoice: shown } satisfies SimulatorOptions;
+      const invoices = await userInvoices(options);
+      const calls = callsOf(options, [0]);
+      const charged = calls.filter((call) => call.price !== null && micros(call.price) > 0n);
+      expect(charged.every((call) => (call.stripe_invoice_item_id ?? "") !== "")).toBe(true);
+      const items = pricePerItem(calls);
+      let creditsApplied = 0n;
+      for (const invoice of invoices) {
+        const usage = invoice.lines.filter((line) => micros(line.amount) > 0n);
+        for (const line of usage) expect(micros(line.amount)).toBe(items.get(line.invoice_item ?? ""));
+        const credit = invoice.lines.filter((line) => micros(line.amount) < 0n);
+        const discounts = (invoice.discounts ?? []) as { coupon: { amount_off: unknown } }[];
+        expect(shown === "line" ? discounts : credit).toEqual([]);
+        const applied =
+          shown === "line"
+            ? -lineSum(credit)
+            : discounts.reduce((sum, d) => sum + micros(d.coupon.amount_off), 0n);
+        expect(micros(invoice.subtotal)).toBe(lineSum(invoice.lines));
+        expect(micros(invoice.total)).toBe(micros(invoice.subtotal) - (shown === "line" ? 0n : applied));
+        expect(micros(invoice.total)).toBe(lineSum(usage) - applied);
+        creditsApplied += applied;
+      }
+      expect(creditsApplied).toBeGreaterThan(0n);
+    },
+  );
+
   test("planted: one call with an item no line has, and one item billed twice on an extra line", async () => {
     const options = { ...BASE, missingInvoiceItem: true, extraInvoiceLine: true } satisfies SimulatorOptions;
     const invoices = await userInvoices(options);

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { MONTHLY_CREDIT_MICROS } from "../../src/sim/billingPlan.js";
 import { createDataset, type DatasetOptions } from "../../src/sim/index.js";
-import { InvoiceBook, type InvoiceShape } from "../../src/sim/invoiceBook.js";
+import { type CreditsOnInvoice, InvoiceBook, type InvoiceShape } from "../../src/sim/invoiceBook.js";
 import { billingAccountOf } from "../../src/sim/invoiceItems.js";
 import { toMicros } from "../helpers/apiTruth.js";
 
@@ -33,6 +33,7 @@ const SHAPE: InvoiceShape = {
   plantDisagreement: false,
   plantUnlinedCall: false,
   plantExtraLine: false,
+  credits: "none",
 };
 
 describe("the credit ledger, over many seeds", () => {
@@ -46,8 +47,9 @@ describe("the credit ledger, over many seeds", () => {
           users: fc.integer({ min: 1, max: 6 }),
           late: fc.constantFrom(0, 0.05, 0.3),
           perCall: fc.boolean(),
+          credits: fc.constantFrom<CreditsOnInvoice>("none", "line", "discount"),
         }),
-        ({ seed, calls, days, users, late, perCall }) => {
+        ({ seed, calls, days, users, late, perCall, credits: shown }) => {
           const options: DatasetOptions = {
             seed,
             calls,
@@ -55,9 +57,10 @@ describe("the credit ledger, over many seeds", () => {
             users,
             lateBilling: { share: late },
             invoiceItems: perCall ? "per-call" : "per-month",
+            creditsOnInvoice: shown,
           };
           const dataset = createDataset(options);
-          const book = new InvoiceBook(dataset, { ...SHAPE, perCallItems: perCall });
+          const book = new InvoiceBook(dataset, { ...SHAPE, perCallItems: perCall, credits: shown });
           const now = dataset.initialNow;
           const nowUs = now.getTime() * 1000;
           const spend = new Map<string, bigint>();
@@ -79,22 +82,44 @@ describe("the credit ledger, over many seeds", () => {
             } else itemOwners.set(item, key);
           }
           const invoiced = new Map<string, bigint>();
+          const applied = new Map<string, bigint>();
+          const totals = new Map<string, bigint>();
           const openPeriod = monthOf(now.getTime() - 2 * HOUR_MS);
           for (const account of dataset.ledger.accounts.keys()) {
             for (const invoice of book.invoicesOf(account, nowUs)) {
               expect(invoice.month).toBeLessThan(openPeriod);
+              const key = `${account}:${invoice.month}`;
+              let lines = 0n;
               for (const line of invoice.lines) {
-                // Every line's item is carried by calls of that account and period, and only those.
-                expect(itemOwners.get(line.invoiceItem ?? "")).toBe(`${account}:${invoice.month}`);
-                add(invoiced, `${account}:${invoice.month}`, BigInt(line.amountMicros));
+                lines += BigInt(line.amountMicros);
+                // The credits applied, as a negative line: an item no call carries.
+                if (line.amountMicros < 0) {
+                  expect(shown).toBe("line");
+                  add(applied, key, BigInt(-line.amountMicros));
+                  continue;
+                }
+                // Every usage line's item is carried by calls of that account and period, and only those.
+                expect(itemOwners.get(line.invoiceItem ?? "")).toBe(key);
+                add(invoiced, key, BigInt(line.amountMicros));
               }
-              expect(BigInt(invoice.subtotalMicros)).toBe(invoiced.get(`${account}:${invoice.month}`));
+              add(applied, key, BigInt(invoice.discountMicros));
+              expect(BigInt(invoice.subtotalMicros)).toBe(lines);
+              totals.set(key, BigInt(invoice.subtotalMicros - invoice.discountMicros));
             }
           }
           for (const [key, priced] of spend) {
             const period = Number(key.slice(key.lastIndexOf(":") + 1));
             if (period >= openPeriod) continue;
-            expect((credits.get(key) ?? 0n) + (invoiced.get(key) ?? 0n), key).toBe(priced);
+            if (shown === "none") {
+              expect((credits.get(key) ?? 0n) + (invoiced.get(key) ?? 0n), key).toBe(priced);
+              continue;
+            }
+            // Every priced call is on the invoice; the credits applied and the total make its price.
+            expect(invoiced.get(key), key).toBe(priced);
+            expect((applied.get(key) ?? 0n) + (totals.get(key) ?? 0n), key).toBe(priced);
+            const [account = ""] = key.split(":");
+            const covered = dataset.ledger.account(account).covered.get(period) ?? 0;
+            expect(applied.get(key) ?? 0n, key).toBe(BigInt(covered));
           }
           // What the calls say credits paid is what the ledger's pools gave, within their grants.
           for (const [account, ledger] of dataset.ledger.accounts) {
@@ -104,11 +129,14 @@ describe("the credit ledger, over many seeds", () => {
               monthly += used;
             }
             expect(ledger.stableUsed).toBeLessThanOrEqual(ledger.stableGranted);
-            expect(BigInt(monthly + ledger.stableUsed)).toBe(creditsByAccount.get(account) ?? 0n);
+            let covered = 0;
+            for (const micros of ledger.covered.values()) covered += micros;
+            expect(monthly + ledger.stableUsed).toBe(covered);
+            if (shown === "none") expect(BigInt(covered)).toBe(creditsByAccount.get(account) ?? 0n);
           }
         },
       ),
-      { numRuns: 60, seed: 27 },
+      { numRuns: 100, seed: 27 },
     );
   });
 });

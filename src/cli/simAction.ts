@@ -50,8 +50,9 @@ export async function simAction(flags: SimFlags, io: CliIo): Promise<ExitCodeVal
       calls: flags.calls,
       days: flags.days,
       users: flags.users,
-      // The machine's clock, as the export's, unless --now says otherwise.
+      // The machine's clock, as the export's, unless --now says otherwise; it then runs with it.
       now: flags.now ?? new Date(),
+      wallClock: () => new Date(),
       firstUserToken: flags.token,
       priceAsString: flags.priceAsString ?? false,
       priceMode: flags.priceMode,

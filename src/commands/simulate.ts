@@ -8,7 +8,7 @@ export async function runSimulator(
   const simulator = await startSimulator(options);
   const lines = [
     `Zoo API simulator listening on ${simulator.url}`,
-    `  simulated now: ${simulator.clock.now().toISOString()} (POST ${simulator.url}/_sim/clock {"advance_ms": N} moves it)`,
+    `  simulated now: ${simulator.clock.now().toISOString()}, running with the machine's clock (POST ${simulator.url}/_sim/clock {"advance_ms": N} moves it further)`,
     "  users (each sees only its own calls and operations; an org admin also its org's, with --scope org):",
     ...simulator.users.map(
       (user, index) =>

@@ -55,7 +55,7 @@ function routeOf(path: string): string {
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const now = options.now ?? new Date(DEFAULT_NOW_ISO);
   const dataset = new Dataset({ ...options, now });
-  const clock = createClock(now);
+  const clock = createClock(now, options.wallClock);
   const faults = new FaultInjector(options.faults);
   const stats = new SimStats();
   const gates = new RequestGates();

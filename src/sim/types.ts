@@ -96,6 +96,11 @@ export interface SimulatorOptions {
   days?: number;
   users?: number;
   now?: Date;
+  /**
+   * The machine's clock, when the simulated clock should also move as it does (the `sim` command);
+   * without it the simulated clock moves only when told to (POST /_sim/clock, tests).
+   */
+  wallClock?: () => Date;
   host?: string;
   port?: number;
   firstUserToken?: string;

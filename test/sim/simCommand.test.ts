@@ -12,7 +12,7 @@ async function simBanner(args: string[]): Promise<{ code: number | null; stdout:
 }
 
 function simulatedNow(stdout: string): number {
-  const iso = /simulated now: (\S+)/.exec(stdout)?.[1];
+  const iso = /simulated now: ([^\s,]+)/.exec(stdout)?.[1];
   if (iso === undefined) throw new Error(`no simulated now in: ${stdout}`);
   return Date.parse(iso);
 }

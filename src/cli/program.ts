@@ -133,7 +133,11 @@ function addSimCommand(program: Command, io: CliIo, done: Done): void {
     .option("--calls <n>", "calls visible at the start", nonNegativeInteger, 100_000)
     .option("--days <n>", "days of history the calls span", positiveInteger, 90)
     .option("--users <n>", "number of users (users 1-3 form an org, user 1 its admin)", positiveInteger, 4)
-    .option("--now <iso>", withDefault("simulated time at start", "the machine's clock"), isoDate)
+    .option(
+      "--now <iso>",
+      withDefault("simulated time at start, then moved only by POST /_sim/clock", SIM_DEFAULTS.simNow),
+      isoDate,
+    )
     .option(
       "--token <token>",
       withDefault("token of the first user (a simulator credential, not a Zoo one)", "derived from --seed"),

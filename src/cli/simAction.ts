@@ -50,9 +50,10 @@ export async function simAction(flags: SimFlags, io: CliIo): Promise<ExitCodeVal
       calls: flags.calls,
       days: flags.days,
       users: flags.users,
-      // The machine's clock, as the export's, unless --now says otherwise; it then runs with it.
+      // The machine's clock, as the export's, and running with it; a --now start stays put
+      // until told to move, so a run from a given moment is repeatable.
       now: flags.now ?? new Date(),
-      wallClock: () => new Date(),
+      ...(flags.now === undefined ? { wallClock: () => new Date() } : {}),
       firstUserToken: flags.token,
       priceAsString: flags.priceAsString ?? false,
       priceMode: flags.priceMode,

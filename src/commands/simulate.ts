@@ -6,9 +6,10 @@ export async function runSimulator(
   stdout: (text: string) => void,
 ): Promise<() => Promise<void>> {
   const simulator = await startSimulator(options);
+  const running = options.wallClock !== undefined;
   const lines = [
     `Zoo API simulator listening on ${simulator.url}`,
-    `  simulated now: ${simulator.clock.now().toISOString()}, running with the machine's clock (POST ${simulator.url}/_sim/clock {"advance_ms": N} moves it further)`,
+    `  simulated now: ${simulator.clock.now().toISOString()} (POST ${simulator.url}/_sim/clock {"advance_ms": N} moves it${running ? " further; it also runs with the machine's clock" : ""})`,
     "  users (each sees only its own calls and operations; an org admin also its org's, with --scope org):",
     ...simulator.users.map(
       (user, index) =>

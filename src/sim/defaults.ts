@@ -9,6 +9,8 @@ export const SIM_DEFAULTS = {
    * mutable singleton.
    */
   nowIso: "2026-11-01T00:00:00Z",
+  /** What the `sim` command's clock starts at without --now (its help shows this). */
+  simNow: "the machine's clock, running with it",
   /** Share of calls billed late (3-40 days, or at month end). */
   lateBillingShare: 0.05,
   latencyMs: 0,

@@ -14,8 +14,8 @@ export const BILLABLE = 2;
 
 /** The month's invoice run: the first hours of the next UTC month (the invoices' created_at). */
 export const INVOICE_RUN_US = 2 * US_PER_HOUR;
-/** Stable credits every account is granted when its history starts: $100. */
-const WELCOME_GRANT_MICROS = 100_000_000;
+/** Stable credits every account is granted when its history starts: $20. */
+const WELCOME_GRANT_MICROS = 20_000_000;
 /** A second grant lands this long before the simulator's start, so the credits still run then. */
 const RUNWAY_GRANT_LEAD_US = 2 * US_PER_DAY;
 /** ... sized to this many days of the account's recent spend, so they last about a week more. */

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { MONTHLY_CREDIT_MICROS } from "../../src/sim/billingPlan.js";
+import { MONTHLY_CREDIT_MICROS, SUBSCRIPTION_PRICE_MICROS } from "../../src/sim/billingPlan.js";
 import { createDataset, type DatasetOptions } from "../../src/sim/index.js";
 import { type CreditsOnInvoice, InvoiceBook, type InvoiceShape } from "../../src/sim/invoiceBook.js";
 import { billingAccountOf } from "../../src/sim/invoiceItems.js";
@@ -48,8 +48,11 @@ describe("the credit ledger, over many seeds", () => {
           late: fc.constantFrom(0, 0.05, 0.3),
           perCall: fc.boolean(),
           credits: fc.constantFrom<CreditsOnInvoice>("none", "line", "discount"),
+          subscription: fc.boolean(),
+          statuses: fc.boolean(),
+          linesLimit: fc.constantFrom(undefined, 1, 3),
         }),
-        ({ seed, calls, days, users, late, perCall, credits: shown }) => {
+        ({ seed, calls, days, users, late, perCall, credits: shown, subscription, statuses, linesLimit }) => {
           const options: DatasetOptions = {
             seed,
             calls,
@@ -60,7 +63,16 @@ describe("the credit ledger, over many seeds", () => {
             creditsOnInvoice: shown,
           };
           const dataset = createDataset(options);
-          const book = new InvoiceBook(dataset, { ...SHAPE, perCallItems: perCall, credits: shown });
+          const shape = {
+            ...SHAPE,
+            perCallItems: perCall,
+            credits: shown,
+            subscription,
+            statuses,
+            linesLimit,
+          };
+          const book = new InvoiceBook(dataset, shape);
+          const subscriptionMicros = subscription ? BigInt(SUBSCRIPTION_PRICE_MICROS) : 0n;
           const now = dataset.initialNow;
           const nowUs = now.getTime() * 1000;
           const spend = new Map<string, bigint>();
@@ -87,24 +99,31 @@ describe("the credit ledger, over many seeds", () => {
           const openPeriod = monthOf(now.getTime() - 2 * HOUR_MS);
           for (const account of dataset.ledger.accounts.keys()) {
             for (const invoice of book.invoicesOf(account, nowUs)) {
+              // A voided copy and a draft are not invoiced amounts.
+              if (invoice.status === "void" || invoice.status === "draft") continue;
               expect(invoice.month).toBeLessThan(openPeriod);
               const key = `${account}:${invoice.month}`;
+              expect(totals.has(key), key).toBe(false);
               let lines = 0n;
               for (const line of invoice.lines) {
                 lines += BigInt(line.amountMicros);
-                // The credits applied, as a negative line: an item no call carries.
+                // The credits applied, as a negative line (listed first): an item no call carries.
                 if (line.amountMicros < 0) {
                   expect(shown).toBe("line");
                   add(applied, key, BigInt(-line.amountMicros));
                   continue;
                 }
+                if (line.invoiceItem === undefined) continue;
                 // Every usage line's item is carried by calls of that account and period, and only those.
-                expect(itemOwners.get(line.invoiceItem ?? "")).toBe(key);
-                add(invoiced, key, BigInt(line.amountMicros));
+                expect(itemOwners.get(line.invoiceItem)).toBe(key);
               }
+              if (linesLimit === undefined) expect(BigInt(invoice.subtotalMicros)).toBe(lines);
+              else expect(invoice.lines.length).toBeLessThanOrEqual(linesLimit);
+              // The usage billed: the whole subtotal, less the subscription, plus the credits line.
+              const usage = BigInt(invoice.subtotalMicros) - subscriptionMicros + (applied.get(key) ?? 0n);
+              add(invoiced, key, usage);
               add(applied, key, BigInt(invoice.discountMicros));
-              expect(BigInt(invoice.subtotalMicros)).toBe(lines);
-              totals.set(key, BigInt(invoice.subtotalMicros - invoice.discountMicros));
+              totals.set(key, BigInt(invoice.subtotalMicros - invoice.discountMicros) - subscriptionMicros);
             }
           }
           for (const [key, priced] of spend) {

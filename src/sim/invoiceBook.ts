@@ -107,7 +107,12 @@ export class InvoiceBook {
     const invoices = closed.map((invoice, k) => ({ ...invoice, status: statusOf(k, closed.length) }));
     const oldest = invoices[0];
     if (oldest !== undefined && invoices.length >= 2)
-      invoices.unshift({ ...oldest, id: this.#id("in_1", `${account}#void`, oldest.month), status: "void" });
+      invoices.unshift({
+        ...oldest,
+        id: this.#id("in_1", `${account}#void`, oldest.month),
+        number: `${oldest.number}-V`,
+        status: "void",
+      });
     const draft = this.#build(account, open, "draft");
     if (draft !== null) invoices.push(draft);
     return invoices;

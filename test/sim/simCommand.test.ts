@@ -1,5 +1,6 @@
+import type { ChildProcess } from "node:child_process";
 import { describe, expect, test } from "vitest";
-import { outputSeen, runCli } from "../helpers/cli.js";
+import { outputSeen, runCli, whileRunning } from "../helpers/cli.js";
 
 /** `zoo-usage sim` on a free port, stopped with SIGTERM once it has printed its banner. */
 async function simBanner(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -36,4 +37,59 @@ describe("zoo-usage sim", () => {
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/per-month, per-call/);
   });
+});
+
+test("the billing flags reach the simulator: every shape at once, as served over HTTP", async () => {
+  let child: ChildProcess | undefined;
+  let banner = "";
+  const run = runCli(
+    [
+      "sim",
+      "--port",
+      "0",
+      "--now",
+      "2026-11-20T00:00:00Z",
+      ...["--calls", "6000", "--days", "120", "--users", "4", "--seed", "11"],
+      ...[
+        "--invoice-items",
+        "per-call",
+        "--invoice-lines-limit",
+        "2",
+        "--subscription",
+        "--invoice-statuses",
+      ],
+      ...["--credits-on-invoice", "discount", "--tie-share", "0.2"],
+    ],
+    {
+      timeoutMs: 60_000,
+      onSpawn: (spawned) => {
+        child = spawned;
+        spawned.stdout?.on("data", (chunk) => {
+          banner += chunk;
+        });
+      },
+    },
+  );
+  await whileRunning(outputSeen(child?.stdout ?? null, /Try:/), run, "the banner");
+  try {
+    const url = /listening on (\S+)/.exec(banner)?.[1];
+    const token = /user 0: id \S+ +token (\S+)/.exec(banner)?.[1];
+    const response = await fetch(`${url}/user/payment/invoices?limit=100`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const { items } = (await response.json()) as {
+      items: { status: string; lines: unknown[]; subscription_id: string | null; discounts?: unknown[] }[];
+    };
+    expect(new Set(items.map((invoice) => invoice.status))).toEqual(
+      new Set(["void", "paid", "uncollectible", "open", "draft"]),
+    );
+    for (const invoice of items) {
+      expect(invoice.lines.length).toBeLessThanOrEqual(2);
+      expect(invoice.subscription_id).toMatch(/^sub_1/);
+    }
+    expect(items.some((invoice) => (invoice.discounts ?? []).length === 1)).toBe(true);
+  } finally {
+    child?.kill("SIGTERM");
+  }
+  expect((await run).code).toBe(0);
 });

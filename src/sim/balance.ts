@@ -50,10 +50,12 @@ export function getPaymentBalance(
   authorization: string | undefined,
 ): Reply {
   let account: string;
+  let org = false;
   if (scope === "org") {
     const member = orgMemberOf(context, requestId, authorization);
     if ("status" in member) return member;
     account = member.orgId;
+    org = true;
   } else {
     const user = authenticate(context, requestId, authorization);
     if (typeof user !== "number") return user;
@@ -79,7 +81,7 @@ export function getPaymentBalance(
     `"monthly_api_credits_remaining_monetary_value":${money(balance.monthlyMicros)}`,
     `"stable_api_credits_remaining":${creditsOf(balance.stableMicros)}`,
     `"stable_api_credits_remaining_monetary_value":${money(balance.stableMicros)}`,
-    `"subscription_details":${subscriptionTierJson(context.subscription, money)}`,
+    `"subscription_details":${subscriptionTierJson(context.subscription, org, money)}`,
     `"subscription_id":${context.subscription ? `"${derivedStripeId(context.dataset.seed, "sub_1", account, 0)}"` : "null"}`,
     `"total_due":${totalDue}`,
     `"updated_at":"${formatMicros(nowUs)}"`,

@@ -18,21 +18,36 @@ export function creditsOf(micros: number): bigint {
   return (BigInt(micros) * CREDITS_PER_ALLOWANCE) / BigInt(MONTHLY_CREDIT_MICROS);
 }
 
-/** The Pro tier's monthly price, charged as the invoice's subscription line: $20 per month. */
+/**
+ * The paid tiers' monthly price: $20 flat for a person ("pro"), $20 per member for an org
+ * ("organization": the spec's SubscriptionTierPrice "per_user", "the price the organization pays
+ * per member in the org").
+ */
 export const SUBSCRIPTION_PRICE_MICROS = 20_000_000;
+
+/** What an account's subscription line charges a month: the price, times the members for an org. */
+export function subscriptionMicros(seats: number | undefined): number {
+  return SUBSCRIPTION_PRICE_MICROS * (seats ?? 1);
+}
 
 /**
  * The account's ModelingAppSubscriptionTier (CustomerBalance.subscription_details.modeling_app):
- * "pro" with its flat monthly price when the invoices carry a subscription line, else "free".
- * `money` writes a micro-dollar amount as a JSON money value.
+ * "pro" (a person, flat) or "organization" (per member) when the invoices carry a subscription
+ * line, else "free". `money` writes a micro-dollar amount as a JSON money value.
  */
-export function subscriptionTierJson(subscribed: boolean, money: (micros: number) => string): string {
+export function subscriptionTierJson(
+  subscribed: boolean,
+  org: boolean,
+  money: (micros: number) => string,
+): string {
   const price = subscribed ? SUBSCRIPTION_PRICE_MICROS : 0;
-  const name = subscribed ? "pro" : "free";
+  const display = subscribed ? (org ? "Organization" : "Pro") : "Free";
+  const name = display.toLowerCase();
+  const tierType = org ? `{"saml_sso":false,"type":"organization"}` : `{"type":"individual"}`;
   const fields = [
     `"billing_mode":"standard"`,
-    `"description":"Zoo ${subscribed ? "Pro" : "Free"} (simulated tier)"`,
-    `"display_name":"${subscribed ? "Pro" : "Free"}"`,
+    `"description":"Zoo ${display} (simulated tier)"`,
+    `"display_name":"${display}"`,
     `"endpoints_included":[]`,
     `"features":[]`,
     `"ml_custom_models":false`,
@@ -41,11 +56,11 @@ export function subscriptionTierJson(subscribed: boolean, money: (micros: number
     `"name":"${name}"`,
     // $10 / 1,205 credits, to the spec's money precision (the value itself is not a whole micro).
     `"pay_as_you_go_api_credit_price":${money(8299)}`,
-    `"price":{"interval":"month","price":${money(price)},"type":"flat"}`,
+    `"price":{"interval":"month","price":${money(price)},"type":"${subscribed && org ? "per_user" : "flat"}"}`,
     `"share_links":[]`,
     `"support_tier":"community"`,
     `"training_data_behavior":"default_on"`,
-    `"type":{"type":"individual"}`,
+    `"type":${tierType}`,
     `"zoo_tools_included":[]`,
   ];
   return `{"modeling_app":{${fields.join(",")}}}`;

@@ -1,4 +1,4 @@
-import { SUBSCRIPTION_PRICE_MICROS } from "./billingPlan.js";
+import { subscriptionMicros } from "./billingPlan.js";
 import type { AccountLedger, CreditLedger } from "./creditLedger.js";
 import { BILLABLE, INVOICE_RUN_US } from "./creditLedger.js";
 import {
@@ -70,6 +70,8 @@ export interface InvoiceSource {
   readonly ledger: CreditLedger;
   readonly firstCallUs: number;
   profileOf(u: number): UserProfile | undefined;
+  /** The users of an org (an org's account id is its id). */
+  orgMembers(orgId: string): number[];
 }
 
 /**
@@ -159,8 +161,11 @@ export class InvoiceBook {
       lines.push({
         id: this.#id("il_1", `${account}#sub`, period),
         invoiceItem: undefined,
-        amountMicros: SUBSCRIPTION_PRICE_MICROS,
-        description: "Zoo Pro (monthly)",
+        amountMicros: subscriptionMicros(this.#seatsOf(account)),
+        description:
+          this.#seatsOf(account) === undefined
+            ? "Zoo Pro (monthly)"
+            : "Zoo Organization (monthly, per member)",
       });
     if (lines.length === 0) return null;
     const seed = this.source.seed;
@@ -215,6 +220,12 @@ export class InvoiceBook {
   }
 
   /** No earlier period has usage lines (billable calls, or any priced call when credits show). */
+  /** The members an org's subscription is charged for; undefined for a person's account. */
+  #seatsOf(account: string): number | undefined {
+    const members = this.source.orgMembers(account).length;
+    return members === 0 ? undefined : members;
+  }
+
   #isFirstUsage(ledger: AccountLedger, period: number): boolean {
     const shown = this.shape.credits !== "none";
     for (const [other, micros] of ledger.billable) if (other < period && micros > 0) return false;

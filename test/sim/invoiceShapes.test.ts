@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../src/sim/index.js";
 import { callsOf, linesPerItem, listInvoices, micros, pricePerItem } from "./billingTruth.js";
+import { must } from "./helpers.js";
 
 /** A personal account (user 0) with four closed months, most of them past its credits. */
 const BASE = { seed: 11, calls: 6000, days: 120, users: 4 } satisfies SimulatorOptions;
@@ -107,6 +108,11 @@ describe("invoice shapes", () => {
     const plan = ((await response.json()) as { subscription_details: { modeling_app: { price: unknown } } })
       .subscription_details.modeling_app;
     expect(plan.price).toEqual({ interval: "month", price: 20, type: "flat" });
+    // An org pays the tier's price per member (SubscriptionTierPrice per_user): 3 members, $60.
+    const admin = sim?.users.find((user) => user.orgRole === "admin");
+    const orgInvoices = await listInvoices(must(sim), "/org/payment/invoices", admin?.token ?? "");
+    expect(orgInvoices.length).toBeGreaterThanOrEqual(3);
+    for (const invoice of orgInvoices) expect(invoice.lines.at(-1)?.amount).toBe("60");
   });
 
   test("statuses: a draft for the open month, the newest closed open, one uncollectible, one voided and reissued", async () => {

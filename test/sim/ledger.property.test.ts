@@ -72,7 +72,11 @@ describe("the credit ledger, over many seeds", () => {
             linesLimit,
           };
           const book = new InvoiceBook(dataset, shape);
-          const subscriptionMicros = subscription ? BigInt(SUBSCRIPTION_PRICE_MICROS) : 0n;
+          // $20 a month for a person, $20 per member for an org.
+          const subscriptionOf = (account: string) =>
+            subscription
+              ? BigInt(SUBSCRIPTION_PRICE_MICROS * Math.max(1, dataset.orgMembers(account).length))
+              : 0n;
           const now = dataset.initialNow;
           const nowUs = now.getTime() * 1000;
           const spend = new Map<string, bigint>();
@@ -120,10 +124,14 @@ describe("the credit ledger, over many seeds", () => {
               if (linesLimit === undefined) expect(BigInt(invoice.subtotalMicros)).toBe(lines);
               else expect(invoice.lines.length).toBeLessThanOrEqual(linesLimit);
               // The usage billed: the whole subtotal, less the subscription, plus the credits line.
-              const usage = BigInt(invoice.subtotalMicros) - subscriptionMicros + (applied.get(key) ?? 0n);
+              const usage =
+                BigInt(invoice.subtotalMicros) - subscriptionOf(account) + (applied.get(key) ?? 0n);
               add(invoiced, key, usage);
               add(applied, key, BigInt(invoice.discountMicros));
-              totals.set(key, BigInt(invoice.subtotalMicros - invoice.discountMicros) - subscriptionMicros);
+              totals.set(
+                key,
+                BigInt(invoice.subtotalMicros - invoice.discountMicros) - subscriptionOf(account),
+              );
             }
           }
           for (const [key, priced] of spend) {

@@ -138,3 +138,37 @@ SELECT
     CAST(timezone('UTC', taken_at + to_microseconds(CAST(runway_us AS BIGINT))) AS DATE)
   END AS runs_out_on
 FROM span;
+-- The credits seen consumed per UTC month: the counted consumption of the balance snapshot pairs
+-- taken within the month (a pair across months, or across a refresh, says nothing about one
+-- month), and the plan's monthly allowance as the month's latest snapshot gives it
+-- (subscription_details.modeling_app.monthly_pay_as_you_go_api_credits_monetary_value, read from
+-- the JSON text: no double).
+CREATE OR REPLACE VIEW monthly_credits AS
+WITH pairs AS (
+  SELECT
+    CAST(date_trunc('month', timezone('UTC', taken_at)) AS DATE) AS month,
+    consumed_usd
+  FROM credit_burn
+  WHERE counted
+    AND date_trunc('month', timezone('UTC', taken_at)) = date_trunc('month', timezone('UTC', previous_taken_at))
+),
+allowance AS (
+  SELECT
+    CAST(date_trunc('month', timezone('UTC', taken_at)) AS DATE) AS month,
+    arg_max(
+      TRY_CAST(
+        json_extract_string(subscription_details, '$.modeling_app.monthly_pay_as_you_go_api_credits_monetary_value')
+        AS DECIMAL(18, 6)
+      ),
+      taken_at
+    ) AS monthly_allowance_usd
+  FROM balance_snapshots
+  GROUP BY 1
+)
+SELECT
+  coalesce(p.month, a.month) AS month,
+  p.consumed_usd::DECIMAL(38, 6) AS credits_consumed_usd,
+  a.monthly_allowance_usd
+FROM (SELECT month, sum(consumed_usd) AS consumed_usd FROM pairs GROUP BY month) AS p
+FULL OUTER JOIN allowance AS a ON a.month = p.month;
+

@@ -43,19 +43,35 @@ const USED_UP: CreditFigures = {
 function month(name: string, invoiced: boolean, differing = 0): InvoiceMonthFigure {
   return {
     month: name,
+    status: differing > 0 ? "differs" : invoiced ? "agrees" : "not_invoiced",
     calls: 123456,
     usage_cost_usd: "1234567.123456",
-    invoice_lines: invoiced ? 1 : 0,
-    invoiced_usd: invoiced ? "1234568.353456" : "0.000000",
-    difference_usd: invoiced ? "1.230000" : "-1234567.123456",
+    invoiced_calls: invoiced ? 123000 : 0,
+    invoiced_usage_usd: invoiced ? "1234000.000000" : "0.000000",
+    not_billed_calls: invoiced ? 456 : 0,
+    not_billed_usd: invoiced ? "567.123456" : "0.000000",
+    credits_paid_usd: invoiced ? "500.000000" : null,
+    monthly_allowance_usd: invoiced ? "20.000000" : null,
+    awaiting_calls: invoiced ? 0 : 123456,
+    awaiting_usd: invoiced ? "0.000000" : "1234567.123456",
+    on_incomplete_invoice_calls: 0,
+    unexplained_calls: 0,
+    unexplained_usd: "0.000000",
+    invoices: invoiced ? 1 : 0,
+    invoices_incomplete: 0,
+    invoice_lines: invoiced ? 2 : 0,
+    invoiced_usd: invoiced ? "1234021.230000" : "0.000000",
+    other_charges_usd: invoiced ? "20.000000" : "0.000000",
+    credits_usd: "0.000000",
     lines_differing: differing,
+    lines_difference_usd: differing > 0 ? "1.230000" : "0.000000",
   };
 }
 
 const INVOICES: InvoiceFigures = {
   months: [month("2026-09", true, 1), month("2026-10", false), month("2026-11", false)],
   lines: {
-    in_period: 1,
+    usage_lines: 1,
     agreeing: 0,
     not_agreeing: [
       {
@@ -63,15 +79,36 @@ const INVOICES: InvoiceFigures = {
         invoice_id: "in_1jRYE74dwqwg1XP0v11E5Uvb0",
         invoice_number: "ALUAY3KM-202609",
         invoice_item: "ii_1gzXpV38N6MO08jrES1n97Tr1",
+        description: "API usage",
+        line_class: "usage",
         status: "differs",
-        line_amount_usd: "1234568.353456",
-        calls: 123456,
-        calls_cost_usd: "1234567.123456",
+        line_amount_usd: "1234001.230000",
+        calls: 123000,
+        calls_cost_usd: "1234000.000000",
         difference_usd: "1.230000",
       },
     ],
+    other: [
+      {
+        month: "2026-09",
+        invoice_id: "in_1jRYE74dwqwg1XP0v11E5Uvb0",
+        invoice_number: "ALUAY3KM-202609",
+        invoice_item: "ii_sub",
+        description: "Zoo Pro subscription",
+        line_class: "other_charge",
+        status: "other_charge",
+        line_amount_usd: "20.000000",
+        calls: 0,
+        calls_cost_usd: "0.000000",
+        difference_usd: "0.000000",
+      },
+    ],
   },
-  calls_not_invoiced: { calls: 12345, cost_usd: "123456.123456" },
+  not_invoiced: [
+    { billing_class: "awaiting_invoice", reason: "month_open", calls: 246912, cost_usd: "2469134.246912" },
+    { billing_class: "not_billed", reason: "no_invoice_item", calls: 456, cost_usd: "567.123456" },
+  ],
+  unexplained_calls: [],
 };
 
 describe("the credits block", () => {
@@ -96,33 +133,55 @@ describe("the credits block", () => {
 });
 
 describe("the invoices block", () => {
-  test("fits 80 columns with large amounts, headers over their values", () => {
+  test("fits 80 columns with large amounts, headers over their values, in cents", () => {
     const lines = invoiceLines(INVOICES);
     expect(tooWide(lines)).toEqual([]);
     // Each header ends where its column's values end (numbers are right-aligned).
-    const header = lines.find((line) => line.includes("usage USD")) ?? "";
+    const header = lines.find((line) => line.trimStart().startsWith("month")) ?? "";
     const row = lines.find((line) => line.includes("2026-09")) ?? "";
+    let from = 0;
     for (const [name, value] of [
-      ["usage USD", "1,234,567.123456"],
-      ["invoiced USD", "1,234,568.353456"],
-      ["difference USD", "+1.230000"],
+      ["usage", "1,234,567.12"],
+      ["invoiced", "1,234,000.00"],
+      ["not billed", "567.12"],
     ] as const) {
-      expect(header.indexOf(name) + name.length, name).toBe(row.indexOf(value) + value.length);
+      from = row.indexOf(value, from) + value.length;
+      expect(header.indexOf(name) + name.length, name).toBe(from);
     }
+    // The note goes under its row when the row leaves no room for it.
+    expect(lines[lines.indexOf(row) + 1]).toContain("check 1 lines");
   });
 
-  test("a month without an invoice yet is not shown as a shortfall", () => {
+  test("the classes in words: credits paid, other charges apart, the line that differs", () => {
+    const text = invoiceLines(INVOICES).join("\n").replace(/\s+/g, " ");
+    expect(text).toContain(
+      "Not billed (paid by API credits or a free allowance), the calls carry no invoice item: 456 calls, 567.12.",
+    );
+    expect(text).toContain("credits paying 500.00 of the 567.12 not billed");
+    expect(text).toContain("other charges of 20.00 (subscriptions, manual charges)");
+    expect(text).toContain("+1.23 unexplained");
     const lines = invoiceLines(INVOICES);
-    const october = lines.find((line) => line.includes("2026-10")) ?? "";
-    expect(october).toContain("not invoiced yet");
-    expect(october).not.toContain("-1,234,567.123456");
-    expect(october).not.toMatch(/\b0\.000000\b/);
+    const october = lines.findIndex((line) => line.includes("2026-10"));
+    expect(lines[october + 1]).toContain("not invoiced yet");
+  });
+
+  test("the page shows cents with the exact value on hover", () => {
     const html = invoicesSection(INVOICES);
-    // Signed as in the terminal: the invoice asks 1.23 more than the calls cost.
-    const september = html.split("<tr>").filter((part) => part.includes(">2026-09<"));
-    expect(september.map((part) => part.includes(">+1.230000<"))).toEqual([true, true]);
+    expect(html).toContain('title="1234567.123456 USD">1,234,567.12<');
+    expect(html).toContain('title="1.230000 USD">+1.23<');
+    expect(html).toContain("Zoo Pro subscription (other charge)");
     const row = html.split("<tr>").find((part) => part.includes(">2026-10<")) ?? "";
     expect(row).toContain("not invoiced yet");
-    expect(row).not.toContain("-1,234,567.123456");
+  });
+
+  test("too wide for a table: one month a few lines, still within 80 columns", () => {
+    const huge = {
+      ...month("2026-09", true),
+      usage_cost_usd: "123456789012.123456",
+      awaiting_usd: "123456789012.123456",
+    };
+    const lines = invoiceLines({ ...INVOICES, months: [huge] });
+    expect(tooWide(lines)).toEqual([]);
+    expect(lines.join("\n")).toContain("usage 123,456,789,012.12");
   });
 });

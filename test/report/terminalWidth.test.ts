@@ -206,6 +206,7 @@ function adversarial(base: ReportFigures): ReportFigures {
           cost_usd: BIG,
         },
       ],
+      token_match: { calls: 123_456_789, matched_calls: 123_456_789, ambiguous_calls: 0, unmatched_calls: 0 },
     },
   };
 }

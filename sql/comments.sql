@@ -362,31 +362,40 @@ COMMENT ON COLUMN balance_snapshots.subscription_id IS 'API field: the subscript
 COMMENT ON COLUMN balance_snapshots.subscription_details IS 'API field: the subscription details (ZooProductSubscriptions) as JSON, or NULL.';
 COMMENT ON COLUMN balance_snapshots.extra IS 'Fields of the balance the schema does not know yet, as a JSON object (NULL when there are none).';
 
-COMMENT ON VIEW credit_burn IS 'The credits consumed between consecutive balance snapshots (monthly + stable monetary value), and that per day; a pair across which the value grew (a monthly refresh or a grant) is not counted.';
+COMMENT ON VIEW credit_burn IS 'The credits consumed between consecutive balance snapshots by the ledger''s rule (monthly credits first, then stable; monthly re-upped each month without carry-over; stable never reset), in USD and in credits, and that per day; a monthly refresh or a grant is never burn.';
 COMMENT ON COLUMN credit_burn.run_id IS 'The run of the later snapshot.';
 COMMENT ON COLUMN credit_burn.previous_taken_at IS 'When the earlier snapshot was taken (UTC).';
 COMMENT ON COLUMN credit_burn.taken_at IS 'When the later snapshot was taken (UTC).';
 COMMENT ON COLUMN credit_burn.elapsed_us IS 'Microseconds between the two snapshots.';
 COMMENT ON COLUMN credit_burn.previous_remaining_usd IS 'Monthly + stable credits'' monetary value at the earlier snapshot, USD DECIMAL(18,6).';
 COMMENT ON COLUMN credit_burn.remaining_usd IS 'Monthly + stable credits'' monetary value at the later snapshot, USD DECIMAL(18,6).';
-COMMENT ON COLUMN credit_burn.counted IS 'False when the pair spans a monthly refresh (the monthly value rose or monthly_api_credits_refresh_at moved) or a grant (the total rose), or when it starts with nothing left (the value cannot go below 0): such a pair says nothing about spend.';
-COMMENT ON COLUMN credit_burn.consumed_usd IS 'previous_remaining_usd - remaining_usd, exact, USD DECIMAL(18,6); NULL when not counted.';
+COMMENT ON COLUMN credit_burn.previous_remaining_credits IS 'Monthly + stable credits (counts) at the earlier snapshot.';
+COMMENT ON COLUMN credit_burn.remaining_credits IS 'Monthly + stable credits (counts) at the later snapshot.';
+COMMENT ON COLUMN credit_burn.refreshed IS 'The monthly credits were re-upped between the two: the monthly value rose or monthly_api_credits_refresh_at moved.';
+COMMENT ON COLUMN credit_burn.granted IS 'Stable credits were granted between the two: their value rose.';
+COMMENT ON COLUMN credit_burn.consumed_credits IS 'The same consumption in credits (counts), by the same rule; NULL when not counted.';
+COMMENT ON COLUMN credit_burn.counted IS 'False when the pair spans a monthly refresh (what was left may have expired rather than been spent), a grant with no monthly credits left at its end (the stable ones may have paid too), or starts with nothing left (the value cannot go below 0): such a pair says nothing exact about spend.';
+COMMENT ON COLUMN credit_burn.consumed_usd IS 'What the monthly credits lost, plus what the stable ones lost unless granted, exact, USD DECIMAL(18,6); NULL when not counted. A refresh or a grant is never in it.';
 COMMENT ON COLUMN credit_burn.burn_usd_per_day IS 'consumed_usd per day of elapsed_us, USD DECIMAL(18,6) rounded down to the micro-dollar (integer arithmetic, no float); NULL when not counted.';
 
-COMMENT ON VIEW credit_runway IS 'When the credits run out at the current rate: the latest snapshot''s remaining value divided by the burn per day (snapshot pairs of the last 30 days, else the priced spend of the last 30 days of calls).';
+COMMENT ON VIEW credit_runway IS 'When the credits run out at the current burn by the ledger''s rule: monthly credits are spent until their refresh and the rest expires, each month brings the plan''s allowance, stable credits pay the remainder; the burn from snapshot pairs of the last 30 days, else the priced spend of the last 30 days of calls.';
 COMMENT ON COLUMN credit_runway.run_id IS 'The run of the latest snapshot.';
 COMMENT ON COLUMN credit_runway.taken_at IS 'When the latest snapshot was taken (UTC).';
 COMMENT ON COLUMN credit_runway.remaining_usd IS 'Monthly + stable credits'' monetary value at the latest snapshot, USD DECIMAL(18,6).';
 COMMENT ON COLUMN credit_runway.monthly_usd IS 'The monthly credits'' monetary value at the latest snapshot, USD DECIMAL(18,6).';
 COMMENT ON COLUMN credit_runway.stable_usd IS 'The stable credits'' monetary value at the latest snapshot, USD DECIMAL(18,6).';
+COMMENT ON COLUMN credit_runway.remaining_credits IS 'Monthly + stable credits (counts) at the latest snapshot.';
+COMMENT ON COLUMN credit_runway.monthly_credits IS 'API field monthly_api_credits_remaining at the latest snapshot (a count).';
+COMMENT ON COLUMN credit_runway.stable_credits IS 'API field stable_api_credits_remaining at the latest snapshot (a count).';
 COMMENT ON COLUMN credit_runway.monthly_refresh_at IS 'When the monthly credits next refresh, as the latest snapshot says (UTC).';
+COMMENT ON COLUMN credit_runway.monthly_allowance_usd IS 'The plan''s monthly allowance (subscription_details.modeling_app.monthly_pay_as_you_go_api_credits_monetary_value) at the latest snapshot, USD DECIMAL(18,6); NULL when not given, and the runway then counts on none.';
 COMMENT ON COLUMN credit_runway.burn_pairs IS 'Counted credit_burn pairs whose later snapshot is within the 30 days up to the latest one.';
 COMMENT ON COLUMN credit_runway.snapshot_burn_usd_per_day IS 'The sum of those pairs'' consumed_usd over the sum of their elapsed time, per day, USD DECIMAL(18,6) rounded down; NULL without such a pair.';
 COMMENT ON COLUMN credit_runway.spend_usd_per_day IS 'The priced spend (sum of api_calls.price_usd) of calls created in the 30 days up to the latest snapshot, per day of that window (from the first stored call when the history is shorter), USD DECIMAL(18,6) rounded down.';
 COMMENT ON COLUMN credit_runway.burn_usd_per_day IS 'The current burn: snapshot_burn_usd_per_day when known, else spend_usd_per_day.';
 COMMENT ON COLUMN credit_runway.burn_source IS 'Where burn_usd_per_day comes from: snapshots or api_calls.';
-COMMENT ON COLUMN credit_runway.runway_days IS 'remaining_usd / burn_usd_per_day in days, to a tenth; 0 when nothing is left; NULL when the burn is 0 or unknown.';
-COMMENT ON COLUMN credit_runway.runs_out_at IS 'taken_at + the runway: the instant the credits run out at this rate (UTC); taken_at when nothing is left (out by then); NULL when the burn is 0 or unknown, or beyond 100 years.';
+COMMENT ON COLUMN credit_runway.runway_days IS 'Days until the monthly and stable credits are both spent at burn_usd_per_day by the ledger''s rule, to a tenth; 0 when nothing is left; NULL when the burn is 0 or unknown, or the allowance keeps up with it.';
+COMMENT ON COLUMN credit_runway.runs_out_at IS 'taken_at + the runway: the instant the credits run out at this rate and calls start being billed (UTC); taken_at when nothing is left (out by then); NULL when they do not run out within 100 years.';
 COMMENT ON COLUMN credit_runway.runs_out_on IS 'The UTC day of runs_out_at.';
 -- Who spent it (sql/spenders.sql).
 COMMENT ON TABLE api_tokens IS 'The API tokens of the exporting token''s user (GET /user/api-tokens), refreshed each run; a token no longer listed keeps its row with an older last_seen_at. Never the secret: the API shows a token as its last 4 characters only.';

@@ -23,6 +23,10 @@ const CREDITS: CreditFigures = {
   remaining_usd: "1234567.123456",
   monthly_usd: "20.000000",
   stable_usd: "1234547.123456",
+  monthly_credits: "2400",
+  stable_credits: "148145654774",
+  monthly_refresh_at: "2026-12-01T00:00:00.000000Z",
+  monthly_allowance_usd: "20.000000",
   burn_usd_per_day: "98765.432109",
   burn_source: "snapshots",
   runway_days: 12.5,
@@ -112,6 +116,11 @@ const INVOICES: InvoiceFigures = {
 };
 
 describe("the credits block", () => {
+  test("a burn the monthly allowance keeps up with has no run-out date, and says why", () => {
+    const text = creditLines({ ...CREDITS, runway_days: null, runs_out_on: null }).join("\n");
+    expect(text).toContain("the monthly allowance keeps up with the burn");
+  });
+
   test("fits 80 columns with large amounts and says when the credits run out", () => {
     const lines = creditLines(CREDITS);
     expect(tooWide(lines)).toEqual([]);
@@ -119,6 +128,9 @@ describe("the credits block", () => {
     expect(text).toContain("1,234,567.123456 USD left");
     expect(text).toContain("runs out on 2026-12-06");
     expect(text).toContain("12.5 days");
+    // Counts beside the monetary values, and when the monthly ones come back.
+    expect(text).toContain("(2,400 + 148,145,654,774 credits)");
+    expect(text).toContain("monthly credits refresh 2026-12-01 to 20.000000 USD");
   });
 
   test("credits at zero are used up, not 'nothing is being consumed'", () => {

@@ -282,3 +282,56 @@ test("an extra line no call names is another charge, shown apart, never a differ
     ]);
   });
 });
+
+test("what the credits paid: the lesser of the calls not billed and the credits seen consumed", async () => {
+  await withTempWarehouse(async (warehouse) => {
+    const book = makeBook({ items: "call", creditCovered: 4 });
+    await writeBook(warehouse, book);
+    // August: 3.00 consumed between two snapshots inside the month, and the plan's 20.00 allowance.
+    // September: 1,000.00 consumed, more than its calls not billed.
+    const snapshot = async (run: string, at: string, monthly: string) =>
+      warehouse.connection.run(
+        `INSERT INTO balance_snapshots (run_id, taken_at, scope, created_at, updated_at,
+           monthly_api_credits_remaining, monthly_api_credits_remaining_monetary_value,
+           monthly_api_credits_refresh_at, stable_api_credits_remaining,
+           stable_api_credits_remaining_monetary_value, subscription_details)
+         VALUES ($run, $at::TIMESTAMPTZ, 'user', $at::TIMESTAMPTZ, $at::TIMESTAMPTZ, 0, $monthly::DECIMAL(18, 6),
+           NULL, 0, 0, '{"modeling_app": {"monthly_pay_as_you_go_api_credits_monetary_value": 20.0}}')`,
+        { run, at, monthly },
+      );
+    await snapshot("a", "2026-08-03T00:00:00Z", "20");
+    await snapshot("b", "2026-08-20T00:00:00Z", "17");
+    await snapshot("c", "2026-09-02T00:00:00Z", "2000");
+    await snapshot("d", "2026-09-25T00:00:00Z", "1000");
+    const months = await rows(
+      warehouse,
+      `SELECT strftime(month, '%Y-%m') AS month, not_billed_usd::VARCHAR AS not_billed,
+         credits_consumed_usd::VARCHAR AS consumed, credits_paid_usd::VARCHAR AS paid,
+         monthly_allowance_usd::VARCHAR AS allowance
+       FROM monthly_reconciliation ORDER BY month`,
+    );
+    const notBilled = (month: string) =>
+      usd(
+        book.calls
+          .filter((call) => call.item === null && call.created_at.startsWith(month))
+          .reduce((total, call) => total + micros(call.price), 0n),
+      );
+    expect(months).toEqual([
+      {
+        month: "2026-08",
+        not_billed: notBilled("2026-08"),
+        consumed: "3.000000",
+        paid: "3.000000",
+        allowance: "20.000000",
+      },
+      {
+        month: "2026-09",
+        not_billed: notBilled("2026-09"),
+        consumed: "1000.000000",
+        paid: notBilled("2026-09"),
+        allowance: "20.000000",
+      },
+      { month: "2026-10", not_billed: notBilled("2026-10"), consumed: null, paid: null, allowance: null },
+    ]);
+  });
+});

@@ -100,7 +100,9 @@ export async function readInvoiceFigures(
   connection: DuckDBConnection,
   period: { from: string | null; to: string | null },
 ): Promise<InvoiceFigures | null> {
-  if (!(await hasViews(connection, ["monthly_reconciliation", "call_billing_class"]))) return null;
+  // monthly_reconciliation reads the credit views too (monthly_credits, credit_burn).
+  const needed = ["monthly_reconciliation", "call_billing_class", "monthly_credits", "credit_burn"];
+  if (!(await hasViews(connection, needed))) return null;
   const months = await queryRows(connection, sqlFile("report_invoices.sql"), period);
   const lines = await queryRows(connection, sqlFile("report_invoice_lines.sql"), period);
   const calls = await queryRows(connection, sqlFile("report_calls_not_invoiced.sql"), {

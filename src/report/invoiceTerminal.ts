@@ -92,15 +92,15 @@ function monthTable(months: InvoiceMonthFigure[]): string[] {
   const tableWidth = textWidth(format("", HEADERS));
   const title = "invoices  USD a month: usage = invoiced + not billed + awaiting + unexplained";
   if (INDENT.length + tableWidth <= TERMINAL_COLUMNS || tableWidth <= TERMINAL_COLUMNS) {
-    // The table under the label when it fits there, else from the first column.
+    // The table under the label when it fits there, else from the first column; each month's
+    // status after it, months of one status together.
     const indent = INDENT.length + tableWidth <= TERMINAL_COLUMNS ? INDENT : "";
-    const lines = [...wrapLine(title, INDENT), `${indent}${format("month", HEADERS)}`];
-    for (const row of rows) {
-      const line = `${indent}${format(row.month, row.cells)}`;
-      if (textWidth(line) + 2 + row.note.length <= TERMINAL_COLUMNS) lines.push(`${line}  ${row.note}`);
-      else lines.push(line, `${indent}${" ".repeat(9)}${row.note}`);
-    }
-    return lines;
+    return [
+      ...wrapLine(title, INDENT),
+      `${indent}${format("month", HEADERS)}`,
+      ...rows.map((row) => `${indent}${format(row.month, row.cells)}`),
+      ...statusLines(rows),
+    ];
   }
   // Too wide for a table: one month a few lines, each figure named.
   const lines = ["invoices  each month's usage, and the classes that add up to it (USD)"];
@@ -110,4 +110,13 @@ function monthTable(months: InvoiceMonthFigure[]): string[] {
     lines.push(...wrapLine(`${INDENT}  ${parts.join(", ")}`, `${INDENT}  `));
   }
   return lines;
+}
+
+/** "2026-08, 2026-09: all explained." for each status, in the order the months first show it. */
+function statusLines(rows: { month: string; note: string }[]): string[] {
+  const byNote = new Map<string, string[]>();
+  for (const row of rows) byNote.set(row.note, [...(byNote.get(row.note) ?? []), row.month]);
+  return [...byNote].flatMap(([note, months]) =>
+    wrapLine(`${INDENT}${months.join(", ")}: ${note}.`, `${INDENT}  `),
+  );
 }

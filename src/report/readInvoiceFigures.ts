@@ -104,7 +104,8 @@ export async function readInvoiceFigures(
   const needed = ["monthly_reconciliation", "call_billing_class", "monthly_credits", "credit_burn"];
   if (!(await hasViews(connection, needed))) return null;
   const months = await queryRows(connection, sqlFile("report_invoices.sql"), period);
-  const lines = await queryRows(connection, sqlFile("report_invoice_lines.sql"), period);
+  const [counts = {}, ...rest] = await queryRows(connection, sqlFile("report_invoice_lines.sql"), period);
+  const lines = [counts, ...rest].filter((row) => row.invoice_id !== null && row.invoice_id !== undefined);
   const calls = await queryRows(connection, sqlFile("report_calls_not_invoiced.sql"), {
     ...period,
     top: MAX_LISTED,
@@ -136,8 +137,8 @@ export async function readInvoiceFigures(
   return {
     months: months.map(monthFigure),
     lines: {
-      usage_lines: lines[0] === undefined ? 0 : count(lines[0], "usage_lines_in_period"),
-      agreeing: lines[0] === undefined ? 0 : count(lines[0], "usage_lines_agreeing"),
+      usage_lines: count(counts, "usage_lines_in_period"),
+      agreeing: count(counts, "usage_lines_agreeing"),
       not_agreeing: lines
         .filter((row) => row.line_class === "usage" && row.status !== "agrees")
         .slice(0, MAX_LISTED)

@@ -17,7 +17,7 @@ export function classText(billingClass: CallClassFigure["billing_class"]): strin
 const REASONS: Record<string, string> = {
   no_invoice_item: "the calls carry no invoice item",
   billing_pending: "their billing has not completed",
-  month_open: "no invoice has been issued since their month ended",
+  month_open: "their month is not invoiced yet",
   invoice_draft: "their invoice is still a draft",
   invoice_void: "their invoice was voided and not reissued",
   billed_late: "billed after their month's invoice, due on the next one",

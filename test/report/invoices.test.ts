@@ -85,6 +85,10 @@ describe("the report's invoices", () => {
   test("a period keeps only its months", async () => {
     const figures = await figuresOf(workspace.db, "2026-04-10", "2026-05-02");
     expect(figures.invoices?.months.map((m) => m.month)).toEqual(["2026-04", "2026-05"]);
+    // The usage line counts are read whether or not any line is listed.
+    const lines = figures.invoices?.lines;
+    expect(lines?.usage_lines).toBeGreaterThan(0);
+    expect(lines?.agreeing).toBe((lines?.usage_lines ?? 0) - (lines?.not_agreeing.length ?? 0));
   });
 
   test("a database without the invoice views reports null, and the page leaves the section out", async () => {

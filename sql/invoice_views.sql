@@ -155,10 +155,7 @@ calls AS (
     CAST(date_trunc('month', timezone('UTC', a.created_at)) AS DATE) AS month,
     a.price_usd,
     nullif(a.stripe_invoice_item_id, '') AS stripe_invoice_item_id,
-    greatest(
-      timezone('UTC', date_trunc('month', timezone('UTC', a.created_at)) + INTERVAL 1 MONTH),
-      a.updated_at
-    ) AS due_from
+    a.updated_at
   FROM api_calls AS a
   WHERE a.price_usd IS NOT NULL
 ),
@@ -174,20 +171,35 @@ month_ends AS (
   LEFT JOIN not_void AS v ON v.invoice_created_at >= timezone('UTC', m.month + INTERVAL 1 MONTH)
   GROUP BY m.month
 ),
-placed AS (
+lined AS (
   SELECT
     c.*,
     il.on_final,
     il.on_draft,
-    coalesce(il.final_invoice_id, il.any_invoice_id) AS line_invoice_id,
+    coalesce(il.final_invoice_id, il.any_invoice_id) AS line_invoice_id
+  FROM calls AS c
+  LEFT JOIN item_lines AS il ON il.invoice_item = c.stripe_invoice_item_id
+),
+-- The due invoice, sought only for the calls that need it: an item no line names.
+due AS (
+  SELECT u.id, d.invoice_id, d.invoice_status, d.lines_complete
+  FROM (
+    SELECT id, greatest(timezone('UTC', month + INTERVAL 1 MONTH), updated_at) AS due_from
+    FROM lined
+    WHERE stripe_invoice_item_id IS NOT NULL AND on_final IS NULL
+  ) AS u
+  ASOF LEFT JOIN not_void AS d ON u.due_from <= d.invoice_created_at
+),
+placed AS (
+  SELECT
+    l.*,
     d.invoice_id AS due_invoice_id,
     d.invoice_status AS due_status,
     d.lines_complete AS due_complete,
     coalesce(m.invoices_after_month, 0) AS invoices_after_month
-  FROM calls AS c
-  LEFT JOIN item_lines AS il ON il.invoice_item = c.stripe_invoice_item_id
-  LEFT JOIN month_ends AS m ON m.month = c.month
-  ASOF LEFT JOIN not_void AS d ON c.due_from <= d.invoice_created_at
+  FROM lined AS l
+  LEFT JOIN due AS d ON d.id = l.id
+  LEFT JOIN month_ends AS m ON m.month = l.month
 ),
 classed AS (
   SELECT

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import type { Warehouse } from "../../src/load/database.js";
 import { withTempWarehouse } from "../helpers/exportHarness.js";
@@ -333,5 +334,38 @@ test("what the credits paid: the lesser of the calls not billed and the credits 
       },
       { month: "2026-10", not_billed: notBilled("2026-10"), consumed: null, paid: null, allowance: null },
     ]);
+  });
+});
+
+test("any combination of shapes: every priced call in one class, sums exact, no false differs", async () => {
+  await withTempWarehouse(async (warehouse) => {
+    const shapes = fc.record({
+      items: fc.constantFrom("call" as const, "month" as const),
+      subscription: fc.boolean(),
+      cutAfter: fc.option(fc.integer({ min: 1, max: 14 }), { nil: undefined }),
+      creditCovered: fc.integer({ min: 0, max: 12 }),
+      draft: fc.boolean(),
+      voided: fc.boolean(),
+      late: fc.boolean(),
+      discount: fc.boolean(),
+    });
+    await fc.assert(
+      fc.asyncProperty(shapes, async (shape) => {
+        await warehouse.connection.run(
+          "DELETE FROM invoice_lines; DELETE FROM invoices; DELETE FROM api_calls",
+        );
+        const book = makeBook(shape);
+        await writeBook(warehouse, book);
+        const months = await checkInvariants(warehouse, book.calls.length);
+        for (const month of months.filter((m) => m.month !== "2026-10"))
+          expect([month.month, month.status, month.unexplained, month.lines_differing]).toEqual([
+            month.month,
+            month.status === "awaiting" ? "awaiting" : "agrees",
+            "0.000000",
+            0,
+          ]);
+      }),
+      { numRuns: 25, seed: 27 },
+    );
   });
 });

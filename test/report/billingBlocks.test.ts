@@ -116,6 +116,13 @@ const INVOICES: InvoiceFigures = {
 };
 
 describe("the credits block", () => {
+  test("the page's table: cents with the exact value on hover, and the credits as counted", () => {
+    const html = creditsSection(CREDITS);
+    expect(html).toContain('title="1234547.123456 USD">1,234,547.12<');
+    expect(html).toContain(">148,145,654,774<");
+    expect(html).toContain('title="20.000000 USD">20.00<');
+  });
+
   test("a burn the monthly allowance keeps up with has no run-out date, and says why", () => {
     const text = creditLines({ ...CREDITS, runway_days: null, runs_out_on: null }).join("\n");
     expect(text).toContain("the monthly allowance keeps up with the burn");

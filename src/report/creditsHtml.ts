@@ -18,7 +18,7 @@ export function creditsSection(credits: CreditFigures | null): string {
     ["Monthly credits", usd(credits.monthly_usd), groupDigits(credits.monthly_credits)],
     ["Stable credits", usd(credits.stable_usd), groupDigits(credits.stable_credits)],
     ["Monthly refresh", credits.monthly_refresh_at ?? "-", ""],
-    ["Monthly allowance", usd(credits.monthly_allowance_usd), ""],
+    ["Monthly allowance", usd(credits.monthly_allowance_usd ?? null), ""],
     ["Burn per day", usd(credits.burn_usd_per_day), ""],
     ["Runs out on", usedUp(credits) ? "used up" : (credits.runs_out_on ?? "-"), ""],
     ["Days left", credits.runway_days === null ? "-" : String(credits.runway_days), ""],

@@ -44,7 +44,7 @@ export function creditLines(credits: CreditFigures): string[] {
       ? []
       : [
           `          monthly credits refresh ${credits.monthly_refresh_at.slice(0, 10)}` +
-            (credits.monthly_allowance_usd === null
+            (credits.monthly_allowance_usd === undefined
               ? ""
               : ` to ${groupDigits(credits.monthly_allowance_usd)} USD`),
         ];

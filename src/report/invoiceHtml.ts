@@ -40,10 +40,10 @@ export function invoicesSection(figures: InvoiceFigures | null): string {
       `<li>${esc(`${classText(group.billing_class)}, ${reasonText(group.reason)}: ${groupCount(group.calls)} calls, ${cents(group.cost_usd)} USD.`)}</li>`,
   );
   const credits = figures.months
-    .filter((month) => month.credits_paid_usd !== null)
+    .filter((month) => month.credits_paid_usd !== undefined)
     .map(
       (month) =>
-        `<li>${esc(`${month.month}: the balance snapshots show credits paying ${cents(month.credits_paid_usd ?? "0")} of the ${cents(month.not_billed_usd)} USD not billed${month.monthly_allowance_usd === null ? "" : ` (the plan's monthly allowance is ${cents(month.monthly_allowance_usd)} USD)`}.`)}</li>`,
+        `<li>${esc(`${month.month}: the balance snapshots show credits paying ${cents(month.credits_paid_usd ?? "0")} of the ${cents(month.not_billed_usd)} USD not billed${month.monthly_allowance_usd === undefined ? "" : ` (the plan's monthly allowance is ${cents(month.monthly_allowance_usd)} USD)`}.`)}</li>`,
     );
   const { usage_lines: total, agreeing, not_agreeing: open, other } = figures.lines;
   const lineTable =

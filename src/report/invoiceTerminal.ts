@@ -27,7 +27,7 @@ export function invoiceLines(figures: InvoiceFigures): string[] {
         `${classText(group.billing_class)}, ${reasonText(group.reason)}: ${groupCount(group.calls)} calls, ${cents(group.cost_usd)}.`,
       );
   for (const month of figures.months) {
-    if (month.credits_paid_usd !== null && !isZero(month.not_billed_usd))
+    if (month.credits_paid_usd !== undefined && !isZero(month.not_billed_usd))
       say(
         `${month.month}: the balance snapshots show credits paying ${cents(month.credits_paid_usd)} of the ${cents(month.not_billed_usd)} not billed.`,
       );

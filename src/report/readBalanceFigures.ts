@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { sqlFile } from "../load/sqlFiles.js";
 import { hasViews } from "./presentViews.js";
+import { present } from "./readInvoiceFigures.js";
 import { optionalText, queryRows, text } from "./rowValues.js";
 
 /**
@@ -19,8 +20,8 @@ export interface CreditFigures {
   stable_credits: string;
   /** When the monthly credits refresh; what is left of them then expires. */
   monthly_refresh_at: string | null;
-  /** The plan's monthly allowance, USD; null when the balance does not give it. */
-  monthly_allowance_usd: string | null;
+  /** The plan's monthly allowance, USD; absent when the balance does not give it. */
+  monthly_allowance_usd?: string;
   /** USD per day at the current rate; null when it is unknown (no burn and no priced calls). */
   burn_usd_per_day: string | null;
   /** "snapshots" (consecutive snapshots of the last 30 days) or "api_calls" (priced spend of the last 30 days). */
@@ -54,7 +55,7 @@ export async function readBalanceFigures(connection: DuckDBConnection): Promise<
     monthly_credits: text(row, "monthly_credits"),
     stable_credits: text(row, "stable_credits"),
     monthly_refresh_at: optionalText(row, "monthly_refresh_at"),
-    monthly_allowance_usd: optionalText(row, "monthly_allowance_usd"),
+    ...present("monthly_allowance_usd", optionalText(row, "monthly_allowance_usd")),
     burn_usd_per_day: optionalText(row, "burn_usd_per_day"),
     burn_source: source === "snapshots" || source === "api_calls" ? source : null,
     runway_days: typeof days === "number" ? days : null,

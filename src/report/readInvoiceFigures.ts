@@ -19,9 +19,13 @@ export interface InvoiceMonthFigure {
   /** Calls with no invoice item: credits or a free allowance paid them. */
   not_billed_calls: number;
   not_billed_usd: string;
-  /** How much of not_billed the balance snapshots saw the credits pay; null when they measured nothing. */
-  credits_paid_usd: string | null;
-  monthly_allowance_usd: string | null;
+  /**
+   * How much of not_billed the balance snapshots saw the credits pay; absent when they measured
+   * nothing (a *_usd key always holds an amount).
+   */
+  credits_paid_usd?: string;
+  /** The plan's monthly allowance; absent when the month's snapshots do not give it. */
+  monthly_allowance_usd?: string;
   awaiting_calls: number;
   awaiting_usd: string;
   on_incomplete_invoice_calls: number;
@@ -171,8 +175,8 @@ function monthFigure(row: Record<string, unknown>): InvoiceMonthFigure {
     invoiced_usage_usd: text(row, "invoiced_usage_usd"),
     not_billed_calls: count(row, "not_billed_calls"),
     not_billed_usd: text(row, "not_billed_usd"),
-    credits_paid_usd: optionalText(row, "credits_paid_usd"),
-    monthly_allowance_usd: optionalText(row, "monthly_allowance_usd"),
+    ...present("credits_paid_usd", optionalText(row, "credits_paid_usd")),
+    ...present("monthly_allowance_usd", optionalText(row, "monthly_allowance_usd")),
     awaiting_calls: count(row, "awaiting_calls"),
     awaiting_usd: text(row, "awaiting_usd"),
     on_incomplete_invoice_calls: count(row, "on_incomplete_invoice_calls"),
@@ -187,4 +191,9 @@ function monthFigure(row: Record<string, unknown>): InvoiceMonthFigure {
     lines_differing: count(row, "lines_differing"),
     lines_difference_usd: text(row, "lines_difference_usd"),
   };
+}
+
+/** `{ [key]: value }`, or nothing for a null: an amount that is unknown is left out, never null. */
+export function present<K extends string>(key: K, value: string | null): { [P in K]?: string } {
+  return (value === null ? {} : { [key]: value }) as { [P in K]?: string };
 }

@@ -187,7 +187,6 @@ describe("the credits balance, one snapshot per export", () => {
         monthly_credits: String(truthSecond.monthly_api_credits_remaining),
         stable_credits: String(truthSecond.stable_api_credits_remaining),
         monthly_refresh_at: expect.any(String),
-        monthly_allowance_usd: null,
         burn_usd_per_day: decimalText(burn),
         burn_source: "snapshots",
         runway_days: expect.any(Number),

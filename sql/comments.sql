@@ -288,10 +288,12 @@ COMMENT ON COLUMN invoice_line_reconciliation.currency IS 'The line''s currency 
 COMMENT ON COLUMN invoice_line_reconciliation.usage_month IS 'The UTC month (its first day) the line''s invoice bills (invoice_totals.usage_month).';
 COMMENT ON COLUMN invoice_line_reconciliation.line_class IS 'usage: stored calls carry the line''s invoice item; credit: none does and the amount is negative (a credit or discount); other_charge: none does (a subscription, a manual charge), shown apart and never a usage difference.';
 COMMENT ON COLUMN invoice_line_reconciliation.line_amount_usd IS 'The line''s amount, exact DECIMAL(38,6).';
+COMMENT ON COLUMN invoice_line_reconciliation.item_lines IS 'Lines, on invoices of the same standing (counting or not), that bill the line''s item: 1 but for an item billed more than once; 1 for other charges and credits.';
+COMMENT ON COLUMN invoice_line_reconciliation.item_lines_usd IS 'Exact sum of those lines'' amounts, DECIMAL(38,6): what is compared with the item''s calls.';
 COMMENT ON COLUMN invoice_line_reconciliation.calls IS 'Stored calls whose stripe_invoice_item_id is the line''s invoice item.';
 COMMENT ON COLUMN invoice_line_reconciliation.calls_cost_usd IS 'Exact sum of those calls'' price_usd (0 without calls), DECIMAL(38,6).';
-COMMENT ON COLUMN invoice_line_reconciliation.difference_usd IS 'For a usage line of an invoice that counts: line_amount_usd - calls_cost_usd on the item''s first such line, the whole amount on a later line of the same item (billed twice); 0 otherwise. Positive when the invoice bills more than the calls cost.';
-COMMENT ON COLUMN invoice_line_reconciliation.status IS 'Usage lines: agrees (the amount equals the calls'' cost exactly), differs, duplicate (the item is billed on an earlier line already) or not_final (a draft or void invoice); other lines: their line_class.';
+COMMENT ON COLUMN invoice_line_reconciliation.difference_usd IS 'On the first line of an item on invoices that count: item_lines_usd - calls_cost_usd, exact (positive when the invoices bill more than the calls cost); 0 on every other line, so an item''s difference is counted once.';
+COMMENT ON COLUMN invoice_line_reconciliation.status IS 'Usage lines: agrees (the item''s lines add up to its calls'' cost exactly), differs, same_item (a later line of an item compared on its first line) or not_final (a draft or void invoice); other lines: their line_class.';
 
 COMMENT ON VIEW invoice_lines_without_calls IS 'The invoice lines no stored call is billed on (line_class other_charge or credit): a subscription, a manual charge, a discount, or calls not exported.';
 
@@ -338,7 +340,7 @@ COMMENT ON COLUMN monthly_reconciliation.invoiced_usd IS 'Exact sum of those lin
 COMMENT ON COLUMN monthly_reconciliation.usage_lines_usd IS 'Of invoiced_usd, the usage lines.';
 COMMENT ON COLUMN monthly_reconciliation.other_charges_usd IS 'Of invoiced_usd, the other charges (subscriptions, manual charges): shown apart, never a difference.';
 COMMENT ON COLUMN monthly_reconciliation.credits_usd IS 'Of invoiced_usd, the credit and discount lines (negative).';
-COMMENT ON COLUMN monthly_reconciliation.lines_differing IS 'Usage lines of the month whose difference_usd is not 0 (invoice_line_reconciliation status differs or duplicate).';
+COMMENT ON COLUMN monthly_reconciliation.lines_differing IS 'Usage items of the month whose lines do not add up to their calls'' cost: lines whose difference_usd is not 0 (invoice_line_reconciliation status differs).';
 COMMENT ON COLUMN monthly_reconciliation.lines_difference_usd IS 'Exact sum of their differences, line minus calls, DECIMAL(38,6).';
 COMMENT ON COLUMN monthly_reconciliation.status IS 'differs (a non-zero unexplained amount: an unexplained priced call or a usage line that disagrees), not_invoiced (calls wait for an invoice, none is invoiced yet), awaiting (some calls wait for an invoice) or agrees (every priced call explained).';
 

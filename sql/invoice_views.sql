@@ -55,10 +55,12 @@ LEFT JOIN call_months AS m ON m.invoice_id = i.id;
 -- Per invoice line: its class and, for usage, its amount against the calls billed on its item.
 -- usage: calls carry its invoice_item; credit: no call does and the amount is negative (a credit or
 -- a discount); other_charge: no call does (a subscription, a manual charge): shown apart, never a
--- usage difference. An item is compared once, on its first line of an invoice that counts (by the
--- invoice's time, then the line's place); a later line of the same item bills its calls again, so
--- its whole amount is the difference ('duplicate'). Lines of drafts and void invoices are
--- 'not_final': they bill nothing yet, or nothing any more.
+-- usage difference. The lines of invoices that count are compared with the calls per item: the
+-- item's lines together against its calls, the difference shown once, on the item's first line (by
+-- the invoice's time, then the line's place). One item is usually one line; an item billed again on
+-- another line (an extra line) makes a difference of that line's amount, found once, and the later
+-- lines of the item are 'same_item'. Lines of drafts and void invoices are 'not_final': they bill
+-- nothing yet, or nothing any more.
 CREATE OR REPLACE VIEW invoice_line_reconciliation AS
 WITH lines AS (
   SELECT
@@ -76,13 +78,17 @@ WITH lines AS (
       WHEN l.amount < 0 THEN 'credit'
       ELSE 'other_charge'
     END AS line_class,
-    row_number() OVER (
-      PARTITION BY l.invoice_item, t.is_final
-      ORDER BY t.invoice_created_at, l.invoice_id, l.line_number
-    ) AS item_occurrence
+    row_number() OVER item_lines AS item_occurrence,
+    count(*) OVER item_lines AS item_lines,
+    sum(l.amount) OVER item_lines AS item_lines_usd
   FROM invoice_lines AS l
   JOIN invoice_totals AS t ON t.invoice_id = l.invoice_id
   LEFT JOIN invoice_item_calls AS c ON c.invoice_item = l.invoice_item
+  WINDOW item_lines AS (
+    PARTITION BY l.invoice_item, t.is_final
+    ORDER BY t.invoice_created_at, l.invoice_id, l.line_number
+    ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING
+  )
 )
 SELECT
   invoice_id,
@@ -99,18 +105,19 @@ SELECT
   usage_month,
   line_class,
   amount::DECIMAL(38, 6) AS line_amount_usd,
+  CASE WHEN line_class = 'usage' THEN item_lines ELSE 1 END AS item_lines,
+  CASE WHEN line_class = 'usage' THEN item_lines_usd ELSE amount END::DECIMAL(38, 6) AS item_lines_usd,
   coalesce(item_calls, 0) AS calls,
   coalesce(item_calls_cost_usd, 0)::DECIMAL(38, 6) AS calls_cost_usd,
   CASE
-    WHEN line_class <> 'usage' OR NOT is_final THEN 0
-    WHEN item_occurrence = 1 THEN amount - item_calls_cost_usd
-    ELSE amount
+    WHEN line_class = 'usage' AND is_final AND item_occurrence = 1 THEN item_lines_usd - item_calls_cost_usd
+    ELSE 0
   END::DECIMAL(38, 6) AS difference_usd,
   CASE
     WHEN line_class <> 'usage' THEN line_class
     WHEN NOT is_final THEN 'not_final'
-    WHEN item_occurrence > 1 THEN 'duplicate'
-    WHEN amount = item_calls_cost_usd THEN 'agrees'
+    WHEN item_occurrence > 1 THEN 'same_item'
+    WHEN item_lines_usd = item_calls_cost_usd THEN 'agrees'
     ELSE 'differs'
   END AS status
 FROM lines;

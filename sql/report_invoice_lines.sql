@@ -1,5 +1,5 @@
 -- The invoice lines of a report period's months worth a reader's look: usage lines that disagree
--- with their calls (differs, duplicate; largest difference first), then the other charges and the
+-- with their calls (largest difference first), then the other charges and the
 -- credits, which are shown apart and never count as a difference; and how many usage lines there
 -- are and agree. Lines of drafts and void invoices bill nothing and are left out. Always one row at
 -- least: the counts, repeated on each listed line (invoice_id is NULL when none is listed).
@@ -31,6 +31,8 @@ SELECT
   l.line_class,
   l.status,
   l.line_amount_usd::VARCHAR AS line_amount_usd,
+  l.item_lines::BIGINT AS item_lines,
+  l.item_lines_usd::VARCHAR AS item_lines_usd,
   l.calls::BIGINT AS calls,
   l.calls_cost_usd::VARCHAR AS calls_cost_usd,
   l.difference_usd::VARCHAR AS difference_usd

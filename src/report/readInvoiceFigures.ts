@@ -51,9 +51,12 @@ export interface InvoiceLineFigure {
   invoice_item: string | null;
   description: string | null;
   line_class: "usage" | "other_charge" | "credit";
-  /** differs, duplicate (the item is billed twice), other_charge or credit. */
+  /** differs (the item's lines against its calls), other_charge or credit. */
   status: string;
   line_amount_usd: string;
+  /** Lines billing the item (more than 1 for an item billed twice), and their sum. */
+  item_lines: number;
+  item_lines_usd: string;
   calls: number;
   calls_cost_usd: string;
   difference_usd: string;
@@ -123,6 +126,8 @@ export async function readInvoiceFigures(
     line_class: text(row, "line_class") as InvoiceLineFigure["line_class"],
     status: text(row, "status"),
     line_amount_usd: text(row, "line_amount_usd"),
+    item_lines: count(row, "item_lines"),
+    item_lines_usd: text(row, "item_lines_usd"),
     calls: count(row, "calls"),
     calls_cost_usd: text(row, "calls_cost_usd"),
     difference_usd: text(row, "difference_usd"),

@@ -45,10 +45,11 @@ export function monthStatusText(month: InvoiceMonthFigure): string {
 
 /** What a usage line that disagrees bills against its calls. */
 export function lineText(line: InvoiceLineFigure): string {
-  if (line.status === "duplicate")
-    return `bills ${cents(line.line_amount_usd)} for an item an earlier line already bills`;
   const sign = signedCents(line.difference_usd);
-  return `bills ${cents(line.line_amount_usd)}; its ${groupCount(line.calls)} calls cost ${cents(line.calls_cost_usd)} (${sign})`;
+  const calls = `its ${groupCount(line.calls)} calls cost ${cents(line.calls_cost_usd)} (${sign})`;
+  if (line.item_lines > 1)
+    return `the item is billed on ${groupCount(line.item_lines)} lines, ${cents(line.item_lines_usd)} together; ${calls}`;
+  return `bills ${cents(line.line_amount_usd)}; ${calls}`;
 }
 
 /** An other charge or credit, named by its description. */

@@ -55,7 +55,12 @@ export interface BookShape {
   /** A -$5.00 discount line on each invoice. */
   discount?: boolean;
   /** Planted disagreements, in August. */
-  plant?: "line_plus_1_23" | "call_missing_from_invoice" | "duplicate_line" | "month_item_missing_call";
+  plant?:
+    | "line_plus_1_23"
+    | "call_missing_from_invoice"
+    | "duplicate_line"
+    | "duplicate_line_first"
+    | "month_item_missing_call";
 }
 
 const MONTHS = ["2026-08", "2026-09", "2026-10"] as const;
@@ -178,7 +183,11 @@ function invoicesOf(
     lines[0] = { ...lines[0], amount: usd(micros(lines[0].amount) + micros(planted.unrecorded.price)) };
   if (august && shape.plant === "line_plus_1_23" && lines[0] !== undefined)
     lines[0] = { ...lines[0], amount: usd(micros(lines[0].amount) + 1_230_000n) };
-  if (august && shape.plant === "duplicate_line" && lines[0] !== undefined) lines.push({ ...lines[0] });
+  // $2.50 more billed on the first usage line's item, after the usage lines or before them all.
+  if (august && shape.plant === "duplicate_line" && lines[0] !== undefined)
+    lines.push({ ...lines[0], amount: "2.500000" });
+  if (august && shape.plant === "duplicate_line_first" && lines[0] !== undefined)
+    lines.unshift({ ...lines[0], amount: "2.500000" });
   if (shape.discount)
     lines.push({ amount: "-5.000000", item: `ii_discount_${month}`, description: "Discount" });
   if (shape.subscription)

@@ -164,6 +164,8 @@ function adversarial(base: ReportFigures): ReportFigures {
             line_class: "usage",
             status: "differs",
             line_amount_usd: "1234567891.123456",
+            item_lines: 123,
+            item_lines_usd: "1234567891.123456",
             calls: 123_456,
             calls_cost_usd: BIG,
             difference_usd: "1.000000",

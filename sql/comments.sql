@@ -375,15 +375,15 @@ COMMENT ON COLUMN credit_burn.run_id IS 'The run of the later snapshot.';
 COMMENT ON COLUMN credit_burn.previous_taken_at IS 'When the earlier snapshot was taken (UTC).';
 COMMENT ON COLUMN credit_burn.taken_at IS 'When the later snapshot was taken (UTC).';
 COMMENT ON COLUMN credit_burn.elapsed_us IS 'Microseconds between the two snapshots.';
-COMMENT ON COLUMN credit_burn.previous_remaining_usd IS 'Monthly + stable credits'' monetary value at the earlier snapshot, USD DECIMAL(18,6).';
-COMMENT ON COLUMN credit_burn.remaining_usd IS 'Monthly + stable credits'' monetary value at the later snapshot, USD DECIMAL(18,6).';
+COMMENT ON COLUMN credit_burn.previous_remaining_usd IS 'Monthly + stable credits'' monetary value at the earlier snapshot, USD DECIMAL(38,6).';
+COMMENT ON COLUMN credit_burn.remaining_usd IS 'Monthly + stable credits'' monetary value at the later snapshot, USD DECIMAL(38,6).';
 COMMENT ON COLUMN credit_burn.previous_remaining_credits IS 'Monthly + stable credits (counts) at the earlier snapshot.';
 COMMENT ON COLUMN credit_burn.remaining_credits IS 'Monthly + stable credits (counts) at the later snapshot.';
 COMMENT ON COLUMN credit_burn.refreshed IS 'The monthly credits were re-upped between the two: the monthly value rose or monthly_api_credits_refresh_at moved.';
 COMMENT ON COLUMN credit_burn.granted IS 'Stable credits were granted between the two: their value rose.';
 COMMENT ON COLUMN credit_burn.consumed_credits IS 'The same consumption in credits (counts), by the same rule; NULL when not counted.';
 COMMENT ON COLUMN credit_burn.counted IS 'False when the pair spans a monthly refresh (what was left may have expired rather than been spent), a grant with no monthly credits left at its end (the stable ones may have paid too), or starts with nothing left (the value cannot go below 0): such a pair says nothing exact about spend.';
-COMMENT ON COLUMN credit_burn.consumed_usd IS 'What the monthly credits lost, plus what the stable ones lost unless granted, exact, USD DECIMAL(18,6); NULL when not counted. A refresh or a grant is never in it.';
+COMMENT ON COLUMN credit_burn.consumed_usd IS 'What the monthly credits lost, plus what the stable ones lost unless granted, exact, USD DECIMAL(38,6); NULL when not counted. A refresh or a grant is never in it.';
 COMMENT ON COLUMN credit_burn.burn_usd_per_day IS 'consumed_usd per day of elapsed_us, USD DECIMAL(18,6) rounded down to the micro-dollar (integer arithmetic, no float); NULL when not counted.';
 
 COMMENT ON VIEW credit_runway IS 'When the credits run out at the current burn by the ledger''s rule: monthly credits are spent until their refresh and the rest expires, each month brings the plan''s allowance, stable credits pay the remainder; the burn from snapshot pairs of the last 30 days, else the priced spend of the last 30 days of calls.';

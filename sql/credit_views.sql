@@ -13,27 +13,31 @@ CREATE OR REPLACE MACRO usd_per_day(usd, elapsed_us) AS
       AS DECIMAL(38, 6))
   END;
 
--- The burn between consecutive snapshots: the credits' monetary value (monthly + stable) consumed
--- from one snapshot to the next, and that per day. A pair across which the value grew is not
--- counted (`counted` false, consumed and burn NULL): a monthly refresh (the monthly value rose, or
--- monthly_api_credits_refresh_at moved) or a grant of stable credits, which are not spend. Nor is a
--- pair that starts with nothing left: the value cannot fall below zero, so its 0 consumed says
--- nothing about the rate of spend.
+-- The burn between consecutive snapshots, by the ledger's rule: spend takes the monthly credits
+-- first, then the stable ones; the monthly credits are re-upped each month and do not carry over;
+-- the stable ones never reset (CustomerBalance in the spec). Counts and monetary values are the
+-- same value in two units, and both are kept. A pair across a monthly refresh (the monthly value
+-- rose, or monthly_api_credits_refresh_at moved) is not counted: what was left before the refresh
+-- expired rather than being spent, and the snapshots cannot tell the two apart. A pair across a
+-- grant of stable credits (their value rose) is counted only while monthly credits are left at its
+-- end: the stable ones were then not drawn on, so its spend is what the monthly ones lost, and the
+-- grant is not burn. Nor is a pair counted that starts with nothing left: the value cannot fall
+-- below zero, so its 0 consumed says nothing about the rate of spend.
 CREATE OR REPLACE VIEW credit_burn AS
 WITH ordered AS (
   SELECT
     run_id,
     taken_at,
     monthly_api_credits_remaining_monetary_value AS monthly_usd,
-    monthly_api_credits_remaining_monetary_value::DECIMAL(38, 6)
-      + stable_api_credits_remaining_monetary_value::DECIMAL(38, 6) AS remaining_usd,
+    stable_api_credits_remaining_monetary_value AS stable_usd,
+    CAST(monthly_api_credits_remaining AS HUGEINT) AS monthly_credits,
+    CAST(stable_api_credits_remaining AS HUGEINT) AS stable_credits,
     monthly_api_credits_refresh_at AS refresh_at,
     lag(taken_at) OVER w AS previous_taken_at,
     lag(monthly_api_credits_remaining_monetary_value) OVER w AS previous_monthly_usd,
-    lag(
-      monthly_api_credits_remaining_monetary_value::DECIMAL(38, 6)
-        + stable_api_credits_remaining_monetary_value::DECIMAL(38, 6)
-    ) OVER w AS previous_remaining_usd,
+    lag(stable_api_credits_remaining_monetary_value) OVER w AS previous_stable_usd,
+    lag(CAST(monthly_api_credits_remaining AS HUGEINT)) OVER w AS previous_monthly_credits,
+    lag(CAST(stable_api_credits_remaining AS HUGEINT)) OVER w AS previous_stable_credits,
     lag(monthly_api_credits_refresh_at) OVER w AS previous_refresh_at
   FROM balance_snapshots
   WINDOW w AS (ORDER BY taken_at, run_id)
@@ -42,42 +46,75 @@ pairs AS (
   SELECT
     *,
     epoch_us(taken_at) - epoch_us(previous_taken_at) AS elapsed_us,
-    monthly_usd <= previous_monthly_usd
-      AND refresh_at IS NOT DISTINCT FROM previous_refresh_at
-      AND remaining_usd <= previous_remaining_usd
-      AND previous_remaining_usd > 0
-      AND taken_at > previous_taken_at AS counted
+    monthly_usd > previous_monthly_usd OR refresh_at IS DISTINCT FROM previous_refresh_at AS refreshed,
+    stable_usd > previous_stable_usd AS granted
   FROM ordered
   WHERE previous_taken_at IS NOT NULL
+),
+judged AS (
+  SELECT
+    *,
+    NOT refreshed
+      AND (NOT granted OR monthly_usd > 0)
+      AND previous_monthly_usd + previous_stable_usd > 0
+      AND taken_at > previous_taken_at AS counted
+  FROM pairs
 )
 SELECT
   run_id,
   previous_taken_at,
   taken_at,
   elapsed_us,
-  previous_remaining_usd::DECIMAL(38, 6) AS previous_remaining_usd,
-  remaining_usd::DECIMAL(38, 6) AS remaining_usd,
+  (previous_monthly_usd + previous_stable_usd)::DECIMAL(38, 6) AS previous_remaining_usd,
+  (monthly_usd + stable_usd)::DECIMAL(38, 6) AS remaining_usd,
+  previous_monthly_credits + previous_stable_credits AS previous_remaining_credits,
+  monthly_credits + stable_credits AS remaining_credits,
+  refreshed,
+  granted,
   counted,
-  CASE WHEN counted THEN (previous_remaining_usd - remaining_usd)::DECIMAL(38, 6) END AS consumed_usd,
-  CASE WHEN counted THEN usd_per_day(previous_remaining_usd - remaining_usd, elapsed_us) END AS burn_usd_per_day
-FROM pairs
+  CASE WHEN counted THEN
+    (previous_monthly_usd - monthly_usd + CASE WHEN granted THEN 0 ELSE previous_stable_usd - stable_usd END)
+  END::DECIMAL(38, 6) AS consumed_usd,
+  CASE WHEN counted THEN
+    previous_monthly_credits - monthly_credits
+      + CASE WHEN granted THEN 0 ELSE previous_stable_credits - stable_credits END
+  END AS consumed_credits,
+  CASE WHEN counted THEN
+    usd_per_day(
+      previous_monthly_usd - monthly_usd + CASE WHEN granted THEN 0 ELSE previous_stable_usd - stable_usd END,
+      elapsed_us
+    )
+  END AS burn_usd_per_day
+FROM judged
 ORDER BY taken_at, run_id;
 
--- The runway at the latest snapshot: its remaining value divided by the current burn. The current
--- burn is the counted consumption of the snapshot pairs that end in the 30 days up to the latest
--- snapshot, over their time; without such a pair (one snapshot, say), the priced spend of the
--- stored calls created in those 30 days (from the first stored call, when the history is shorter),
--- per day. runs_out_at is NULL when the burn is 0 (or unknown), or more than 100 years away. Credits
--- already at zero have a runway of 0 whatever the burn: they ran out by the latest snapshot, which
--- is the run-out instant given (the snapshots cannot say how much earlier).
+-- The runway at the latest snapshot, by the ledger's rule. The current burn is the counted
+-- consumption of the snapshot pairs that end in the 30 days up to the latest snapshot, over their
+-- time; without such a pair (one snapshot, say), the priced spend of the stored calls created in
+-- those 30 days (from the first stored call, when the history is shorter), per day. At that rate
+-- the spend takes the monthly credits left until they refresh (monthly_api_credits_refresh_at; one
+-- already due refreshes at once), what is left of them then expires, and each month after starts
+-- with the plan's monthly allowance (subscription_details.modeling_app.
+-- monthly_pay_as_you_go_api_credits_monetary_value; 0 when the snapshot does not give it); the
+-- stable credits pay whatever the monthly ones do not. The credits run out at the first instant
+-- both are spent: from then on calls are billed. Without a refresh date the monthly credits never
+-- expire. runs_out_at is NULL when the burn is 0 (or unknown), when the allowance covers a month's
+-- burn before the stable credits are gone, or when it is more than 100 years away. Credits already
+-- at zero have a runway of 0 whatever the burn: they ran out by the latest snapshot.
 CREATE OR REPLACE VIEW credit_runway AS
-WITH latest AS (
+WITH RECURSIVE latest AS (
   SELECT
     run_id,
     taken_at,
     monthly_api_credits_remaining_monetary_value AS monthly_usd,
     stable_api_credits_remaining_monetary_value AS stable_usd,
-    monthly_api_credits_refresh_at AS refresh_at
+    monthly_api_credits_remaining AS monthly_credits,
+    stable_api_credits_remaining AS stable_credits,
+    monthly_api_credits_refresh_at AS refresh_at,
+    TRY_CAST(
+      json_extract_string(subscription_details, '$.modeling_app.monthly_pay_as_you_go_api_credits_monetary_value')
+      AS DECIMAL(18, 6)
+    ) AS monthly_allowance_usd
   FROM balance_snapshots
   ORDER BY taken_at DESC, run_id DESC
   LIMIT 1
@@ -114,14 +151,57 @@ runway AS (
     END AS burn_source
   FROM rates
 ),
+-- The ledger played forward one refresh period at a time, in micro-dollars and microseconds
+-- (integer arithmetic: no float). Period 0 runs from the snapshot to the refresh with the monthly
+-- credits left; period k >= 1 starts k - 1 months after the refresh with the allowance. A period
+-- whose spend exceeds its monthly credits and the stable ones left is the one the credits run out
+-- in; at most 1,201 periods (100 years).
+ledger(k, refresh_at, period_start, period_end, available, stable_left, burn, allowance, runs_out_us) AS (
+  SELECT
+    0,
+    -- greatest() skips a NULL: without a refresh date, period 0 never ends.
+    CASE WHEN refresh_at IS NOT NULL THEN greatest(refresh_at, taken_at) END,
+    taken_at,
+    CASE WHEN refresh_at IS NOT NULL THEN greatest(refresh_at, taken_at) END,
+    CAST(CAST(monthly_usd AS DECIMAL(38, 6)) * 1000000 AS HUGEINT),
+    CAST(CAST(stable_usd AS DECIMAL(38, 6)) * 1000000 AS HUGEINT),
+    CAST(CAST(burn_usd_per_day AS DECIMAL(38, 6)) * 1000000 AS HUGEINT),
+    CAST(CAST(coalesce(monthly_allowance_usd, 0) AS DECIMAL(38, 6)) * 1000000 AS HUGEINT),
+    NULL::HUGEINT
+  FROM runway
+  WHERE burn_usd_per_day > 0 AND monthly_usd + stable_usd > 0
+  UNION ALL
+  SELECT
+    k + 1,
+    refresh_at,
+    period_end,
+    refresh_at + to_months(CAST(k + 1 AS INTEGER)),
+    allowance,
+    stable_left - greatest(0, (epoch_us(period_end) - epoch_us(period_start)) * burn // 86400000000 - available),
+    burn,
+    allowance,
+    NULL::HUGEINT
+  FROM ledger
+  WHERE period_end IS NOT NULL
+    AND k < 1200
+    AND (epoch_us(period_end) - epoch_us(period_start)) * burn // 86400000000 < available + stable_left
+),
+run_out AS (
+  SELECT min(
+    epoch_us(period_start) + (available + stable_left) * 86400000000 // burn
+  ) AS runs_out_us
+  FROM ledger
+  WHERE period_end IS NULL
+    OR (epoch_us(period_end) - epoch_us(period_start)) * burn // 86400000000 >= available + stable_left
+),
 span AS (
   SELECT
-    *,
-    CASE WHEN remaining_usd <= 0 THEN 0 WHEN burn_usd_per_day > 0 THEN
-      (CAST(CAST(remaining_usd AS DECIMAL(38, 6)) * 1000000 AS HUGEINT) * 86400000000)
-        // CAST(CAST(burn_usd_per_day AS DECIMAL(38, 6)) * 1000000 AS HUGEINT)
+    r.*,
+    CASE
+      WHEN r.remaining_usd <= 0 THEN 0
+      WHEN o.runs_out_us IS NOT NULL THEN o.runs_out_us - epoch_us(r.taken_at)
     END AS runway_us
-  FROM runway
+  FROM runway AS r, run_out AS o
 )
 SELECT
   run_id,
@@ -129,7 +209,11 @@ SELECT
   remaining_usd,
   monthly_usd,
   stable_usd,
+  CAST(monthly_credits AS HUGEINT) + CAST(stable_credits AS HUGEINT) AS remaining_credits,
+  monthly_credits,
+  stable_credits,
   refresh_at AS monthly_refresh_at,
+  monthly_allowance_usd,
   burn_pairs,
   snapshot_burn_usd_per_day,
   spend_usd_per_day,
@@ -142,3 +226,38 @@ SELECT
     CAST(timezone('UTC', taken_at + to_microseconds(CAST(runway_us AS BIGINT))) AS DATE)
   END AS runs_out_on
 FROM span;
+
+-- The credits seen consumed per UTC month: the counted consumption of the balance snapshot pairs
+-- taken within the month (a pair across months, or across a refresh, says nothing about one
+-- month), and the plan's monthly allowance as the month's latest snapshot gives it
+-- (subscription_details.modeling_app.monthly_pay_as_you_go_api_credits_monetary_value, read from
+-- the JSON text: no double).
+CREATE OR REPLACE VIEW monthly_credits AS
+WITH pairs AS (
+  SELECT
+    CAST(date_trunc('month', timezone('UTC', taken_at)) AS DATE) AS month,
+    consumed_usd
+  FROM credit_burn
+  WHERE counted
+    AND date_trunc('month', timezone('UTC', taken_at)) = date_trunc('month', timezone('UTC', previous_taken_at))
+),
+allowance AS (
+  SELECT
+    CAST(date_trunc('month', timezone('UTC', taken_at)) AS DATE) AS month,
+    arg_max(
+      TRY_CAST(
+        json_extract_string(subscription_details, '$.modeling_app.monthly_pay_as_you_go_api_credits_monetary_value')
+        AS DECIMAL(18, 6)
+      ),
+      taken_at
+    ) AS monthly_allowance_usd
+  FROM balance_snapshots
+  GROUP BY 1
+)
+SELECT
+  coalesce(p.month, a.month) AS month,
+  p.consumed_usd::DECIMAL(38, 6) AS credits_consumed_usd,
+  a.monthly_allowance_usd
+FROM (SELECT month, sum(consumed_usd) AS consumed_usd FROM pairs GROUP BY month) AS p
+FULL OUTER JOIN allowance AS a ON a.month = p.month;
+

@@ -1,6 +1,10 @@
--- Reconciliation of the invoices with the calls. Money is compared as DECIMAL = DECIMAL, never
--- through a double; sums are DECIMAL(38,6), wide enough for any number of DECIMAL(18,6) prices.
--- A call is billed on the invoice item named by its stripe_invoice_item_id ('' means none).
+-- Reconciliation of the invoices with the calls. It classifies rather than blames: every invoice
+-- line is usage, another charge or a credit, and every priced call is invoiced, not billed,
+-- awaiting an invoice or unexplained; only an unexplained amount is a disagreement. Money is
+-- compared as DECIMAL = DECIMAL, never through a double; sums are DECIMAL(38,6), wide enough for any
+-- number of DECIMAL(18,6) prices. A call is billed on the invoice item named by its
+-- stripe_invoice_item_id ('' means none). docs/reconciliation.md says which invoice shape each
+-- class comes from. Applied after credit_views.sql: monthly_reconciliation reads monthly_credits.
 
 -- The calls billed on each invoice item: how many and what they cost.
 CREATE OR REPLACE VIEW invoice_item_calls AS
@@ -8,73 +12,250 @@ SELECT
   stripe_invoice_item_id AS invoice_item,
   count(*) AS calls,
   coalesce(sum(price_usd), 0)::DECIMAL(38, 6) AS calls_cost_usd,
-  CAST(date_trunc('month', timezone('UTC', min(created_at))) AS DATE) AS first_call_month
+  CAST(date_trunc('month', timezone('UTC', min(created_at))) AS DATE) AS first_call_month,
+  CAST(date_trunc('month', timezone('UTC', max(created_at))) AS DATE) AS last_call_month
 FROM api_calls
 WHERE stripe_invoice_item_id IS NOT NULL AND stripe_invoice_item_id <> ''
 GROUP BY stripe_invoice_item_id;
 
--- Per invoice line: the line's amount against the calls billed on its invoice item.
-CREATE OR REPLACE VIEW invoice_line_reconciliation AS
+-- Per invoice: whether it counts as invoiced (neither draft nor void: open, paid and uncollectible
+-- invoices have been issued), the usage month it bills, and whether its stored lines add up to its
+-- subtotal. Stripe embeds only the first lines of an invoice, so lines that fall short of the
+-- subtotal are a cut list, not a missing charge. The usage month is the latest month of the calls
+-- its lines bill (a late call of the month before rides on it), else the month before it was made:
+-- Zoo invoices usage in arrears, once the month has closed.
+CREATE OR REPLACE VIEW invoice_totals AS
+WITH line_sums AS (
+  SELECT invoice_id, count(*) AS lines, sum(amount)::DECIMAL(38, 6) AS lines_usd
+  FROM invoice_lines
+  GROUP BY invoice_id
+),
+call_months AS (
+  SELECT l.invoice_id, max(c.last_call_month) AS month
+  FROM invoice_lines AS l
+  JOIN invoice_item_calls AS c ON c.invoice_item = l.invoice_item
+  GROUP BY l.invoice_id
+)
 SELECT
-  l.invoice_id,
+  i.id AS invoice_id,
   i.number AS invoice_number,
   i.status AS invoice_status,
   i.created_at AS invoice_created_at,
-  l.line_number,
-  l.id AS line_id,
-  l.invoice_item,
-  l.description,
-  l.currency,
-  -- The usage month the line bills: its calls' month, or for a line without calls the month
-  -- before the invoice was made (Zoo invoices usage in arrears, when the month has closed).
-  coalesce(
-    c.first_call_month,
-    CAST(date_trunc('month', timezone('UTC', i.created_at)) - INTERVAL 1 MONTH AS DATE)
-  ) AS usage_month,
-  l.amount::DECIMAL(38, 6) AS line_amount_usd,
-  coalesce(c.calls, 0) AS calls,
-  coalesce(c.calls_cost_usd, 0)::DECIMAL(38, 6) AS calls_cost_usd,
-  (l.amount - coalesce(c.calls_cost_usd, 0))::DECIMAL(38, 6) AS difference_usd,
+  coalesce(i.status, '') NOT IN ('draft', 'void') AS is_final,
+  coalesce(m.month, CAST(date_trunc('month', timezone('UTC', i.created_at)) - INTERVAL 1 MONTH AS DATE))
+    AS usage_month,
+  coalesce(s.lines, 0) AS lines,
+  coalesce(s.lines_usd, 0)::DECIMAL(38, 6) AS lines_usd,
+  i.subtotal::DECIMAL(38, 6) AS subtotal_usd,
+  coalesce(s.lines_usd, 0) = i.subtotal AS lines_complete
+FROM invoices AS i
+LEFT JOIN line_sums AS s ON s.invoice_id = i.id
+LEFT JOIN call_months AS m ON m.invoice_id = i.id;
+
+-- Per invoice line: its class and, for usage, its amount against the calls billed on its item.
+-- usage: calls carry its invoice_item; credit: no call does and the amount is negative (a credit or
+-- a discount); other_charge: no call does (a subscription, a manual charge): shown apart, never a
+-- usage difference. The lines of invoices that count are compared with the calls per item: the
+-- item's lines together against its calls, the difference shown once, on the item's first line (by
+-- the invoice's time, then the line's place). One item is usually one line; an item billed again on
+-- another line (an extra line) makes a difference of that line's amount, found once, and the later
+-- lines of the item are 'same_item'. Lines of drafts and void invoices are 'not_final': they bill
+-- nothing yet, or nothing any more.
+CREATE OR REPLACE VIEW invoice_line_reconciliation AS
+WITH lines AS (
+  SELECT
+    l.*,
+    t.invoice_number,
+    t.invoice_status,
+    t.invoice_created_at,
+    t.is_final,
+    t.lines_complete,
+    t.usage_month,
+    c.calls AS item_calls,
+    c.calls_cost_usd AS item_calls_cost_usd,
+    CASE
+      WHEN c.calls IS NOT NULL THEN 'usage'
+      WHEN l.amount < 0 THEN 'credit'
+      ELSE 'other_charge'
+    END AS line_class,
+    row_number() OVER item_lines AS item_occurrence,
+    count(*) OVER item_lines AS item_lines,
+    sum(l.amount) OVER item_lines AS item_lines_usd
+  FROM invoice_lines AS l
+  JOIN invoice_totals AS t ON t.invoice_id = l.invoice_id
+  LEFT JOIN invoice_item_calls AS c ON c.invoice_item = l.invoice_item
+  WINDOW item_lines AS (
+    PARTITION BY l.invoice_item, t.is_final
+    ORDER BY t.invoice_created_at, l.invoice_id, l.line_number
+    ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING
+  )
+)
+SELECT
+  invoice_id,
+  invoice_number,
+  invoice_status,
+  invoice_created_at,
+  is_final AS invoice_final,
+  lines_complete AS invoice_lines_complete,
+  line_number,
+  id AS line_id,
+  invoice_item,
+  description,
+  currency,
+  usage_month,
+  line_class,
+  amount::DECIMAL(38, 6) AS line_amount_usd,
+  CASE WHEN line_class = 'usage' THEN item_lines ELSE 1 END AS item_lines,
+  CASE WHEN line_class = 'usage' THEN item_lines_usd ELSE amount END::DECIMAL(38, 6) AS item_lines_usd,
+  coalesce(item_calls, 0) AS calls,
+  coalesce(item_calls_cost_usd, 0)::DECIMAL(38, 6) AS calls_cost_usd,
   CASE
-    WHEN coalesce(c.calls, 0) = 0 THEN 'no_calls'
-    WHEN l.amount = c.calls_cost_usd THEN 'agrees'
+    WHEN line_class = 'usage' AND is_final AND item_occurrence = 1 THEN item_lines_usd - item_calls_cost_usd
+    ELSE 0
+  END::DECIMAL(38, 6) AS difference_usd,
+  CASE
+    WHEN line_class <> 'usage' THEN line_class
+    WHEN NOT is_final THEN 'not_final'
+    WHEN item_occurrence > 1 THEN 'same_item'
+    WHEN item_lines_usd = item_calls_cost_usd THEN 'agrees'
     ELSE 'differs'
   END AS status
-FROM invoice_lines l
-JOIN invoices i ON i.id = l.invoice_id
-LEFT JOIN invoice_item_calls c ON c.invoice_item = l.invoice_item;
+FROM lines;
 
--- Lines no stored call is billed on (a subscription, a manual charge, or calls not exported).
+-- Lines no stored call is billed on: other charges (a subscription, a manual charge, or calls not
+-- exported) and credits.
 CREATE OR REPLACE VIEW invoice_lines_without_calls AS
-SELECT * FROM invoice_line_reconciliation WHERE status = 'no_calls';
+SELECT * FROM invoice_line_reconciliation WHERE line_class <> 'usage';
 
--- Priced calls that no invoice line bills, although their invoice period has closed. A call's
--- period is the UTC month of its created_at; it is closed once the warehouse holds an invoice that
--- is neither draft nor void and was made after that month ended: Zoo has invoiced a later moment,
--- so the call's month should be on an invoice by then.
-CREATE OR REPLACE VIEW calls_not_invoiced AS
-WITH last_invoice AS (
-  SELECT max(created_at) AS created_at FROM invoices WHERE status IS NULL OR status NOT IN ('draft', 'void')
+-- Every priced call in exactly one billing class, with the reason:
+--   invoiced          its item is on a line of an invoice that counts (on_invoice);
+--   not_billed        it names no invoice item, which the spec sets only "if it is billable":
+--                     credits or a free allowance covered it (no_invoice_item);
+--   awaiting_invoice  billing still pending (billing_pending), its item only on a draft
+--                     (invoice_draft) or a void invoice (invoice_void), or no line names its item
+--                     yet: its month has no invoice yet (month_open), it was billed after its
+--                     month's invoice was made (billed_late), or the invoice due to carry it has
+--                     lines that fall short of its subtotal (invoice_incomplete);
+--   unexplained       no line names its item although the invoice due to carry it counts and its
+--                     lines are whole (item_not_on_any_line).
+-- The invoice due to carry a call is the first invoice, not void, made at or after both the end
+-- of the call's UTC month and its last update (when its billing completed; a call billed late
+-- waits for the next invoice).
+CREATE OR REPLACE VIEW call_billing_class AS
+WITH item_lines AS (
+  SELECT
+    l.invoice_item,
+    bool_or(t.is_final) AS on_final,
+    bool_or(t.invoice_status = 'draft') AS on_draft,
+    arg_min(l.invoice_id, t.invoice_created_at) FILTER (WHERE t.is_final) AS final_invoice_id,
+    arg_min(l.invoice_id, t.invoice_created_at) AS any_invoice_id
+  FROM invoice_lines AS l
+  JOIN invoice_totals AS t ON t.invoice_id = l.invoice_id
+  WHERE l.invoice_item IS NOT NULL AND l.invoice_item <> ''
+  GROUP BY l.invoice_item
 ),
-lines AS (SELECT DISTINCT invoice_item FROM invoice_lines WHERE invoice_item IS NOT NULL)
+calls AS (
+  SELECT
+    a.id,
+    a.created_at,
+    a.completed_at,
+    CAST(date_trunc('month', timezone('UTC', a.created_at)) AS DATE) AS month,
+    a.price_usd,
+    nullif(a.stripe_invoice_item_id, '') AS stripe_invoice_item_id,
+    a.updated_at
+  FROM api_calls AS a
+  WHERE a.price_usd IS NOT NULL
+),
+not_void AS (
+  SELECT invoice_id, invoice_status, invoice_created_at, lines_complete
+  FROM invoice_totals
+  WHERE coalesce(invoice_status, '') <> 'void'
+),
+-- Per month of the calls: how many invoices, not void, were made after it ended.
+month_ends AS (
+  SELECT m.month, count(v.invoice_id) AS invoices_after_month
+  FROM (SELECT DISTINCT month FROM calls) AS m
+  LEFT JOIN not_void AS v ON v.invoice_created_at >= timezone('UTC', m.month + INTERVAL 1 MONTH)
+  GROUP BY m.month
+),
+lined AS (
+  SELECT
+    c.*,
+    il.on_final,
+    il.on_draft,
+    coalesce(il.final_invoice_id, il.any_invoice_id) AS line_invoice_id
+  FROM calls AS c
+  LEFT JOIN item_lines AS il ON il.invoice_item = c.stripe_invoice_item_id
+),
+-- The due invoice, sought only for the calls that need it: an item no line names.
+due AS (
+  SELECT u.id, d.invoice_id, d.invoice_status, d.lines_complete
+  FROM (
+    SELECT id, greatest(timezone('UTC', month + INTERVAL 1 MONTH), updated_at) AS due_from
+    FROM lined
+    WHERE stripe_invoice_item_id IS NOT NULL AND on_final IS NULL
+  ) AS u
+  ASOF LEFT JOIN not_void AS d ON u.due_from <= d.invoice_created_at
+),
+placed AS (
+  SELECT
+    l.*,
+    d.invoice_id AS due_invoice_id,
+    d.invoice_status AS due_status,
+    d.lines_complete AS due_complete,
+    coalesce(m.invoices_after_month, 0) AS invoices_after_month
+  FROM lined AS l
+  LEFT JOIN due AS d ON d.id = l.id
+  LEFT JOIN month_ends AS m ON m.month = l.month
+),
+classed AS (
+  SELECT
+    *,
+    CASE
+      WHEN stripe_invoice_item_id IS NULL AND completed_at IS NULL THEN 'billing_pending'
+      WHEN stripe_invoice_item_id IS NULL THEN 'no_invoice_item'
+      WHEN on_final THEN 'on_invoice'
+      WHEN on_draft THEN 'invoice_draft'
+      WHEN on_final IS NOT NULL THEN 'invoice_void'
+      WHEN due_invoice_id IS NULL AND invoices_after_month > 0 THEN 'billed_late'
+      WHEN due_invoice_id IS NULL THEN 'month_open'
+      WHEN due_status = 'draft' THEN 'invoice_draft'
+      WHEN NOT due_complete THEN 'invoice_incomplete'
+      ELSE 'item_not_on_any_line'
+    END AS reason
+  FROM placed
+)
 SELECT
-  a.id,
-  a.created_at,
-  CAST(date_trunc('month', timezone('UTC', a.created_at)) AS DATE) AS month,
-  a.price_usd,
-  nullif(a.stripe_invoice_item_id, '') AS stripe_invoice_item_id,
+  id,
+  created_at,
+  month,
+  price_usd,
+  stripe_invoice_item_id,
   CASE
-    WHEN coalesce(a.stripe_invoice_item_id, '') = '' THEN 'no_invoice_item'
-    ELSE 'item_not_on_any_line'
-  END AS reason
-FROM api_calls a, last_invoice
-WHERE a.price_usd > 0
-  AND a.completed_at IS NOT NULL
-  AND last_invoice.created_at >= date_trunc('month', timezone('UTC', a.created_at)) + INTERVAL 1 MONTH
-  AND (coalesce(a.stripe_invoice_item_id, '') = '' OR a.stripe_invoice_item_id NOT IN (SELECT invoice_item FROM lines));
+    WHEN reason = 'on_invoice' THEN 'invoiced'
+    WHEN reason = 'no_invoice_item' THEN 'not_billed'
+    WHEN reason = 'item_not_on_any_line' THEN 'unexplained'
+    ELSE 'awaiting_invoice'
+  END AS billing_class,
+  reason,
+  CASE WHEN line_invoice_id IS NOT NULL THEN line_invoice_id
+    WHEN stripe_invoice_item_id IS NOT NULL THEN due_invoice_id END AS invoice_id
+FROM classed;
 
--- Per UTC month: what the calls cost against what was invoiced for it (lines of invoices that are
--- neither draft nor void, in their usage month), and the difference, invoiced minus usage.
+-- Priced calls no invoice line bills although the invoice due to carry them counts and its lines
+-- are whole: the unexplained calls of call_billing_class. Calls credits paid, calls awaiting an
+-- invoice and calls on an invoice whose lines are cut short are not here.
+CREATE OR REPLACE VIEW calls_not_invoiced AS
+SELECT id, created_at, month, price_usd, stripe_invoice_item_id, invoice_id, reason
+FROM call_billing_class
+WHERE billing_class = 'unexplained';
+
+-- Per UTC month of the calls: usage = invoiced + not billed + awaiting + unexplained, exactly (each
+-- priced call is in one class of call_billing_class); the lines of the invoices that count and bill
+-- the month, by class; the usage lines that disagree with their calls; and what credits paid.
+-- status: differs (a non-zero unexplained amount: unexplained calls, or usage lines that disagree
+-- with their calls), not_invoiced (calls wait for an invoice and none is invoiced yet), awaiting
+-- (some calls wait for an invoice), agrees (every priced call is explained).
 CREATE OR REPLACE VIEW monthly_reconciliation AS
 WITH usage AS (
   SELECT
@@ -85,32 +266,86 @@ WITH usage AS (
   FROM api_calls
   GROUP BY 1
 ),
-invoiced AS (
+classes AS (
+  SELECT
+    month,
+    count(*) FILTER (WHERE billing_class = 'invoiced') AS invoiced_calls,
+    coalesce(sum(price_usd) FILTER (WHERE billing_class = 'invoiced'), 0) AS invoiced_usage_usd,
+    count(*) FILTER (WHERE billing_class = 'not_billed') AS not_billed_calls,
+    coalesce(sum(price_usd) FILTER (WHERE billing_class = 'not_billed'), 0) AS not_billed_usd,
+    count(*) FILTER (WHERE billing_class = 'awaiting_invoice') AS awaiting_calls,
+    coalesce(sum(price_usd) FILTER (WHERE billing_class = 'awaiting_invoice'), 0) AS awaiting_usd,
+    count(*) FILTER (WHERE reason = 'invoice_incomplete') AS on_incomplete_invoice_calls,
+    count(*) FILTER (WHERE billing_class = 'unexplained') AS unexplained_calls,
+    count(*) FILTER (WHERE billing_class = 'unexplained' AND price_usd <> 0) AS unexplained_priced,
+    coalesce(sum(price_usd) FILTER (WHERE billing_class = 'unexplained'), 0) AS unexplained_usd
+  FROM call_billing_class
+  GROUP BY month
+),
+lines AS (
   SELECT
     usage_month AS month,
     count(*) AS invoice_lines,
-    sum(line_amount_usd)::DECIMAL(38, 6) AS invoiced_usd,
-    count(*) FILTER (WHERE status = 'differs') AS lines_differing
+    sum(line_amount_usd) AS invoiced_usd,
+    coalesce(sum(line_amount_usd) FILTER (WHERE line_class = 'usage'), 0) AS usage_lines_usd,
+    coalesce(sum(line_amount_usd) FILTER (WHERE line_class = 'other_charge'), 0) AS other_charges_usd,
+    coalesce(sum(line_amount_usd) FILTER (WHERE line_class = 'credit'), 0) AS credits_usd,
+    count(*) FILTER (WHERE difference_usd <> 0) AS lines_differing,
+    coalesce(sum(difference_usd), 0) AS lines_difference_usd
   FROM invoice_line_reconciliation
-  WHERE invoice_status IS NULL OR invoice_status NOT IN ('draft', 'void')
+  WHERE invoice_final
   GROUP BY 1
+),
+invoices AS (
+  SELECT
+    usage_month AS month,
+    count(*) FILTER (WHERE is_final) AS invoices,
+    count(*) FILTER (WHERE is_final AND NOT lines_complete) AS invoices_incomplete
+  FROM invoice_totals
+  GROUP BY 1
+),
+months AS (
+  SELECT month FROM usage UNION SELECT month FROM lines UNION SELECT month FROM invoices
 )
 SELECT
-  coalesce(u.month, i.month) AS month,
+  m.month,
   coalesce(u.calls, 0) AS calls,
   coalesce(u.priced_calls, 0) AS priced_calls,
   coalesce(u.usage_cost_usd, 0)::DECIMAL(38, 6) AS usage_cost_usd,
-  coalesce(i.invoice_lines, 0) AS invoice_lines,
-  coalesce(i.invoiced_usd, 0)::DECIMAL(38, 6) AS invoiced_usd,
-  (coalesce(i.invoiced_usd, 0) - coalesce(u.usage_cost_usd, 0))::DECIMAL(38, 6) AS difference_usd,
-  coalesce(i.lines_differing, 0) AS lines_differing,
-  -- A month without a line (the current one, or a closed one still settling) is no disagreement:
-  -- its difference is the whole usage only because nothing has been invoiced for it yet.
+  coalesce(c.invoiced_calls, 0) AS invoiced_calls,
+  coalesce(c.invoiced_usage_usd, 0)::DECIMAL(38, 6) AS invoiced_usage_usd,
+  coalesce(c.not_billed_calls, 0) AS not_billed_calls,
+  coalesce(c.not_billed_usd, 0)::DECIMAL(38, 6) AS not_billed_usd,
+  CASE WHEN k.credits_consumed_usd IS NOT NULL THEN
+    least(coalesce(c.not_billed_usd, 0), k.credits_consumed_usd)
+  END::DECIMAL(38, 6) AS credits_paid_usd,
+  k.credits_consumed_usd,
+  k.monthly_allowance_usd,
+  coalesce(c.awaiting_calls, 0) AS awaiting_calls,
+  coalesce(c.awaiting_usd, 0)::DECIMAL(38, 6) AS awaiting_usd,
+  coalesce(c.on_incomplete_invoice_calls, 0) AS on_incomplete_invoice_calls,
+  coalesce(c.unexplained_calls, 0) AS unexplained_calls,
+  coalesce(c.unexplained_usd, 0)::DECIMAL(38, 6) AS unexplained_usd,
+  coalesce(i.invoices, 0) AS invoices,
+  coalesce(i.invoices_incomplete, 0) AS invoices_incomplete,
+  coalesce(l.invoice_lines, 0) AS invoice_lines,
+  coalesce(l.invoiced_usd, 0)::DECIMAL(38, 6) AS invoiced_usd,
+  coalesce(l.usage_lines_usd, 0)::DECIMAL(38, 6) AS usage_lines_usd,
+  coalesce(l.other_charges_usd, 0)::DECIMAL(38, 6) AS other_charges_usd,
+  coalesce(l.credits_usd, 0)::DECIMAL(38, 6) AS credits_usd,
+  coalesce(l.lines_differing, 0) AS lines_differing,
+  coalesce(l.lines_difference_usd, 0)::DECIMAL(38, 6) AS lines_difference_usd,
   CASE
-    WHEN coalesce(i.invoice_lines, 0) = 0 THEN 'not_invoiced'
-    WHEN coalesce(i.invoiced_usd, 0) = coalesce(u.usage_cost_usd, 0) THEN 'agrees'
-    ELSE 'differs'
+    WHEN coalesce(c.unexplained_priced, 0) > 0 OR coalesce(l.lines_differing, 0) > 0 THEN 'differs'
+    WHEN coalesce(c.awaiting_calls, 0) > 0 AND coalesce(c.invoiced_calls, 0) = 0
+      AND coalesce(l.invoice_lines, 0) = 0 THEN 'not_invoiced'
+    WHEN coalesce(c.awaiting_calls, 0) > 0 THEN 'awaiting'
+    ELSE 'agrees'
   END AS status
-FROM usage u
-FULL OUTER JOIN invoiced i ON i.month = u.month
-ORDER BY month;
+FROM months AS m
+LEFT JOIN usage AS u ON u.month = m.month
+LEFT JOIN classes AS c ON c.month = m.month
+LEFT JOIN lines AS l ON l.month = m.month
+LEFT JOIN invoices AS i ON i.month = m.month
+LEFT JOIN monthly_credits AS k ON k.month = m.month
+ORDER BY m.month;

@@ -133,7 +133,11 @@ function addSimCommand(program: Command, io: CliIo, done: Done): void {
     .option("--calls <n>", "calls visible at the start", nonNegativeInteger, 100_000)
     .option("--days <n>", "days of history the calls span", positiveInteger, 90)
     .option("--users <n>", "number of users (users 1-3 form an org, user 1 its admin)", positiveInteger, 4)
-    .option("--now <iso>", withDefault("simulated time at start", SIM_DEFAULTS.nowIso), isoDate)
+    .option(
+      "--now <iso>",
+      withDefault("simulated time at start, then moved only by POST /_sim/clock", SIM_DEFAULTS.simNow),
+      isoDate,
+    )
     .option(
       "--token <token>",
       withDefault("token of the first user (a simulator credential, not a Zoo one)", "derived from --seed"),
@@ -141,6 +145,37 @@ function addSimCommand(program: Command, io: CliIo, done: Done): void {
     .option("--price-as-string", "serve prices as decimal strings, as Zoo's docs show")
     .option("--record-own-traffic", "list every served API request as a call of its user, as Zoo does")
     .option("--invoice-disagreement", "add $1.23 to one invoice line, for the reconciliation to find")
+    .option("--missing-invoice-item", "give one billable call an invoice item no invoice line carries")
+    .option("--extra-invoice-line", "bill one invoice item twice, on an extra line of $2.50")
+    .addOption(
+      new Option(
+        "--invoice-items <shape>",
+        "one invoice item per account and month, or one per billable call",
+      )
+        .choices(["per-month", "per-call"])
+        .default("per-month"),
+    )
+    .option("--subscription", "end every invoice with a $20 Pro subscription line")
+    .addOption(
+      new Option(
+        "--credits-on-invoice <shape>",
+        "none: calls paid by credits are on no invoice; line or discount: every call is, the credits applied as a negative line or a discount",
+      )
+        .choices(["none", "line", "discount"])
+        .default("none"),
+    )
+    .option(
+      "--invoice-lines-limit <n>",
+      withDefault("invoices list only their first n lines (subtotal and total stay whole)", "all"),
+      positiveInteger,
+    )
+    .option("--invoice-statuses", "serve draft, open, uncollectible and void invoices beside the paid ones")
+    .addOption(
+      new Option(
+        "--tie-share <share>",
+        withDefault("share of calls whose created_at ties with the call before them (at most 0.5)", 0),
+      ).argParser(probability),
+    )
     .option(
       "--output-bytes <n>",
       withDefault("size of each operation's first output file, e.g. 20000000", "as generated"),

@@ -15,6 +15,14 @@ export interface SimFlags {
   priceMode: "realistic" | "adversarial";
   recordOwnTraffic?: boolean;
   invoiceDisagreement?: boolean;
+  missingInvoiceItem?: boolean;
+  extraInvoiceLine?: boolean;
+  invoiceItems: "per-month" | "per-call";
+  subscription?: boolean;
+  creditsOnInvoice: "none" | "line" | "discount";
+  invoiceLinesLimit?: number;
+  invoiceStatuses?: boolean;
+  tieShare?: number;
   outputBytes?: number;
   lateBilling?: number;
   latencyMs?: number;
@@ -29,6 +37,11 @@ export interface SimFlags {
 /** `zoo-usage sim`: serves the simulator until SIGINT or SIGTERM, then closes it. */
 export async function simAction(flags: SimFlags, io: CliIo): Promise<ExitCodeValue> {
   const { runSimulator } = await import("../commands/simulate.js");
+  // Listening before the banner is printed: a stop sent as soon as it shows still closes cleanly.
+  const stopped = new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
   const close = await runSimulator(
     {
       host: flags.host,
@@ -37,12 +50,23 @@ export async function simAction(flags: SimFlags, io: CliIo): Promise<ExitCodeVal
       calls: flags.calls,
       days: flags.days,
       users: flags.users,
-      now: flags.now,
+      // The machine's clock, as the export's, and running with it; a --now start stays put
+      // until told to move, so a run from a given moment is repeatable.
+      now: flags.now ?? new Date(),
+      ...(flags.now === undefined ? { wallClock: () => new Date() } : {}),
       firstUserToken: flags.token,
       priceAsString: flags.priceAsString ?? false,
       priceMode: flags.priceMode,
       recordOwnTraffic: flags.recordOwnTraffic ?? false,
       invoiceDisagreement: flags.invoiceDisagreement ?? false,
+      missingInvoiceItem: flags.missingInvoiceItem ?? false,
+      extraInvoiceLine: flags.extraInvoiceLine ?? false,
+      invoiceItems: flags.invoiceItems,
+      subscription: flags.subscription ?? false,
+      creditsOnInvoice: flags.creditsOnInvoice,
+      invoiceStatuses: flags.invoiceStatuses ?? false,
+      ...(flags.invoiceLinesLimit === undefined ? {} : { invoiceLinesLimit: flags.invoiceLinesLimit }),
+      ...(flags.tieShare === undefined ? {} : { tieShare: flags.tieShare }),
       outputBytes: flags.outputBytes,
       ...(flags.lateBilling === undefined ? {} : { lateBilling: { share: flags.lateBilling } }),
       faults: {
@@ -57,10 +81,7 @@ export async function simAction(flags: SimFlags, io: CliIo): Promise<ExitCodeVal
     },
     io.stdout,
   );
-  await new Promise<void>((resolve) => {
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
-  });
+  await stopped;
   await close();
   return ExitCode.ok;
 }

@@ -9,8 +9,8 @@ export const SCHEMA_FILES = [
   "warehouse_identity.sql",
   "views.sql",
   "invoices.sql",
-  "invoice_views.sql",
   "credit_views.sql",
+  "invoice_views.sql",
   "spenders.sql",
 ] as const;
 

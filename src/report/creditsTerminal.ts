@@ -23,22 +23,36 @@ export function usedUp(credits: CreditFigures): boolean {
 /** When the credits run out, in words: a day, used up, or none in sight. */
 export function runwayText(credits: CreditFigures): string {
   if (usedUp(credits)) return `used up: none left at the snapshot of ${credits.taken_at.slice(0, 10)}`;
-  if (credits.runs_out_on === null) return "no run-out date: nothing is being consumed";
+  if (credits.runs_out_on === null)
+    return credits.burn_usd_per_day !== null && !/^0(?:\.0*)?$/.test(credits.burn_usd_per_day)
+      ? "no run-out date: the monthly allowance keeps up with the burn"
+      : "no run-out date: nothing is being consumed";
   return `runs out on ${credits.runs_out_on}, in ${credits.runway_days} days at this rate`;
 }
 
 /**
- * The credits block of the terminal report: what is left, the burn, and when it runs out, one fact
- * a line so that it fits an 80-column terminal.
+ * The credits block of the terminal report: what is left in USD and in credits, when the monthly
+ * ones refresh, the burn, and when it runs out, one fact a line so that it fits 80 columns.
  */
 export function creditLines(credits: CreditFigures): string[] {
   const burn =
     credits.burn_usd_per_day === null
       ? "burn unknown"
       : `burn ${groupDigits(credits.burn_usd_per_day)} USD/day`;
+  const refresh =
+    credits.monthly_refresh_at === null
+      ? []
+      : [
+          `          monthly credits refresh ${credits.monthly_refresh_at.slice(0, 10)}` +
+            (credits.monthly_allowance_usd === undefined
+              ? ""
+              : ` to ${groupDigits(credits.monthly_allowance_usd)} USD`),
+        ];
   return [
     `credits   ${groupDigits(credits.remaining_usd)} USD left at ${credits.taken_at}`,
     `          monthly ${groupDigits(credits.monthly_usd)} + stable ${groupDigits(credits.stable_usd)}`,
+    `          (${groupDigits(credits.monthly_credits)} + ${groupDigits(credits.stable_credits)} credits)`,
+    ...refresh,
     `          ${burn}, ${burnSourceShort(credits.burn_source)}`,
     `          ${runwayText(credits)}`,
   ];

@@ -1,56 +1,97 @@
+import { cents } from "./cents.js";
 import { escapeHtml as esc } from "./escapeHtml.js";
-import { table } from "./htmlParts.js";
+import { exactTable, money, signedMoney } from "./htmlExactTable.js";
 import type { InvoiceFigures } from "./readInvoiceFigures.js";
-import { groupCount, groupDigits, signedDigits } from "./usd.js";
+import { classText, lineText, monthStatusText, otherLineText, reasonText } from "./reconciliationWords.js";
+import { groupCount } from "./usd.js";
 
-/** The invoices section: monthly spend with the invoice beside it, then the lines that do not agree. */
+/**
+ * The invoices section: each month's usage split into the classes that add up to it, what the
+ * classes mean, the usage lines and calls that make an unexplained amount, and the other charges
+ * and credits, shown apart. Amounts in cents, the exact value on hover.
+ */
 export function invoicesSection(figures: InvoiceFigures | null): string {
   if (figures === null) return "";
-  const months = table(
-    ["month (UTC)", "calls", "usage USD", "invoiced USD", "difference USD", "lines differing"],
+  const months = exactTable(
+    [
+      "month (UTC)",
+      "calls",
+      "usage USD",
+      "invoiced USD",
+      "not billed USD",
+      "awaiting USD",
+      "unexplained USD",
+      "",
+    ],
     figures.months.map((month) => [
       month.month,
       groupCount(month.calls),
-      groupDigits(month.usage_cost_usd),
-      // No invoice line yet: its spend is not a shortfall (monthly_reconciliation shows it as one).
-      month.invoice_lines === 0 ? "not invoiced yet" : groupDigits(month.invoiced_usd),
-      month.invoice_lines === 0 ? "-" : signedDigits(month.difference_usd),
-      groupCount(month.lines_differing),
+      money(month.usage_cost_usd),
+      money(month.invoiced_usage_usd),
+      money(month.not_billed_usd),
+      money(month.awaiting_usd),
+      money(month.unexplained_usd),
+      monthStatusText(month),
     ]),
-    ["nowrap", "num", "num", "num", "num", "num"],
+    ["nowrap", "num", "num", "num", "num", "num", "num", "nowrap"],
   );
-  const { in_period: total, agreeing, not_agreeing: open } = figures.lines;
-  const openTable =
+  const classes = figures.not_invoiced.map(
+    (group) =>
+      `<li>${esc(`${classText(group.billing_class)}, ${reasonText(group.reason)}: ${groupCount(group.calls)} calls, ${cents(group.cost_usd)} USD.`)}</li>`,
+  );
+  const credits = figures.months
+    .filter((month) => month.credits_paid_usd !== undefined)
+    .map(
+      (month) =>
+        `<li>${esc(`${month.month}: the balance snapshots show credits paying ${cents(month.credits_paid_usd ?? "0")} of the ${cents(month.not_billed_usd)} USD not billed${month.monthly_allowance_usd === undefined ? "" : ` (the plan's monthly allowance is ${cents(month.monthly_allowance_usd)} USD)`}.`)}</li>`,
+    );
+  const { usage_lines: total, agreeing, not_agreeing: open, other } = figures.lines;
+  const lineTable =
     open.length === 0
       ? ""
-      : table(
-          [
-            "month",
-            "invoice",
-            "invoice item",
-            "status",
-            "invoiced USD",
-            "calls",
-            "calls USD",
-            "difference USD",
-          ],
+      : exactTable(
+          ["month", "invoice", "invoice item", "line USD", "calls", "calls USD", "unexplained USD", ""],
           open.map((line) => [
             line.month,
             line.invoice_number ?? line.invoice_id,
             line.invoice_item ?? "-",
-            line.status,
-            groupDigits(line.line_amount_usd),
+            money(line.line_amount_usd),
             groupCount(line.calls),
-            groupDigits(line.calls_cost_usd),
-            signedDigits(line.difference_usd),
+            money(line.calls_cost_usd),
+            signedMoney(line.difference_usd),
+            lineText(line),
           ]),
-          ["nowrap", "nowrap", "wrap", "nowrap", "num", "num", "num", "num"],
+          ["nowrap", "nowrap", "wrap", "num", "num", "num", "num", "wrap"],
         );
-  const missing = figures.calls_not_invoiced;
-  const missingNote =
-    missing.calls === 0
+  const callTable =
+    figures.unexplained_calls.length === 0
       ? ""
-      : `<p>${esc(`${groupCount(missing.calls)} priced calls (${groupDigits(missing.cost_usd)} USD) are on no invoice line although their month has closed (view calls_not_invoiced).`)}</p>`;
+      : `<p>${esc("Unexplained calls: their invoice item is on no line of their whole, final invoice.")}</p>${exactTable(
+          ["call", "created (UTC)", "USD", "invoice item", "invoice"],
+          figures.unexplained_calls.map((call) => [
+            call.id,
+            call.created_at,
+            money(call.price_usd),
+            call.invoice_item ?? "-",
+            call.invoice_id ?? "-",
+          ]),
+          ["nowrap", "nowrap", "num", "wrap", "nowrap"],
+        )}`;
+  const otherTable =
+    other.length === 0
+      ? ""
+      : `<p>${esc("Other charges and credits on the invoices: not usage, never a difference.")}</p>${exactTable(
+          ["month", "invoice", "line", "USD"],
+          other.map((line) => [
+            line.month,
+            line.invoice_number ?? line.invoice_id,
+            otherLineText(line),
+            money(line.line_amount_usd),
+          ]),
+          ["nowrap", "nowrap", "wrap", "num"],
+        )}`;
   return `<section><h2>Invoices against spend</h2>${months}
-<p class="note">${esc(`Difference = invoiced - usage, exact (+: invoiced more than the calls cost). ${groupCount(agreeing)} of ${groupCount(total)} invoice lines agree with the calls billed on their item to the micro-dollar.`)}</p>${openTable}${missingNote}</section>`;
+<p class="note">${esc(`Each month's usage = invoiced + not billed + awaiting an invoice + unexplained, exactly. Amounts to the cent; hover for the exact value. ${groupCount(agreeing)} of ${groupCount(total)} usage lines agree with the calls billed on their item to the micro-dollar.`)}</p>${
+    classes.length + credits.length === 0 ? "" : `<ul>${[...classes, ...credits].join("")}</ul>`
+  }${lineTable}${callTable}${otherTable}</section>`;
 }

@@ -1,88 +1,122 @@
 import { printable } from "../log/printable.js";
-import type { InvoiceFigures, InvoiceMonthFigure } from "./readInvoiceFigures.js";
-import { groupCount, groupDigits, signedDigits } from "./usd.js";
+import { TERMINAL_COLUMNS, textWidth, wrapLine } from "../log/terminalText.js";
+import { cents, isZero, signedCents } from "./cents.js";
+import type { InvoiceFigures, InvoiceLineFigure, InvoiceMonthFigure } from "./readInvoiceFigures.js";
+import { classText, lineText, monthStatusText, reasonText } from "./reconciliationWords.js";
+import { groupCount } from "./usd.js";
 
-/** Lines that do not agree shown in the terminal; --json and the HTML page have them all. */
+/** Lines and calls that make an unexplained amount shown in the terminal; --json and --html have all. */
 const TERMINAL_LINES = 10;
 
 /** The indent of the block's rows, under the text after its "invoices" label. */
 const INDENT = " ".repeat(10);
 
 /**
- * The invoices block: each month's spend with its invoice beside it, then what does not agree.
- * Columns are as wide as their widest value, and long facts are split over lines, so the block
- * fits an 80-column terminal. A month with no invoice line yet (the current month, or a closed one
- * whose invoice waits for late billing) says so instead of showing its whole spend as a shortfall.
+ * The invoices block: each month's usage split into the classes that add up to it (invoiced, not
+ * billed, awaiting an invoice, unexplained), in cents, then what each class means and what makes
+ * an unexplained amount. Columns are as wide as their widest value and sentences are wrapped, so the
+ * block fits an 80-column terminal; months too wide for a table are listed one figure a line.
  */
 export function invoiceLines(figures: InvoiceFigures): string[] {
-  const lines = [...monthTable(figures.months)];
-  const { in_period: total, agreeing, not_agreeing: open } = figures.lines;
-  lines.push(
-    `${INDENT}${groupCount(agreeing)} of ${groupCount(total)} invoice lines agree with their calls to the micro-dollar`,
-  );
-  for (const line of open.slice(0, TERMINAL_LINES)) {
-    const invoice = printable(line.invoice_number ?? line.invoice_id);
-    const head =
-      line.status === "differs"
-        ? `${line.month} invoice ${invoice}: ${signedDigits(line.difference_usd)} USD`
-        : `${line.month} invoice ${invoice}: no stored call billed on it`;
-    const amounts =
-      line.status === "differs"
-        ? `${groupDigits(line.line_amount_usd)} USD invoiced, calls cost ${groupDigits(line.calls_cost_usd)} USD`
-        : `${groupDigits(line.line_amount_usd)} USD invoiced`;
-    lines.push(
-      `${INDENT}${head}`,
-      `${INDENT}  item ${printable(line.invoice_item ?? "(none)")}`,
-      `${INDENT}  ${amounts}`,
-    );
+  const lines = monthTable(figures.months);
+  const say = (sentence: string) => lines.push(...wrapLine(`${INDENT}${sentence}`, `${INDENT}  `));
+  say("Amounts in USD to the cent; exact values in --json and --html.");
+  for (const group of figures.not_invoiced)
+    if (group.billing_class !== "unexplained")
+      say(
+        `${classText(group.billing_class)}, ${reasonText(group.reason)}: ${groupCount(group.calls)} calls, ${cents(group.cost_usd)}.`,
+      );
+  for (const month of figures.months) {
+    if (month.credits_paid_usd !== undefined && !isZero(month.not_billed_usd))
+      say(
+        `${month.month}: the balance snapshots show credits paying ${cents(month.credits_paid_usd)} of the ${cents(month.not_billed_usd)} not billed.`,
+      );
+    if (!isZero(month.other_charges_usd) || !isZero(month.credits_usd))
+      say(
+        `${month.month} invoices also hold other charges of ${cents(month.other_charges_usd)} (subscriptions, manual charges) and credits or discounts of ${cents(month.credits_usd)}: not usage, never a difference.`,
+      );
   }
+  const { usage_lines: total, agreeing, not_agreeing: open } = figures.lines;
+  say(
+    `${groupCount(agreeing)} of ${groupCount(total)} usage lines agree with their calls to the micro-dollar.`,
+  );
+  for (const line of open.slice(0, TERMINAL_LINES)) lines.push(...lineLines(line));
   if (open.length > TERMINAL_LINES)
-    lines.push(`${INDENT}and ${groupCount(open.length - TERMINAL_LINES)} more (see --json)`);
-  const missing = figures.calls_not_invoiced;
-  if (missing.calls > 0)
-    lines.push(
-      `${INDENT}${groupCount(missing.calls)} priced calls (${groupDigits(missing.cost_usd)} USD) are on no invoice line`,
-      `${INDENT}although their month has closed (view calls_not_invoiced)`,
+    say(`and ${groupCount(open.length - TERMINAL_LINES)} more lines (see --json)`);
+  const unexplained = figures.not_invoiced.find((group) => group.billing_class === "unexplained");
+  if (unexplained !== undefined) {
+    say(
+      `Unexplained: ${groupCount(unexplained.calls)} calls (${cents(unexplained.cost_usd)}) have an invoice item that no line of their whole, final invoice names.`,
     );
+    for (const call of figures.unexplained_calls.slice(0, TERMINAL_LINES))
+      say(`  call ${call.id} ${cents(call.price_usd)} on ${printable(call.invoice_id ?? "-")}`);
+  }
   return lines;
 }
 
-/** The months, right-aligned numbers under headers that end where their values end. */
+function lineLines(line: InvoiceLineFigure): string[] {
+  const invoice = printable(line.invoice_number ?? line.invoice_id);
+  return [
+    ...wrapLine(
+      `${INDENT}${line.month} invoice ${invoice}: ${signedCents(line.difference_usd)} unexplained`,
+      INDENT,
+    ),
+    ...wrapLine(`${INDENT}  item ${printable(line.invoice_item ?? "(none)")}`, `${INDENT}  `, {
+      breakWords: true,
+    }),
+    ...wrapLine(`${INDENT}  ${lineText(line)}`, `${INDENT}  `),
+  ];
+}
+
+const HEADERS = ["usage", "invoiced", "not billed", "awaiting", "unexplained"] as const;
+
+/** The months as a table in USD cents, right-aligned under headers that end where their values end. */
 function monthTable(months: InvoiceMonthFigure[]): string[] {
   if (months.length === 0) return ["invoices  no months in this period"];
   const rows = months.map((month) => ({
     month: month.month,
-    usage: groupDigits(month.usage_cost_usd),
-    invoiced: month.invoice_lines === 0 ? "" : groupDigits(month.invoiced_usd),
-    difference: month.invoice_lines === 0 ? "" : signedDigits(month.difference_usd),
-    note:
-      month.invoice_lines === 0
-        ? "not invoiced yet"
-        : month.lines_differing > 0
-          ? `${groupCount(month.lines_differing)} differ${month.lines_differing === 1 ? "s" : ""}`
-          : "",
+    cells: [
+      cents(month.usage_cost_usd),
+      cents(month.invoiced_usage_usd),
+      cents(month.not_billed_usd),
+      cents(month.awaiting_usd),
+      cents(month.unexplained_usd),
+    ],
+    note: monthStatusText(month),
   }));
-  const width = (header: string, values: string[]) => Math.max(header.length, ...values.map((v) => v.length));
-  const usage = width(
-    "usage USD",
-    rows.map((row) => row.usage),
+  const widths = HEADERS.map((header, i) =>
+    Math.max(header.length, ...rows.map((row) => row.cells[i]?.length ?? 0)),
   );
-  const invoiced = width(
-    "invoiced USD",
-    rows.map((row) => row.invoiced),
+  const format = (first: string, cells: readonly string[]) =>
+    [first.padEnd(7), ...cells.map((cell, i) => cell.padStart(widths[i] ?? 0))].join("  ");
+  const tableWidth = textWidth(format("", HEADERS));
+  const title = "invoices  USD a month: usage = invoiced + not billed + awaiting + unexplained";
+  if (INDENT.length + tableWidth <= TERMINAL_COLUMNS || tableWidth <= TERMINAL_COLUMNS) {
+    // The table under the label when it fits there, else from the first column; each month's
+    // status after it, months of one status together.
+    const indent = INDENT.length + tableWidth <= TERMINAL_COLUMNS ? INDENT : "";
+    return [
+      ...wrapLine(title, INDENT),
+      `${indent}${format("month", HEADERS)}`,
+      ...rows.map((row) => `${indent}${format(row.month, row.cells)}`),
+      ...statusLines(rows),
+    ];
+  }
+  // Too wide for a table: one month a few lines, each figure named.
+  const lines = ["invoices  each month's usage, and the classes that add up to it (USD)"];
+  for (const row of rows) {
+    lines.push(`${INDENT}${row.month}  ${row.note}`);
+    const parts = HEADERS.map((header, i) => `${header} ${row.cells[i]}`);
+    lines.push(...wrapLine(`${INDENT}  ${parts.join(", ")}`, `${INDENT}  `));
+  }
+  return lines;
+}
+
+/** "2026-08, 2026-09: all explained." for each status, in the order the months first show it. */
+function statusLines(rows: { month: string; note: string }[]): string[] {
+  const byNote = new Map<string, string[]>();
+  for (const row of rows) byNote.set(row.note, [...(byNote.get(row.note) ?? []), row.month]);
+  return [...byNote].flatMap(([note, months]) =>
+    wrapLine(`${INDENT}${months.join(", ")}: ${note}.`, `${INDENT}  `),
   );
-  const difference = width(
-    "difference USD",
-    rows.map((row) => row.difference),
-  );
-  const format = (cells: [string, string, string, string], note: string) =>
-    `${cells[0].padEnd(7)}  ${cells[1].padStart(usage)}  ${cells[2].padStart(invoiced)}  ${cells[3].padStart(difference)}  ${note}`.trimEnd();
-  return [
-    `invoices  ${format(["month", "usage USD", "invoiced USD", "difference USD"], "")}`,
-    ...rows.map((row) =>
-      row.invoiced === ""
-        ? `${INDENT}${row.month.padEnd(7)}  ${row.usage.padStart(usage)}  ${row.note}`
-        : `${INDENT}${format([row.month, row.usage, row.invoiced, row.difference], row.note)}`,
-    ),
-  ];
 }

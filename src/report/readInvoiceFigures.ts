@@ -3,83 +3,202 @@ import { sqlFile } from "../load/sqlFiles.js";
 import { hasViews } from "./presentViews.js";
 import { count, optionalText, queryRows, text } from "./rowValues.js";
 
-/** One UTC month: what the calls cost beside what was invoiced for it (exact decimal strings). */
+/**
+ * One UTC month as monthly_reconciliation classifies it (exact decimal strings): its usage is
+ * invoiced_usage + not_billed + awaiting + unexplained, to the micro-dollar.
+ */
 export interface InvoiceMonthFigure {
   /** YYYY-MM. */
   month: string;
+  /** differs (something unexplained), not_invoiced, awaiting or agrees. */
+  status: string;
   calls: number;
   usage_cost_usd: string;
+  invoiced_calls: number;
+  invoiced_usage_usd: string;
+  /** Calls with no invoice item: credits or a free allowance paid them. */
+  not_billed_calls: number;
+  not_billed_usd: string;
+  /**
+   * How much of not_billed the balance snapshots saw the credits pay; absent when they measured
+   * nothing (a *_usd key always holds an amount).
+   */
+  credits_paid_usd?: string;
+  /** The plan's monthly allowance; absent when the month's snapshots do not give it. */
+  monthly_allowance_usd?: string;
+  awaiting_calls: number;
+  awaiting_usd: string;
+  on_incomplete_invoice_calls: number;
+  unexplained_calls: number;
+  unexplained_usd: string;
+  invoices: number;
+  invoices_incomplete: number;
   invoice_lines: number;
+  /** Every line of the month's invoices that count: usage, other charges and credits. */
   invoiced_usd: string;
-  /** invoiced - usage: negative while the month is not (fully) invoiced; invoice_lines 0 means no invoice yet. */
-  difference_usd: string;
+  other_charges_usd: string;
+  credits_usd: string;
   lines_differing: number;
+  /** Line minus calls, summed over the usage lines that disagree. */
+  lines_difference_usd: string;
 }
 
-/** An invoice line that does not agree with the calls billed on its item. */
+/** A line of an invoice that counts: a usage line that disagrees, another charge or a credit. */
 export interface InvoiceLineFigure {
   month: string;
   invoice_id: string;
   invoice_number: string | null;
   invoice_item: string | null;
-  status: "differs" | "no_calls";
+  description: string | null;
+  line_class: "usage" | "other_charge" | "credit";
+  /** differs (the item's lines against its calls), other_charge or credit. */
+  status: string;
   line_amount_usd: string;
+  /** Lines billing the item (more than 1 for an item billed twice), and their sum. */
+  item_lines: number;
+  item_lines_usd: string;
   calls: number;
   calls_cost_usd: string;
   difference_usd: string;
 }
 
+/** Calls of the period that are not invoiced, per class and reason. */
+export interface CallClassFigure {
+  billing_class: "not_billed" | "awaiting_invoice" | "unexplained";
+  reason: string;
+  calls: number;
+  cost_usd: string;
+}
+
+/** An unexplained call: its item is on no line of the whole, final invoice due to carry it. */
+export interface UnexplainedCallFigure {
+  id: string;
+  created_at: string;
+  price_usd: string;
+  invoice_item: string | null;
+  invoice_id: string | null;
+}
+
 /** The invoices beside the spend, for the period's months (null on a database without them). */
 export interface InvoiceFigures {
   months: InvoiceMonthFigure[];
-  lines: { in_period: number; agreeing: number; not_agreeing: InvoiceLineFigure[] };
-  /** Priced calls of the period no line bills although their period has closed. */
-  calls_not_invoiced: { calls: number; cost_usd: string };
+  lines: {
+    /** Usage lines of the period's invoices that count, and how many agree with their calls. */
+    usage_lines: number;
+    agreeing: number;
+    not_agreeing: InvoiceLineFigure[];
+    /** Other charges and credits: shown apart, never a difference. */
+    other: InvoiceLineFigure[];
+  };
+  /** The period's calls not invoiced, by class and reason. */
+  not_invoiced: CallClassFigure[];
+  /** The most expensive unexplained calls (at most MAX_LISTED); not_invoiced has them all counted. */
+  unexplained_calls: UnexplainedCallFigure[];
 }
 
-/** Lines that do not agree listed at most; the count says how many there are in all. */
-const MAX_LINES = 50;
+/** Lines and calls listed at most; the counts say how many there are in all. */
+const MAX_LISTED = 50;
 
 /**
- * The reconciliation figures of the period, or null when the database predates the invoice views
- * (a report opens the database read-only and never creates them).
+ * The reconciliation figures of the period, or null when the database predates the reconciliation
+ * views (a report opens the database read-only and never creates them).
  */
 export async function readInvoiceFigures(
   connection: DuckDBConnection,
   period: { from: string | null; to: string | null },
 ): Promise<InvoiceFigures | null> {
-  if (!(await hasViews(connection, ["monthly_reconciliation"]))) return null;
+  // monthly_reconciliation reads the credit views too (monthly_credits, credit_burn).
+  const needed = ["monthly_reconciliation", "call_billing_class", "monthly_credits", "credit_burn"];
+  if (!(await hasViews(connection, needed))) return null;
   const months = await queryRows(connection, sqlFile("report_invoices.sql"), period);
-  const lines = await queryRows(connection, sqlFile("report_invoice_lines.sql"), period);
-  const [notInvoiced = {}] = await queryRows(connection, sqlFile("report_calls_not_invoiced.sql"), period);
+  const [counts = {}, ...rest] = await queryRows(connection, sqlFile("report_invoice_lines.sql"), period);
+  const lines = [counts, ...rest].filter((row) => row.invoice_id !== null && row.invoice_id !== undefined);
+  const calls = await queryRows(connection, sqlFile("report_calls_not_invoiced.sql"), {
+    ...period,
+    top: MAX_LISTED,
+  });
+  const line = (row: Record<string, unknown>): InvoiceLineFigure => ({
+    month: text(row, "month"),
+    invoice_id: text(row, "invoice_id"),
+    invoice_number: optionalText(row, "invoice_number"),
+    invoice_item: optionalText(row, "invoice_item"),
+    description: optionalText(row, "description"),
+    line_class: text(row, "line_class") as InvoiceLineFigure["line_class"],
+    status: text(row, "status"),
+    line_amount_usd: text(row, "line_amount_usd"),
+    item_lines: count(row, "item_lines"),
+    item_lines_usd: text(row, "item_lines_usd"),
+    calls: count(row, "calls"),
+    calls_cost_usd: text(row, "calls_cost_usd"),
+    difference_usd: text(row, "difference_usd"),
+  });
+  const groups = new Map<string, CallClassFigure>();
+  for (const row of calls) {
+    const key = `${text(row, "billing_class")} ${text(row, "reason")}`;
+    if (!groups.has(key))
+      groups.set(key, {
+        billing_class: text(row, "billing_class") as CallClassFigure["billing_class"],
+        reason: text(row, "reason"),
+        calls: count(row, "calls"),
+        cost_usd: text(row, "cost_usd"),
+      });
+  }
   return {
-    months: months.map((row) => ({
-      month: text(row, "month"),
-      calls: count(row, "calls"),
-      usage_cost_usd: text(row, "usage_cost_usd"),
-      invoice_lines: count(row, "invoice_lines"),
-      invoiced_usd: text(row, "invoiced_usd"),
-      difference_usd: text(row, "difference_usd"),
-      lines_differing: count(row, "lines_differing"),
-    })),
+    months: months.map(monthFigure),
     lines: {
-      in_period: lines[0] === undefined ? 0 : count(lines[0], "lines_in_period"),
-      agreeing: lines[0] === undefined ? 0 : count(lines[0], "lines_agreeing"),
+      usage_lines: count(counts, "usage_lines_in_period"),
+      agreeing: count(counts, "usage_lines_agreeing"),
       not_agreeing: lines
-        .filter((row) => row.status !== "agrees")
-        .slice(0, MAX_LINES)
-        .map((row) => ({
-          month: text(row, "month"),
-          invoice_id: text(row, "invoice_id"),
-          invoice_number: optionalText(row, "invoice_number"),
-          invoice_item: optionalText(row, "invoice_item"),
-          status: text(row, "status") === "differs" ? "differs" : "no_calls",
-          line_amount_usd: text(row, "line_amount_usd"),
-          calls: count(row, "calls"),
-          calls_cost_usd: text(row, "calls_cost_usd"),
-          difference_usd: text(row, "difference_usd"),
-        })),
+        .filter((row) => row.line_class === "usage" && row.status !== "agrees")
+        .slice(0, MAX_LISTED)
+        .map(line),
+      other: lines
+        .filter((row) => row.line_class !== "usage")
+        .slice(0, MAX_LISTED)
+        .map(line),
     },
-    calls_not_invoiced: { calls: count(notInvoiced, "calls"), cost_usd: text(notInvoiced, "cost_usd") },
+    not_invoiced: [...groups.values()],
+    unexplained_calls: calls
+      .filter((row) => row.id !== null)
+      .map((row) => ({
+        id: text(row, "id"),
+        created_at: text(row, "created_at"),
+        price_usd: text(row, "price_usd"),
+        invoice_item: optionalText(row, "stripe_invoice_item_id"),
+        invoice_id: optionalText(row, "invoice_id"),
+      })),
   };
+}
+
+function monthFigure(row: Record<string, unknown>): InvoiceMonthFigure {
+  return {
+    month: text(row, "month"),
+    status: text(row, "status"),
+    calls: count(row, "calls"),
+    usage_cost_usd: text(row, "usage_cost_usd"),
+    invoiced_calls: count(row, "invoiced_calls"),
+    invoiced_usage_usd: text(row, "invoiced_usage_usd"),
+    not_billed_calls: count(row, "not_billed_calls"),
+    not_billed_usd: text(row, "not_billed_usd"),
+    ...present("credits_paid_usd", optionalText(row, "credits_paid_usd")),
+    ...present("monthly_allowance_usd", optionalText(row, "monthly_allowance_usd")),
+    awaiting_calls: count(row, "awaiting_calls"),
+    awaiting_usd: text(row, "awaiting_usd"),
+    on_incomplete_invoice_calls: count(row, "on_incomplete_invoice_calls"),
+    unexplained_calls: count(row, "unexplained_calls"),
+    unexplained_usd: text(row, "unexplained_usd"),
+    invoices: count(row, "invoices"),
+    invoices_incomplete: count(row, "invoices_incomplete"),
+    invoice_lines: count(row, "invoice_lines"),
+    invoiced_usd: text(row, "invoiced_usd"),
+    other_charges_usd: text(row, "other_charges_usd"),
+    credits_usd: text(row, "credits_usd"),
+    lines_differing: count(row, "lines_differing"),
+    lines_difference_usd: text(row, "lines_difference_usd"),
+  };
+}
+
+/** `{ [key]: value }`, or nothing for a null: an amount that is unknown is left out, never null. */
+export function present<K extends string>(key: K, value: string | null): { [P in K]?: string } {
+  return (value === null ? {} : { [key]: value }) as { [P in K]?: string };
 }

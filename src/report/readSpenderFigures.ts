@@ -33,6 +33,12 @@ export interface TokenLabelSpendFigure {
 export interface SpenderFigures {
   per_member: MemberSpendFigure[];
   per_token_label: TokenLabelSpendFigure[];
+  /**
+   * How far the token attribution reaches: a call is matched to a token by the token's last 4
+   * characters, all the API shows of one; the shares of the period's calls matched to one token,
+   * to several (ambiguous) and to none.
+   */
+  token_match: { calls: number; matched_calls: number; ambiguous_calls: number; unmatched_calls: number };
 }
 
 /**
@@ -46,6 +52,9 @@ export async function readSpenderFigures(
 ): Promise<SpenderFigures | null> {
   if (!(await hasViews(connection, ["call_token_match"]))) return null;
   const rows = await queryRows(connection, sqlFile("report_spenders.sql"), period);
+  const labels = rows.filter((row) => row.grouping === "token_label");
+  const callsWith = (status: string) =>
+    labels.filter((row) => row.match_status === status).reduce((n, row) => n + count(row, "calls"), 0);
   return {
     per_member: rows
       .filter((row) => row.grouping === "member")
@@ -66,7 +75,19 @@ export async function readSpenderFigures(
         calls: count(row, "calls"),
         cost_usd: text(row, "cost_usd"),
       })),
+    token_match: {
+      calls: labels.reduce((n, row) => n + count(row, "calls"), 0),
+      matched_calls: callsWith("matched"),
+      ambiguous_calls: callsWith("ambiguous"),
+      unmatched_calls: callsWith("unmatched"),
+    },
   };
+}
+
+/** The token attribution's reach in words: "matched on the token's last 4 characters: 93.2% of calls". */
+export function tokenMatchText(match: SpenderFigures["token_match"]): string {
+  const share = (part: number) => (match.calls === 0 ? "-" : `${((100 * part) / match.calls).toFixed(1)}%`);
+  return `matched on the token's last 4 characters: ${share(match.matched_calls)} of calls`;
 }
 
 /** How a token-label group reads in the terminal and the page. */

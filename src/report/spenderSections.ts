@@ -1,30 +1,31 @@
 import { counted } from "../log/plural.js";
 import { printable } from "../log/printable.js";
 import { ellipsis, padEndTo, padStartTo, TERMINAL_COLUMNS, textWidth } from "../log/terminalText.js";
+import { cents } from "./cents.js";
 import { escapeHtml as esc } from "./escapeHtml.js";
 import type { ReportFigures } from "./figures.js";
-import { memberName, type SpenderFigures, tokenLabelName } from "./readSpenderFigures.js";
-import { groupCount, groupDigits } from "./usd.js";
+import { memberName, type SpenderFigures, tokenLabelName, tokenMatchText } from "./readSpenderFigures.js";
+import { groupCount, percent } from "./usd.js";
 
 /** Rows of each list the terminal shows; --json and the page have them all. */
 const TERMINAL_ROWS = 10;
 
 /**
- * The terminal block: spend per person and per token label (nothing for an older database). The
- * amounts and counts are shown whole; a name too long for the line ends in an ellipsis.
+ * The terminal block: spend per person and per token label (nothing for an older database), in
+ * cents (exact in --json), counts whole; a name too long for the line ends in an ellipsis.
  */
 export function spenderLines(figures: ReportFigures): string[] {
   const spenders: SpenderFigures | null = figures.spenders;
   if (spenders === null || figures.totals.calls === 0) return [];
   const block = (title: string, rows: { name: string; calls: number; cost_usd: string }[]) => {
     const shown = rows.slice(0, TERMINAL_ROWS);
-    const width = Math.max(...shown.map((row) => groupDigits(row.cost_usd).length));
+    const width = Math.max(...shown.map((row) => cents(row.cost_usd).length));
     const calls = Math.max(9, ...shown.map((row) => groupCount(row.calls).length));
     return [
       title,
       ...shown.map((row) => {
         const count = padEndTo(counted(padStartTo(groupCount(row.calls), calls), "call"), calls + 6);
-        const figures = `  ${padStartTo(groupDigits(row.cost_usd), width)} USD  ${count}  `;
+        const figures = `  ${padStartTo(cents(row.cost_usd), width)} USD  ${count}  `;
         return figures + ellipsis(printable(row.name), TERMINAL_COLUMNS - textWidth(figures));
       }),
       ...(rows.length > shown.length ? [`  ... ${rows.length - shown.length} more (--json, --html)`] : []),
@@ -44,6 +45,7 @@ export function spenderLines(figures: ReportFigures): string[] {
       "spend per token label",
       spenders.per_token_label.map((row) => ({ ...row, name: tokenLabelName(row) })),
     ),
+    `  ${tokenMatchText(spenders.token_match)}`,
   ];
 }
 
@@ -52,10 +54,10 @@ export function spenderSection(figures: ReportFigures): string {
   const spenders = figures.spenders;
   if (spenders === null || figures.totals.calls === 0) return "";
   const table = (head: string, rows: { name: string; calls: number; cost_usd: string }[]) =>
-    `<table><thead><tr><th>${esc(head)}</th><th class="num">Calls</th><th class="num">USD</th></tr></thead><tbody>${rows
+    `<table><thead><tr><th>${esc(head)}</th><th class="num">Calls</th><th class="num">Share of calls</th><th class="num">USD</th></tr></thead><tbody>${rows
       .map(
         (row) =>
-          `<tr><td>${esc(row.name)}</td><td class="num">${esc(groupCount(row.calls))}</td><td class="num">${esc(groupDigits(row.cost_usd))}</td></tr>`,
+          `<tr><td>${esc(row.name)}</td><td class="num">${esc(groupCount(row.calls))}</td><td class="num">${esc(percent(row.calls, figures.totals.calls))}</td><td class="num" title="${esc(`${row.cost_usd} USD`)}">${esc(cents(row.cost_usd))}</td></tr>`,
       )
       .join("")}</tbody></table>`;
   return `<section><h2>Who spent it</h2>${table(
@@ -65,7 +67,7 @@ export function spenderSection(figures: ReportFigures): string {
       name: memberName(row) + (row.role === null ? "" : ` (${row.role})`),
     })),
   )}${table(
-    "Token label",
+    "Token label (matched on the token's last 4 characters)",
     spenders.per_token_label.map((row) => ({ ...row, name: tokenLabelName(row) })),
-  )}<p class="note">Calls are matched to tokens by their last 4 characters, all the API shows of a token: ambiguous and unmatched calls are groups of their own, so each table sums to the spend.</p></section>`;
+  )}<p class="note">${esc(`Token attribution is a match on the token's last 4 characters, all the API shows of a token: ${tokenMatchText(spenders.token_match)} (${percent(spenders.token_match.ambiguous_calls, spenders.token_match.calls)} ambiguous, ${percent(spenders.token_match.unmatched_calls, spenders.token_match.calls)} unmatched). Ambiguous and unmatched calls are groups of their own, so each table sums to the spend. Amounts to the cent; hover for the exact value.`)}</p></section>`;
 }

@@ -20,8 +20,19 @@ export interface CallContext {
   earlierOperationId(i: number): string;
   /** Encoded literal of a string from a bounded pool (see LiteralCache). */
   literal(text: string): Uint8Array;
-  /** The invoice item of the user's billing account for the UTC month of `createdUs`. */
-  invoiceItemId(user: UserProfile, createdUs: number): string;
+  /**
+   * The stripe_invoice_item_id of priced call i billed by `nowUs`, or undefined when credits paid
+   * for it: the spec sets the id only "if it is billable".
+   */
+  invoiceItemOf(
+    i: number,
+    user: UserProfile,
+    createdUs: number,
+    billedUs: number,
+    nowUs: number,
+  ): string | undefined;
+  /** Each billable call has its own item (an unbounded pool, so never a cached literal). */
+  readonly perCallItems: boolean;
 }
 
 /** Whether stripe_invoice_item_id is omitted, "", or an invoice item id. */
@@ -52,6 +63,8 @@ export interface RawCall {
   priceMicros: number | null;
   statusCode: number | null;
   invoice: Invoice;
+  /** The invoice item, when `invoice` is "item". */
+  invoiceItem: string | undefined;
 }
 
 /** Call i as GET /user/api-calls shows it at `nowUs`. Only billing fields depend on the clock. */
@@ -76,7 +89,11 @@ export function rawCall(ctx: CallContext, i: number, nowUs: number): RawCall {
   }
   const priceMicros = billed ? billing.price.micros : null;
   let invoice: Invoice = hash32(seed, i, SALT.invoiceStyle) % 3 === 0 ? "omitted" : "empty";
-  if (priceMicros !== null && priceMicros > 0) invoice = "item";
+  const invoiceItem =
+    priceMicros !== null && priceMicros > 0
+      ? ctx.invoiceItemOf(i, user, createdUs, billing.billedUs, nowUs)
+      : undefined;
+  if (invoiceItem !== undefined) invoice = "item";
 
   return {
     index: i,
@@ -100,6 +117,7 @@ export function rawCall(ctx: CallContext, i: number, nowUs: number): RawCall {
     priceMicros,
     statusCode: statusCodeOf(seed, i, kind),
     invoice,
+    invoiceItem,
   };
 }
 
@@ -198,8 +216,9 @@ export function writeCallJson(w: ByteWriter, ctx: CallContext, r: RawCall, price
   if (r.invoice !== "omitted") {
     w.raw(K.invoice);
     if (r.invoice === "empty") w.raw(K.emptyString);
+    else if (ctx.perCallItems) w.jsonString(r.invoiceItem ?? "");
     // One item per billing account and month: a bounded pool, so cached as a literal.
-    else w.raw(ctx.literal(ctx.invoiceItemId(r.user, r.createdUs)));
+    else w.raw(ctx.literal(r.invoiceItem ?? ""));
   }
   w.raw(K.token);
   w.raw(ctx.literal(r.token));

@@ -1,36 +1,26 @@
 import type { PriceMode } from "./billing.js";
 import { ByteWriter } from "./byteWriter.js";
 import { operationTypeOf } from "./callFacts.js";
+import { CallItems } from "./callItems.js";
 import { type CallContext, type RawCall, rawCall, writeCallJson } from "./callRecord.js";
+import { CreditLedger } from "./creditLedger.js";
 import { SIM_DEFAULTS } from "./defaults.js";
 import { CallIdentity, derivedUuid } from "./identity.js";
-import { billingAccountOf, invoiceItemId, monthIndexOfMicros } from "./invoiceItems.js";
+import { billingAccountOf } from "./invoiceItems.js";
 import { type KeysetCalls, keysetPage, type SortKey, type SortMode } from "./keysetPage.js";
-import { type LateBilling, type LateBillingOptions, lateBillingOf } from "./lateBilling.js";
+import { type LateBilling, lateBillingOf } from "./lateBilling.js";
 import { LiteralCache } from "./literalCache.js";
 import { buildOperation } from "./operations.js";
 import { UUID_PATTERN } from "./random.js";
 import { SALT } from "./salts.js";
 import { microsFromDate } from "./time.js";
 import { Timeline } from "./timeline.js";
-import type { ApiCallRecord, AsyncOperation, SimUser } from "./types.js";
+import type { ApiCallRecord, AsyncOperation, SimUser, SimulatorOptions } from "./types.js";
 import { UserIndex } from "./userIndex.js";
 import { createUsers, type UserProfile, userOf } from "./users.js";
 
-export interface DatasetOptions {
-  seed?: number;
-  calls?: number;
-  days?: number;
-  users?: number;
-  now?: Date;
-  firstUserToken?: string;
-  /** "realistic" (default): Zoo's pricing rules, whole cents. "adversarial": odd money for tests. */
-  priceMode?: PriceMode;
-  /** Share of calls whose created_at ties with the call before them (default 0, at most 0.5). */
-  tieShare?: number;
-  /** Calls whose billing lands days late or at month end (default: 5% of calls). */
-  lateBilling?: LateBillingOptions;
-}
+/** The simulator's options; the dataset reads those the history depends on (seed, sizes, clock, billing). */
+export type DatasetOptions = SimulatorOptions;
 
 /** The simulated clock's default start. */
 export const DEFAULT_NOW_ISO = SIM_DEFAULTS.nowIso;
@@ -46,6 +36,10 @@ export class Dataset implements CallContext {
   readonly seed: number;
   readonly priceMode: PriceMode;
   readonly lateBilling: LateBilling;
+  readonly perCallItems: boolean;
+  /** Who paid for each billed call: credits, or an invoice (see CreditLedger). */
+  readonly ledger: CreditLedger;
+  readonly #items: CallItems;
   readonly #initialNowMs: number;
   readonly timeline: Timeline;
   readonly #identity: CallIdentity;
@@ -54,8 +48,6 @@ export class Dataset implements CallContext {
   readonly #userByToken = new Map<string, number>();
   #indexedUpTo = 0;
   readonly #literals = new LiteralCache();
-  /** Invoice item ids by account and month: few (accounts x months), asked for on every priced call. */
-  readonly #invoiceItems = new Map<string, string>();
   /** Call i's position in the listing's (created_at, id) order. */
   readonly keyOf = (i: number): SortKey => ({ createdUs: this.timeline.createdAt(i), id: this.idOf(i) });
   readonly #keyset: KeysetCalls = {
@@ -81,6 +73,14 @@ export class Dataset implements CallContext {
       options.tieShare ?? 0,
     );
     this.#identity = new CallIdentity(this.seed);
+    this.perCallItems = options.invoiceItems === "per-call";
+    this.ledger = new CreditLedger(this, this.#initialNowMs * 1000, this.perCallItems);
+    // The planted disagreements land on user 0's account.
+    const first = this.#profiles[0];
+    const planted =
+      options.missingInvoiceItem && first !== undefined ? billingAccountOf(first).id : undefined;
+    const creditsShown = (options.creditsOnInvoice ?? "none") !== "none";
+    this.#items = new CallItems(this.seed, this.ledger, this.perCallItems, planted, creditsShown);
     // Sized for the initial clock (user 0 gets about half the stream, see userOf); grows after.
     this.#byUser = this.#profiles.map(
       (_, u) =>
@@ -138,16 +138,19 @@ export class Dataset implements CallContext {
     return this.#literals.literal(text);
   }
 
-  invoiceItemId(user: UserProfile, createdUs: number): string {
-    const account = billingAccountOf(user).id;
-    const month = monthIndexOfMicros(createdUs);
-    const key = `${account}:${month}`;
-    let id = this.#invoiceItems.get(key);
-    if (id === undefined) {
-      id = invoiceItemId(this.seed, account, month);
-      this.#invoiceItems.set(key, id);
-    }
-    return id;
+  /** When the first call was made: where the invoice periods and the credits start. */
+  get firstCallUs(): number {
+    return this.timeline.createdAt(0);
+  }
+
+  invoiceItemOf(
+    i: number,
+    user: UserProfile,
+    createdUs: number,
+    billedUs: number,
+    nowUs: number,
+  ): string | undefined {
+    return this.#items.itemOf(i, user, createdUs, billedUs, nowUs);
   }
 
   idWords(i: number): Uint32Array {

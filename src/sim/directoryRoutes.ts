@@ -19,6 +19,9 @@ const DAY_US = 86_400_000_000;
 const TOKEN_LABELS = ["laptop", "ci", null] as const;
 const SERVICE_ACCOUNT_LABELS = ["render-farm", "nightly-batch"] as const;
 
+/** The spec's OrgRole values. */
+const ORG_ROLES = ["admin", "member", "service_account"] as const;
+
 /** The paths served here, by their spec template. */
 export const DIRECTORY_PATHS = ["/user/api-tokens", "/org/service-accounts", "/org/members"] as const;
 
@@ -65,11 +68,11 @@ export function directoryRoute(
   const admin = access.admin(ctx, requestId, authorization);
   if ("status" in admin) return admin;
   const role = query.getAll("role").at(-1);
-  if (role !== undefined && role !== "admin" && role !== "member") {
+  if (role !== undefined && !(ORG_ROLES as readonly string[]).includes(role)) {
     return errorReply(
       requestId,
       400,
-      `unable to parse query string: unknown variant \`${role}\`, expected \`admin\` or \`member\``,
+      `unable to parse query string: unknown variant \`${role}\`, expected one of \`admin\`, \`member\`, \`service_account\``,
     );
   }
   const members = membersOf(ctx.dataset, admin.members).filter((m) => role === undefined || m.role === role);
@@ -91,7 +94,7 @@ export function apiTokensOf(dataset: Dataset, u: number): (Listed & Record<strin
       id: derivedUuid(dataset.seed, u * 8 + k, SALT.apiTokenId),
       user_id: profile.id,
       label: TOKEN_LABELS[k % TOKEN_LABELS.length] ?? null,
-      token: obfuscated(token),
+      token: obfuscated("api-", token),
       is_valid: true,
       created_at: at,
       updated_at: at,
@@ -107,7 +110,7 @@ export function serviceAccountsOf(dataset: Dataset, orgId: string): (Listed & Re
       id: derivedUuid(dataset.seed, k, SALT.serviceAccountId),
       org_id: orgId,
       label: SERVICE_ACCOUNT_LABELS[k] ?? null,
-      token: obfuscated(token),
+      token: obfuscated("svc-", token),
       is_valid: true,
       created_at: at,
       updated_at: at,
@@ -115,12 +118,29 @@ export function serviceAccountsOf(dataset: Dataset, orgId: string): (Listed & Re
   });
 }
 
-/** OrgMember of each member: the spec's required fields, names and email. */
+/**
+ * OrgMember of each member: the spec's required fields, names and email; then the org's service
+ * accounts, which are members with the role `service_account` (OrgRole).
+ */
 export function membersOf(
   dataset: Dataset,
   members: readonly number[],
 ): (Listed & Record<string, unknown>)[] {
-  return members.flatMap((u) => {
+  const orgStart = orgStartUs(dataset);
+  const serviceMembers = serviceAccountTokens(dataset.seed).map((_, k) => {
+    const at = formatMicros(orgStart + (5 + k) * DAY_US);
+    const label = SERVICE_ACCOUNT_LABELS[k] ?? "service";
+    return {
+      id: derivedUuid(dataset.seed, 100 + k, SALT.serviceAccountId),
+      email: `${label}@service-accounts.example.com`,
+      name: label,
+      role: "service_account",
+      image: `https://example.com/avatars/${label}.png`,
+      created_at: at,
+      updated_at: at,
+    };
+  });
+  const people = members.flatMap((u) => {
     const profile = dataset.profileOf(u);
     if (profile === undefined) return [];
     const at = formatMicros(orgStartUs(dataset) + u * DAY_US);
@@ -139,10 +159,16 @@ export function membersOf(
       },
     ];
   });
+  return members.length === 0 ? people : [...people, ...serviceMembers];
 }
 
-function obfuscated(token: string): string {
-  return `${"*".repeat(Math.max(0, token.length - 4))}${token.slice(-4)}`;
+/**
+ * A token as the API shows it: its last 4 characters, the rest masked, after the prefix of its
+ * type (ApiTokenUuid "api-", ServiceAccountUuid "svc-"). The calls name the same token by its
+ * bare UUID (ApiCallWithPrice.token is a Uuid), so the last 4 characters still match.
+ */
+function obfuscated(prefix: string, token: string): string {
+  return `${prefix}${"*".repeat(Math.max(0, token.length - 4))}${token.slice(-4)}`;
 }
 
 /** A ResultsPage of `items` (sorted here) after the query's key, with Dropshot's next_page rule. */

@@ -58,9 +58,20 @@ export function derivedStripeId(seed: number, prefix: string, account: string, m
 }
 
 /**
- * The invoice item every priced call of one account in one UTC month is billed on, once billed:
- * the invoice of that month has one line for it, whose amount is the sum of those calls' prices.
+ * The invoice item every billable call of one account in one invoice period is billed on (one item
+ * per month): the period's invoice has one line for it, whose amount is the sum of those calls'
+ * prices.
  */
 export function invoiceItemId(seed: number, account: string, month: number): string {
   return derivedStripeId(seed, "ii_1", account, month);
+}
+
+/** The invoice item of one call when each billable call is its own item. */
+export function callInvoiceItemId(seed: number, account: string, index: number): string {
+  return derivedStripeId(seed, "ii_1", `${account}#call`, index);
+}
+
+/** The item a planted disagreement gives its call: an item no invoice line carries. */
+export function unlinedInvoiceItemId(seed: number, account: string, period: number): string {
+  return derivedStripeId(seed, "ii_1", `${account}#unlined`, period);
 }

@@ -1,7 +1,7 @@
 import type { InvoiceBook, SimInvoice } from "./invoiceBook.js";
 import { billingAccountOf } from "./invoiceItems.js";
 import { orgAdminOf } from "./orgRoutes.js";
-import { errorReply, type Reply } from "./responses.js";
+import { errorReply, FORBIDDEN, type Reply } from "./responses.js";
 import { authenticate, parseLimit, type RouteContext } from "./routes.js";
 import { formatMicros, microsFromDate } from "./time.js";
 
@@ -63,7 +63,7 @@ export function listInvoices(
   if (profile === undefined) return errorReply(requestId, 500, "Internal Server Error", "Internal");
   const account = billingAccountOf(profile);
   if (scope === "org" && account.kind !== "org")
-    return errorReply(requestId, 403, "forbidden: you are not an admin of an org", "Forbidden");
+    return errorReply(requestId, 403, "forbidden: you are not an admin of an org", FORBIDDEN);
   const nowUs = microsFromDate(ctx.now());
   const invoices = account.kind === scope ? book.invoicesOf(account.id, nowUs) : [];
   const page = invoices.slice(offset, offset + limit);
@@ -72,25 +72,39 @@ export function listInvoices(
   return { status: 200, body: `{"next_page":${JSON.stringify(next)},"items":[${items}]}` };
 }
 
+/** What an invoice of each status has paid and still owes: drafts and voids owe nothing yet. */
+function amounts(invoice: SimInvoice): { paid: number; remaining: number } {
+  const total = invoice.subtotalMicros - invoice.discountMicros;
+  if (invoice.status === "paid") return { paid: total, remaining: 0 };
+  if (invoice.status === "void") return { paid: 0, remaining: 0 };
+  return { paid: 0, remaining: total };
+}
+
 /**
  * One Invoice as the spec describes it. Money is written as JSON numbers with the exact decimal
  * text (format money-usd); the fields the spec makes optional without a default that Zoo leaves
  * out when Stripe has none (discounts, default_payment_method, receipt_number) are left out too.
+ * `subtotal` and `total` are the whole invoice's, even when `lines` holds only its first lines.
  */
 function invoiceJson(invoice: SimInvoice): string {
-  const total = microsText(invoice.totalMicros);
-  const lines = invoice.lines.map(
-    (line) =>
-      `{"amount":${microsText(line.amountMicros)},"currency":"usd","description":${JSON.stringify(line.description)},"id":"${line.id}","invoice_item":"${line.invoiceItem}","metadata":{}}`,
-  );
+  const subtotal = microsText(invoice.subtotalMicros);
+  const total = microsText(invoice.subtotalMicros - invoice.discountMicros);
+  // The credits applied as a Discount (spec): a coupon of that amount off.
+  const discount = `{"coupon":{"amount_off":${microsText(invoice.discountMicros)},"id":"credits-${invoice.id}","metadata":{},"name":"API credits","percent_off":null}}`;
+  const { paid, remaining } = amounts(invoice);
+  const lines = invoice.lines.map((line) => {
+    const item = line.invoiceItem === undefined ? "" : `,"invoice_item":"${line.invoiceItem}"`;
+    return `{"amount":${microsText(line.amountMicros)},"currency":"usd","description":${JSON.stringify(line.description)},"id":"${line.id}"${item},"metadata":{}}`;
+  });
+  const final = invoice.status !== "draft";
   const fields = [
     `"amount_due":${total}`,
-    `"amount_paid":${total}`,
+    `"amount_paid":${microsText(paid)}`,
     `"amount_refunded":0`,
-    `"amount_remaining":0`,
-    `"attempt_count":1`,
-    `"attempted":true`,
-    `"billing_reason":"manual"`,
+    `"amount_remaining":${microsText(remaining)}`,
+    `"attempt_count":${final ? 1 : 0}`,
+    `"attempted":${final}`,
+    `"billing_reason":"${invoice.subscriptionId === null ? "manual" : "subscription_cycle"}"`,
     `"collection_method":"charge_automatically"`,
     `"created_at":"${formatMicros(invoice.createdUs).replace(/\.\d+Z$/, "Z")}"`,
     `"currency":"usd"`,
@@ -99,17 +113,18 @@ function invoiceJson(invoice: SimInvoice): string {
       : [`"customer_email":${JSON.stringify(invoice.customerEmail)}`]),
     `"customer_id":"${invoice.customerId}"`,
     `"description":"Zoo API usage"`,
+    ...(invoice.discountMicros === 0 ? [] : [`"discounts":[${discount}]`]),
     `"id":"${invoice.id}"`,
     `"lines":[${lines.join(",")}]`,
     `"metadata":{}`,
     `"number":"${invoice.number}"`,
-    `"paid":true`,
+    `"paid":${invoice.status === "paid"}`,
     `"pdf":"https://pay.stripe.com/invoice/${invoice.id}/pdf"`,
     `"refund_status":null`,
     `"statement_descriptor":"ZOO API"`,
-    `"status":"paid"`,
-    `"subscription_id":null`,
-    `"subtotal":${total}`,
+    `"status":"${invoice.status}"`,
+    `"subscription_id":${invoice.subscriptionId === null ? "null" : `"${invoice.subscriptionId}"`}`,
+    `"subtotal":${subtotal}`,
     `"tax":0`,
     `"total":${total}`,
     `"url":"https://invoice.stripe.com/i/${invoice.id}"`,

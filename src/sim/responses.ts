@@ -1,6 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
 
+/**
+ * The error codes of refusals, which Zoo's 403 and 404 bodies carry (the spec's Error.error_code):
+ * a refusal given without one gets its status's code.
+ */
+export const FORBIDDEN = "Forbidden";
+const CODE_OF_STATUS: Readonly<Record<number, string>> = { 403: FORBIDDEN, 404: "ObjectNotFound" };
+
 /** What a route decided to send; the server adds the common headers and applies faults. */
 export interface Reply {
   status: number;
@@ -21,10 +28,11 @@ export function errorReply(
   errorCode?: string,
   headers?: Record<string, string>,
 ): Reply {
+  const code = errorCode ?? CODE_OF_STATUS[status];
   const fields =
-    errorCode === undefined
+    code === undefined
       ? { request_id: requestId, message }
-      : { request_id: requestId, error_code: errorCode, message };
+      : { request_id: requestId, error_code: code, message };
   const body = JSON.stringify(fields, null, 2);
   return headers === undefined ? { status, body } : { status, body, headers };
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { balanceScopeOf, getPaymentBalance, SpendLedgers } from "./balance.js";
+import { balanceScopeOf, getPaymentBalance } from "./balance.js";
 import { createClock, type SimClock } from "./clock.js";
 import { handleControl } from "./control.js";
 import { Dataset, DEFAULT_NOW_ISO } from "./dataset.js";
@@ -55,7 +55,7 @@ function routeOf(path: string): string {
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const now = options.now ?? new Date(DEFAULT_NOW_ISO);
   const dataset = new Dataset({ ...options, now });
-  const clock = createClock(now);
+  const clock = createClock(now, options.wallClock);
   const faults = new FaultInjector(options.faults);
   const stats = new SimStats();
   const gates = new RequestGates();
@@ -71,8 +71,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     outputBytes: options.outputBytes,
   };
   const control = { clock, stats, faults, users };
-  const invoices = new InvoiceBook(dataset, options.invoiceDisagreement ?? false);
-  const balanceRoutes = { ...routes, ledgers: new SpendLedgers(dataset) };
+  const linesLimit = options.invoiceLinesLimit;
+  if (linesLimit !== undefined && !(Number.isSafeInteger(linesLimit) && linesLimit >= 1))
+    throw new RangeError(`invoiceLinesLimit must be a whole number >= 1, not ${linesLimit}`);
+  const invoices = new InvoiceBook(dataset, {
+    perCallItems: dataset.perCallItems,
+    subscription: options.subscription ?? false,
+    linesLimit,
+    statuses: options.invoiceStatuses ?? false,
+    plantDisagreement: options.invoiceDisagreement ?? false,
+    plantUnlinedCall: options.missingInvoiceItem ?? false,
+    plantExtraLine: options.extraInvoiceLine ?? false,
+    credits: options.creditsOnInvoice ?? "none",
+  });
+  const balanceRoutes = { ...routes, book: invoices, subscription: options.subscription ?? false };
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -153,7 +165,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         authorization,
       );
     if (balanceScope !== undefined)
-      return getPaymentBalance(balanceRoutes, requestId, balanceScope, authorization);
+      return getPaymentBalance(
+        balanceRoutes,
+        requestId,
+        balanceScope,
+        new URLSearchParams(queryString),
+        authorization,
+      );
     const org = orgRoute(routes, path, new URLSearchParams(queryString), requestId, authorization);
     if (org !== undefined) return org;
     return listApiCalls(routes, requestId, new URLSearchParams(queryString), authorization);

@@ -96,6 +96,11 @@ export interface SimulatorOptions {
   days?: number;
   users?: number;
   now?: Date;
+  /**
+   * The machine's clock, when the simulated clock should also move as it does (the `sim` command);
+   * without it the simulated clock moves only when told to (POST /_sim/clock, tests).
+   */
+  wallClock?: () => Date;
   host?: string;
   port?: number;
   firstUserToken?: string;
@@ -129,4 +134,34 @@ export interface SimulatorOptions {
    * (default false: every line is the exact sum of its calls' prices).
    */
   invoiceDisagreement?: boolean;
+  /**
+   * One billable call of user 0's account carries an invoice item that no line of its (complete)
+   * invoice has, and the invoice leaves its price out (default false).
+   */
+  missingInvoiceItem?: boolean;
+  /**
+   * User 0's account's oldest invoice with usage bills its first usage line's item a second time,
+   * on an extra line of $2.50 (default false).
+   */
+  extraInvoiceLine?: boolean;
+  /**
+   * "per-month" (default): every billable call of an account's invoice period is billed on one
+   * item, one line. "per-call": each billable call is its own item and line.
+   */
+  invoiceItems?: "per-month" | "per-call";
+  /** Every invoice ends with a $20 subscription line (a Pro tier) and names its subscription (default false). */
+  subscription?: boolean;
+  /** `lines` holds the first N lines of an invoice, while subtotal and total stay whole (default: all). */
+  invoiceLinesLimit?: number;
+  /**
+   * Beside the paid invoices: a draft for the open period, the newest closed one still open, the
+   * second oldest uncollectible, and the oldest issued once before as a voided copy (default false).
+   */
+  invoiceStatuses?: boolean;
+  /**
+   * "none" (default): calls paid by credits carry no invoice item and are on no invoice. "line":
+   * every priced call is billed, and each invoice has a negative "API credits applied" line for the
+   * credits its period used. "discount": the same, the credits applied as a Discount instead.
+   */
+  creditsOnInvoice?: "none" | "line" | "discount";
 }

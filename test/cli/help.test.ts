@@ -184,7 +184,7 @@ describe("--help shows the defaults the config applies", () => {
   test("sim: commander's defaults and the simulator's own", async () => {
     const text = await help(["sim"]);
     const options = optionsOf(text);
-    expect(shownDefault(options, "--now")).toBe(SIM_DEFAULTS.nowIso);
+    expect(shownDefault(options, "--now")).toBe(SIM_DEFAULTS.simNow);
     expect(Number(shownDefault(options, "--late-billing"))).toBe(SIM_DEFAULTS.lateBillingShare);
     expect(Number(shownDefault(options, "--latency-ms"))).toBe(SIM_DEFAULTS.latencyMs);
     for (const flag of ["--rate-429", "--rate-5xx", "--rate-reset", "--rate-truncated"]) {

@@ -49,6 +49,9 @@ beforeAll(async () => {
     users: 4,
     priceMode: "adversarial",
     priceAsString: true,
+    // Every priced call on an invoice, credits as a line: a small org's spend stays under its
+    // monthly credits, which would leave it without invoices to kill the export in.
+    creditsOnInvoice: "line",
   });
   const adminUser = sim.users.find((user) => user.orgRole === "admin");
   admin = adminUser?.token ?? "";
@@ -227,7 +230,8 @@ test(`org scope: SIGKILL at random moments and in the account steps, then re-run
   const truth = await orgTruth(sim.url, admin);
   // The listings the checks rely on are not empty: each kill has something to break.
   expect(truth.calls.length).toBeGreaterThan(500);
-  expect(truth.members).toHaveLength(3);
+  // The 3 users and the org's 2 service accounts (role service_account).
+  expect(truth.members).toHaveLength(5);
   expect(truth.serviceAccounts.length).toBeGreaterThan(0);
   expect(truth.invoices.length).toBeGreaterThanOrEqual(10);
   const env = { ZOO_API_TOKEN: admin, ZOO_HOST: sim.url };

@@ -1,6 +1,7 @@
 import { expect, test } from "vitest";
 import type { Warehouse } from "../../src/load/database.js";
 import { withTempWarehouse } from "../helpers/exportHarness.js";
+import { micros } from "./billingBook.js";
 
 /**
  * The definitions of credit_burn and credit_runway (sql/credit_views.sql) on hand-made snapshots:
@@ -13,6 +14,14 @@ interface Snapshot {
   monthly: string;
   stable: string;
   refresh: string | null;
+
+  /** The plan's monthly allowance in USD, as subscription_details gives it; absent when not given. */
+  allowance?: string;
+}
+
+/** Counts are seconds at $1/120 (Zoo's per-second billing): 120 credits to the dollar. */
+function seconds(usd: string): string {
+  return String((micros(usd) * 120n) / 1_000_000n);
 }
 
 async function insert(warehouse: Warehouse, snapshots: readonly Snapshot[]): Promise<void> {
@@ -20,10 +29,23 @@ async function insert(warehouse: Warehouse, snapshots: readonly Snapshot[]): Pro
     await warehouse.connection.run(
       `INSERT INTO balance_snapshots (run_id, taken_at, scope, created_at, updated_at,
          monthly_api_credits_remaining, monthly_api_credits_remaining_monetary_value, monthly_api_credits_refresh_at,
-         stable_api_credits_remaining, stable_api_credits_remaining_monetary_value)
-       VALUES ($run, $at::TIMESTAMPTZ, 'user', $at::TIMESTAMPTZ, $at::TIMESTAMPTZ, 0, $monthly::DECIMAL(18, 6),
-         $refresh::TIMESTAMPTZ, 0, $stable::DECIMAL(18, 6))`,
-      { run: s.run, at: s.at, monthly: s.monthly, stable: s.stable, refresh: s.refresh },
+         stable_api_credits_remaining, stable_api_credits_remaining_monetary_value, subscription_details)
+       VALUES ($run, $at::TIMESTAMPTZ, 'user', $at::TIMESTAMPTZ, $at::TIMESTAMPTZ, $monthlyCount::UBIGINT,
+         $monthly::DECIMAL(18, 6), $refresh::TIMESTAMPTZ, $stableCount::UBIGINT, $stable::DECIMAL(18, 6),
+         $details::JSON)`,
+      {
+        run: s.run,
+        at: s.at,
+        monthly: s.monthly,
+        stable: s.stable,
+        refresh: s.refresh,
+        monthlyCount: seconds(s.monthly),
+        stableCount: seconds(s.stable),
+        details:
+          s.allowance === undefined
+            ? null
+            : `{"modeling_app": {"monthly_pay_as_you_go_api_credits_monetary_value": ${s.allowance}}}`,
+      },
     );
   }
 }
@@ -67,11 +89,14 @@ test("a monthly refresh and a grant are not burn; the counted pairs make the cur
       { run_id: "b", counted: true, consumed: "2.000000", burn: "2.000000" },
       { run_id: "c", counted: false, consumed: null, burn: null },
       { run_id: "d", counted: true, consumed: "1.500000", burn: "3.000000" },
-      { run_id: "e", counted: false, consumed: null, burn: null },
+      // Monthly credits are left at its end, so the stable ones were not drawn on: the grant is no
+      // burn, and what the monthly ones lost (nothing) is the pair's spend.
+      { run_id: "e", counted: true, consumed: "0.000000", burn: "0.000000" },
     ]);
-    // 3.5 over 1.5 days = 2.333333 per day (rounded down); 618.5 left lasts 265.07 days.
+    // 3.5 over 2.5 days = 1.4 per day. The 18.5 monthly are spent before the refresh on 12-01, so
+    // nothing expires; no allowance is known, so no month brings more: 618.5 last 441.8 days.
     expect(await rows(warehouse, RUNWAY_SQL)).toEqual([
-      { burn_source: "snapshots", pairs: 2, burn: "2.333333", runway_days: 265.1, runs_out_on: "2027-07-26" },
+      { burn_source: "snapshots", pairs: 3, burn: "1.400000", runway_days: 441.8, runs_out_on: "2028-01-18" },
     ]);
   });
 });
@@ -118,6 +143,84 @@ test("credits used up: a pair that starts at zero is no burn; the runway is 0, o
     await warehouse.connection.run("DELETE FROM balance_snapshots WHERE run_id <> 'c'");
     expect(await rows(warehouse, RUNWAY_SQL)).toEqual([
       { burn_source: "api_calls", pairs: 0, burn: "0.000000", runway_days: 0, runs_out_on: "2026-10-05" },
+    ]);
+  });
+});
+
+test("the ledger's rule: monthly credits left at a refresh expire, the allowance comes back each month", async () => {
+  await withTempWarehouse(async (warehouse) => {
+    // 10 a day; 1,000 monthly credits expire in 2 days, only 20 of them spent by then.
+    await insert(warehouse, [
+      {
+        run: "a",
+        at: "2026-10-28T00:00:00Z",
+        monthly: "1010",
+        stable: "10",
+        refresh: "2026-11-01T00:00:00Z",
+      },
+      { run: "b", at: "2026-10-30T00:00:00Z", monthly: "990", stable: "10", refresh: "2026-11-01T00:00:00Z" },
+    ]);
+    // Counts and monetary values both: 20 USD is 2,400 seconds of credit.
+    expect(
+      await rows(
+        warehouse,
+        "SELECT consumed_usd::VARCHAR AS usd, consumed_credits::VARCHAR AS credits FROM credit_burn",
+      ),
+    ).toEqual([{ usd: "20.000000", credits: "2400" }]);
+    // No allowance known: the 970 left at the refresh expire, the 10 stable last one more day.
+    expect(await rows(warehouse, RUNWAY_SQL)).toEqual([
+      { burn_source: "snapshots", pairs: 1, burn: "10.000000", runway_days: 3, runs_out_on: "2026-11-02" },
+    ]);
+  });
+});
+
+test("an allowance that covers a month's burn: the credits never run out", async () => {
+  await withTempWarehouse(async (warehouse) => {
+    await insert(warehouse, [
+      {
+        run: "a",
+        at: "2026-10-10T00:00:00Z",
+        monthly: "20",
+        stable: "5",
+        refresh: "2026-11-01T00:00:00Z",
+        allowance: "20",
+      },
+      {
+        run: "b",
+        at: "2026-10-20T00:00:00Z",
+        monthly: "15",
+        stable: "5",
+        refresh: "2026-11-01T00:00:00Z",
+        allowance: "20",
+      },
+    ]);
+    // 0.5 a day is 15.5 in the longest month, under the 20 each month brings.
+    expect(await rows(warehouse, RUNWAY_SQL)).toEqual([
+      { burn_source: "snapshots", pairs: 1, burn: "0.500000", runway_days: null, runs_out_on: null },
+    ]);
+    // At 1 a day: 12 days to the refresh take the 10 monthly and 2 stable; November brings 20 and the
+    // 3 stable left, gone 23 days in. Not (10 + 5) / 1 = 15 days: a month's allowance comes back.
+    await warehouse.connection.run("DELETE FROM balance_snapshots");
+    await insert(warehouse, [
+      {
+        run: "c",
+        at: "2026-10-10T00:00:00Z",
+        monthly: "20",
+        stable: "5",
+        refresh: "2026-11-01T00:00:00Z",
+        allowance: "20",
+      },
+      {
+        run: "d",
+        at: "2026-10-20T00:00:00Z",
+        monthly: "10",
+        stable: "5",
+        refresh: "2026-11-01T00:00:00Z",
+        allowance: "20",
+      },
+    ]);
+    expect(await rows(warehouse, RUNWAY_SQL)).toEqual([
+      { burn_source: "snapshots", pairs: 1, burn: "1.000000", runway_days: 35, runs_out_on: "2026-11-24" },
     ]);
   });
 });

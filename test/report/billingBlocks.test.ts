@@ -23,6 +23,10 @@ const CREDITS: CreditFigures = {
   remaining_usd: "1234567.123456",
   monthly_usd: "20.000000",
   stable_usd: "1234547.123456",
+  monthly_credits: "2400",
+  stable_credits: "148145654774",
+  monthly_refresh_at: "2026-12-01T00:00:00.000000Z",
+  monthly_allowance_usd: "20.000000",
   burn_usd_per_day: "98765.432109",
   burn_source: "snapshots",
   runway_days: 12.5,
@@ -43,19 +47,34 @@ const USED_UP: CreditFigures = {
 function month(name: string, invoiced: boolean, differing = 0): InvoiceMonthFigure {
   return {
     month: name,
+    status: differing > 0 ? "differs" : invoiced ? "agrees" : "not_invoiced",
     calls: 123456,
     usage_cost_usd: "1234567.123456",
-    invoice_lines: invoiced ? 1 : 0,
-    invoiced_usd: invoiced ? "1234568.353456" : "0.000000",
-    difference_usd: invoiced ? "1.230000" : "-1234567.123456",
+    invoiced_calls: invoiced ? 123000 : 0,
+    invoiced_usage_usd: invoiced ? "1234000.000000" : "0.000000",
+    not_billed_calls: invoiced ? 456 : 0,
+    not_billed_usd: invoiced ? "567.123456" : "0.000000",
+    ...(invoiced ? { credits_paid_usd: "500.000000", monthly_allowance_usd: "20.000000" } : {}),
+    awaiting_calls: invoiced ? 0 : 123456,
+    awaiting_usd: invoiced ? "0.000000" : "1234567.123456",
+    on_incomplete_invoice_calls: 0,
+    unexplained_calls: 0,
+    unexplained_usd: "0.000000",
+    invoices: invoiced ? 1 : 0,
+    invoices_incomplete: 0,
+    invoice_lines: invoiced ? 2 : 0,
+    invoiced_usd: invoiced ? "1234021.230000" : "0.000000",
+    other_charges_usd: invoiced ? "20.000000" : "0.000000",
+    credits_usd: "0.000000",
     lines_differing: differing,
+    lines_difference_usd: differing > 0 ? "1.230000" : "0.000000",
   };
 }
 
 const INVOICES: InvoiceFigures = {
   months: [month("2026-09", true, 1), month("2026-10", false), month("2026-11", false)],
   lines: {
-    in_period: 1,
+    usage_lines: 1,
     agreeing: 0,
     not_agreeing: [
       {
@@ -63,18 +82,55 @@ const INVOICES: InvoiceFigures = {
         invoice_id: "in_1jRYE74dwqwg1XP0v11E5Uvb0",
         invoice_number: "ALUAY3KM-202609",
         invoice_item: "ii_1gzXpV38N6MO08jrES1n97Tr1",
+        description: "API usage",
+        line_class: "usage",
         status: "differs",
-        line_amount_usd: "1234568.353456",
-        calls: 123456,
-        calls_cost_usd: "1234567.123456",
+        line_amount_usd: "1234001.230000",
+        item_lines: 1,
+        item_lines_usd: "1234001.230000",
+        calls: 123000,
+        calls_cost_usd: "1234000.000000",
         difference_usd: "1.230000",
       },
     ],
+    other: [
+      {
+        month: "2026-09",
+        invoice_id: "in_1jRYE74dwqwg1XP0v11E5Uvb0",
+        invoice_number: "ALUAY3KM-202609",
+        invoice_item: "ii_sub",
+        description: "Zoo Pro subscription",
+        line_class: "other_charge",
+        status: "other_charge",
+        line_amount_usd: "20.000000",
+        item_lines: 1,
+        item_lines_usd: "20.000000",
+        calls: 0,
+        calls_cost_usd: "0.000000",
+        difference_usd: "0.000000",
+      },
+    ],
   },
-  calls_not_invoiced: { calls: 12345, cost_usd: "123456.123456" },
+  not_invoiced: [
+    { billing_class: "awaiting_invoice", reason: "month_open", calls: 246912, cost_usd: "2469134.246912" },
+    { billing_class: "not_billed", reason: "no_invoice_item", calls: 456, cost_usd: "567.123456" },
+  ],
+  unexplained_calls: [],
 };
 
 describe("the credits block", () => {
+  test("the page's table: cents with the exact value on hover, and the credits as counted", () => {
+    const html = creditsSection(CREDITS);
+    expect(html).toContain('title="1234547.123456 USD">1,234,547.12<');
+    expect(html).toContain(">148,145,654,774<");
+    expect(html).toContain('title="20.000000 USD">20.00<');
+  });
+
+  test("a burn the monthly allowance keeps up with has no run-out date, and says why", () => {
+    const text = creditLines({ ...CREDITS, runway_days: null, runs_out_on: null }).join("\n");
+    expect(text).toContain("the monthly allowance keeps up with the burn");
+  });
+
   test("fits 80 columns with large amounts and says when the credits run out", () => {
     const lines = creditLines(CREDITS);
     expect(tooWide(lines)).toEqual([]);
@@ -82,6 +138,9 @@ describe("the credits block", () => {
     expect(text).toContain("1,234,567.123456 USD left");
     expect(text).toContain("runs out on 2026-12-06");
     expect(text).toContain("12.5 days");
+    // Counts beside the monetary values, and when the monthly ones come back.
+    expect(text).toContain("(2,400 + 148,145,654,774 credits)");
+    expect(text).toContain("monthly credits refresh 2026-12-01 to 20.000000 USD");
   });
 
   test("credits at zero are used up, not 'nothing is being consumed'", () => {
@@ -96,33 +155,54 @@ describe("the credits block", () => {
 });
 
 describe("the invoices block", () => {
-  test("fits 80 columns with large amounts, headers over their values", () => {
+  test("fits 80 columns with large amounts, headers over their values, in cents", () => {
     const lines = invoiceLines(INVOICES);
     expect(tooWide(lines)).toEqual([]);
     // Each header ends where its column's values end (numbers are right-aligned).
-    const header = lines.find((line) => line.includes("usage USD")) ?? "";
+    const header = lines.find((line) => line.trimStart().startsWith("month")) ?? "";
     const row = lines.find((line) => line.includes("2026-09")) ?? "";
+    let from = 0;
     for (const [name, value] of [
-      ["usage USD", "1,234,567.123456"],
-      ["invoiced USD", "1,234,568.353456"],
-      ["difference USD", "+1.230000"],
+      ["usage", "1,234,567.12"],
+      ["invoiced", "1,234,000.00"],
+      ["not billed", "567.12"],
     ] as const) {
-      expect(header.indexOf(name) + name.length, name).toBe(row.indexOf(value) + value.length);
+      from = row.indexOf(value, from) + value.length;
+      expect(header.indexOf(name) + name.length, name).toBe(from);
     }
+    // Each month's status after the table, months of one status together.
+    expect(lines).toContain(`${" ".repeat(10)}2026-09: check 1 lines.`);
+    expect(lines).toContain(`${" ".repeat(10)}2026-10, 2026-11: not invoiced yet.`);
   });
 
-  test("a month without an invoice yet is not shown as a shortfall", () => {
-    const lines = invoiceLines(INVOICES);
-    const october = lines.find((line) => line.includes("2026-10")) ?? "";
-    expect(october).toContain("not invoiced yet");
-    expect(october).not.toContain("-1,234,567.123456");
-    expect(october).not.toMatch(/\b0\.000000\b/);
+  test("the classes in words: credits paid, other charges apart, the line that differs", () => {
+    const text = invoiceLines(INVOICES).join("\n").replace(/\s+/g, " ");
+    expect(text).toContain(
+      "Not billed (paid by API credits or a free allowance), the calls carry no invoice item: 456 calls, 567.12.",
+    );
+    expect(text).toContain("credits paying 500.00 of the 567.12 not billed");
+    expect(text).toContain("other charges of 20.00 (subscriptions, manual charges)");
+    expect(text).toContain("+1.23 unexplained");
+    expect(text).toContain("2026-10, 2026-11: not invoiced yet.");
+  });
+
+  test("the page shows cents with the exact value on hover", () => {
     const html = invoicesSection(INVOICES);
-    // Signed as in the terminal: the invoice asks 1.23 more than the calls cost.
-    const september = html.split("<tr>").filter((part) => part.includes(">2026-09<"));
-    expect(september.map((part) => part.includes(">+1.230000<"))).toEqual([true, true]);
+    expect(html).toContain('title="1234567.123456 USD">1,234,567.12<');
+    expect(html).toContain('title="1.230000 USD">+1.23<');
+    expect(html).toContain("Zoo Pro subscription (other charge)");
     const row = html.split("<tr>").find((part) => part.includes(">2026-10<")) ?? "";
     expect(row).toContain("not invoiced yet");
-    expect(row).not.toContain("-1,234,567.123456");
+  });
+
+  test("too wide for a table: one month a few lines, still within 80 columns", () => {
+    const huge = {
+      ...month("2026-09", true),
+      usage_cost_usd: "123456789012.123456",
+      awaiting_usd: "123456789012.123456",
+    };
+    const lines = invoiceLines({ ...INVOICES, months: [huge] });
+    expect(tooWide(lines)).toEqual([]);
+    expect(lines.join("\n")).toContain("usage 123,456,789,012.12");
   });
 });

@@ -3,6 +3,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { cents } from "../../src/report/cents.js";
 import { REPO_ROOT, runCli } from "../helpers/cli.js";
 import { queryDb } from "../helpers/exportHarness.js";
 import { CHROMIUM, chromiumInstalled, launchChromium } from "./chromium.js";
@@ -201,22 +202,26 @@ describe("the HTML report in headless Chromium", () => {
             .evaluateAll((trs) =>
               trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "")),
             );
-        const grouped = (decimal: string) => decimal.replace(/\B(?=(\d{3})+(?!\d)\.)/g, ",");
         const months = await queryDb(
           fixture.db,
-          `SELECT strftime(month, '%Y-%m') AS month, invoice_lines::INTEGER AS lines,
-             invoiced_usd::VARCHAR AS invoiced FROM monthly_reconciliation ORDER BY month`,
+          `SELECT strftime(month, '%Y-%m') AS month, invoiced_usage_usd::VARCHAR AS invoiced
+           FROM monthly_reconciliation ORDER BY month`,
         );
-        expect(months.some((month) => month.lines === 1)).toBe(true);
-        expect((await cells("Invoices against spend", 0)).map((row) => [row[0], row[3]])).toEqual(
-          months.map((month) => [
-            month.month,
-            month.lines === 0 ? "not invoiced yet" : grouped(String(month.invoiced)),
-          ]),
+        expect(months.length).toBeGreaterThanOrEqual(2);
+        // Cents in the cell, the exact value on hover.
+        const invoicedCells = section("Invoices against spend")
+          .locator(".scroll > table")
+          .nth(0)
+          .locator("tbody tr td:nth-child(4)");
+        expect(await invoicedCells.allTextContents()).toEqual(
+          months.map((month) => cents(String(month.invoiced))),
         );
-        // The planted disagreement, exact.
+        expect(await invoicedCells.evaluateAll((tds) => tds.map((td) => td.getAttribute("title")))).toEqual(
+          months.map((month) => `${String(month.invoiced)} USD`),
+        );
+        // The planted disagreement, to the cent.
         const open = await cells("Invoices against spend", 1);
-        expect(open.map((row) => [row[3], row.at(-1)])).toEqual([["differs", "+1.230000"]]);
+        expect(open.map((row) => row[6])).toEqual(["+1.23"]);
         const [credits] = await queryDb(
           fixture.db,
           "SELECT remaining_usd::VARCHAR AS left FROM credit_runway",

@@ -43,39 +43,52 @@ describe("the report's invoices", () => {
   });
   afterAll(() => workspace.cleanup());
 
-  test("each month's spend with its invoice and the exact difference, and the one line that differs", async () => {
+  test("each month's usage in its classes, exact, and the one line that differs", async () => {
     const figures = await figuresOf(workspace.db, null, null);
     const invoices = figures.invoices;
     if (invoices === null) throw new Error("expected invoice figures");
     const months = await queryDb(
       workspace.db,
-      `SELECT strftime(month, '%Y-%m') AS month, usage_cost_usd::VARCHAR AS usage, invoiced_usd::VARCHAR AS invoiced,
-         difference_usd::VARCHAR AS difference FROM monthly_reconciliation ORDER BY month`,
+      `SELECT strftime(month, '%Y-%m') AS month, usage_cost_usd::VARCHAR AS usage,
+         invoiced_usage_usd::VARCHAR AS invoiced, unexplained_usd::VARCHAR AS unexplained, status
+       FROM monthly_reconciliation ORDER BY month`,
     );
-    expect(invoices.months.map((m) => [m.month, m.usage_cost_usd, m.invoiced_usd, m.difference_usd])).toEqual(
-      months.map((m) => [m.month, m.usage, m.invoiced, m.difference]),
-    );
+    expect(
+      invoices.months.map((m) => [
+        m.month,
+        m.usage_cost_usd,
+        m.invoiced_usage_usd,
+        m.unexplained_usd,
+        m.status,
+      ]),
+    ).toEqual(months.map((m) => [m.month, m.usage, m.invoiced, m.unexplained, m.status]));
     expect(invoices.lines.not_agreeing).toHaveLength(1);
     expect(invoices.lines.not_agreeing[0]).toMatchObject({ status: "differs", difference_usd: "1.230000" });
-    expect(invoices.lines.agreeing).toBe(invoices.lines.in_period - 1);
-    expect(invoices.calls_not_invoiced).toEqual({ calls: 0, cost_usd: "0.000000" });
-    const differing = invoices.months.filter((m) => m.lines_differing > 0);
-    expect(differing.map((m) => m.difference_usd)).toEqual(["1.230000"]);
+    expect(invoices.lines.agreeing).toBe(invoices.lines.usage_lines - 1);
+    expect(invoices.unexplained_calls).toEqual([]);
+    const differing = invoices.months.filter((m) => m.status === "differs");
+    expect(differing.map((m) => [m.lines_differing, m.lines_difference_usd, m.unexplained_usd])).toEqual([
+      [1, "1.230000", "0.000000"],
+    ]);
 
     const terminal = renderTerminal(figures);
-    expect(terminal).toContain("invoices  month");
-    expect(terminal).toMatch(/: \+1\.230000 USD/);
-    expect(terminal).toContain(
-      `${invoices.lines.agreeing} of ${invoices.lines.in_period} invoice lines agree`,
+    expect(terminal).toContain("usage = invoiced + not billed + awaiting + unexplained");
+    expect(terminal).toMatch(/: \+1\.23 unexplained/);
+    expect(terminal.replace(/\s+/g, " ")).toContain(
+      `${invoices.lines.agreeing} of ${invoices.lines.usage_lines} usage lines agree`,
     );
     const html = renderHtml(figures);
     expect(html).toContain("<h2>Invoices against spend</h2>");
-    expect(html).toContain(">+1.230000<");
+    expect(html).toContain('title="1.230000 USD">+1.23<');
   });
 
   test("a period keeps only its months", async () => {
     const figures = await figuresOf(workspace.db, "2026-04-10", "2026-05-02");
     expect(figures.invoices?.months.map((m) => m.month)).toEqual(["2026-04", "2026-05"]);
+    // The usage line counts are read whether or not any line is listed.
+    const lines = figures.invoices?.lines;
+    expect(lines?.usage_lines).toBeGreaterThan(0);
+    expect(lines?.agreeing).toBe((lines?.usage_lines ?? 0) - (lines?.not_agreeing.length ?? 0));
   });
 
   test("a database without the invoice views reports null, and the page leaves the section out", async () => {
@@ -83,15 +96,17 @@ describe("the report's invoices", () => {
     await editDb(old, [
       "DROP VIEW monthly_reconciliation",
       "DROP VIEW calls_not_invoiced",
+      "DROP VIEW call_billing_class",
       "DROP VIEW invoice_lines_without_calls",
       "DROP VIEW invoice_line_reconciliation",
+      "DROP VIEW invoice_totals",
       "DROP VIEW invoice_item_calls",
       "DROP TABLE invoice_lines",
       "DROP TABLE invoices",
     ]);
     const figures = await figuresOf(old, null, null);
     expect(figures.invoices).toBeNull();
-    expect(renderTerminal(figures)).not.toContain("invoices  month");
+    expect(renderTerminal(figures)).not.toContain("invoices  USD a month");
     expect(renderHtml(figures)).not.toContain("Invoices against spend");
   });
 });

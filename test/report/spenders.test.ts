@@ -44,6 +44,7 @@ test("--json: spend per person and per token label sum exactly to the total", as
     spenders: {
       per_member: (Group & { name: string | null; role: string })[];
       per_token_label: (Group & { match_status: string })[];
+      token_match: { calls: number; matched_calls: number; ambiguous_calls: number; unmatched_calls: number };
     };
   };
   const { spenders, totals } = figures;
@@ -55,6 +56,18 @@ test("--json: spend per person and per token label sum exactly to the total", as
   expect(new Set(spenders.per_token_label.map((row) => row.match_status))).toEqual(
     new Set(["matched", "ambiguous", "unmatched"]),
   );
+  // The attribution's reach: matched, ambiguous and unmatched calls, as the groups count them.
+  const callsOf = (status: string) =>
+    spenders.per_token_label
+      .filter((row) => row.match_status === status)
+      .reduce((n, row) => n + row.calls, 0);
+  expect(spenders.token_match).toEqual({
+    calls: totals.calls,
+    matched_calls: callsOf("matched"),
+    ambiguous_calls: callsOf("ambiguous"),
+    unmatched_calls: callsOf("unmatched"),
+  });
+  expect(spenders.token_match.matched_calls).toBeGreaterThan(0);
   // A period: its groups sum to its own total.
   const period = JSON.parse(
     (await runCli(["report", "--db", workspace.db, "--json", "--from", "2026-10-25"])).stdout,
@@ -67,6 +80,7 @@ test("terminal and HTML show the block; an older database reports null", async (
   const terminal = await runCli(["report", "--db", workspace.db]);
   expect(terminal.stdout).toMatch(/spend per person\n/);
   expect(terminal.stdout).toMatch(/spend per token label\n[\s\S]*\(ambiguous: several tokens end alike\)/);
+  expect(terminal.stdout).toMatch(/matched on the token's last 4 characters: \d+\.\d% of calls/);
   const page = `${workspace.dir}/report.html`;
   expect((await runCli(["report", "--db", workspace.db, "--html", page])).code).toBe(0);
   const { readFile } = await import("node:fs/promises");

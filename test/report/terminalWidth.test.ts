@@ -126,28 +126,33 @@ function adversarial(base: ReportFigures): ReportFigures {
       billed_failed: { operations: 7_654_321, cost_usd: "7654321.765432", most_expensive: [] },
     },
     invoices: {
-      months: [
-        {
-          month: "2026-09",
-          calls: 123_456,
-          usage_cost_usd: BIG,
-          invoice_lines: 1,
-          invoiced_usd: "1234567891.123456",
-          difference_usd: "-1234567.000001",
-          lines_differing: 123,
-        },
-        {
-          month: "2026-10",
-          calls: 123_456,
-          usage_cost_usd: BIG,
-          invoice_lines: 0,
-          invoiced_usd: "0.000000",
-          difference_usd: `-${BIG}`,
-          lines_differing: 0,
-        },
-      ],
+      months: ["2026-09", "2026-10"].map((month, i) => ({
+        month,
+        status: i === 0 ? "differs" : "not_invoiced",
+        calls: 123_456,
+        usage_cost_usd: BIG,
+        invoiced_calls: 123_456,
+        invoiced_usage_usd: "1234567891.123456",
+        not_billed_calls: 123_456,
+        not_billed_usd: BIG,
+        credits_paid_usd: BIG,
+        monthly_allowance_usd: "1234567.000000",
+        awaiting_calls: 123_456,
+        awaiting_usd: BIG,
+        on_incomplete_invoice_calls: 123_456,
+        unexplained_calls: 123_456,
+        unexplained_usd: BIG,
+        invoices: 12,
+        invoices_incomplete: 3,
+        invoice_lines: 123_456,
+        invoiced_usd: "1234567891.123456",
+        other_charges_usd: BIG,
+        credits_usd: `-${BIG}`,
+        lines_differing: 123,
+        lines_difference_usd: "-1234567.000001",
+      })),
       lines: {
-        in_period: 1,
+        usage_lines: 1,
         agreeing: 0,
         not_agreeing: [
           {
@@ -155,21 +160,42 @@ function adversarial(base: ReportFigures): ReportFigures {
             invoice_id: "in_1jRYE74dwqwg1XP0v11E5Uvb0",
             invoice_number: `INVOICE-NUMBER-${"X".repeat(60)}`,
             invoice_item: `ii_${"Y".repeat(90)}`,
+            description: `API usage ${"Z".repeat(90)}`,
+            line_class: "usage",
             status: "differs",
             line_amount_usd: "1234567891.123456",
+            item_lines: 123,
+            item_lines_usd: "1234567891.123456",
             calls: 123_456,
             calls_cost_usd: BIG,
             difference_usd: "1.000000",
           },
         ],
+        other: [],
       },
-      calls_not_invoiced: { calls: 12_345_678, cost_usd: "123456789.123456" },
+      not_invoiced: [
+        { billing_class: "awaiting_invoice", reason: "invoice_incomplete", calls: 12_345_678, cost_usd: BIG },
+        { billing_class: "unexplained", reason: "item_not_on_any_line", calls: 12_345_678, cost_usd: BIG },
+      ],
+      unexplained_calls: [
+        {
+          id: "00000000-0000-4000-8000-000000000001",
+          created_at: "2026-09-01T00:00:00.000000Z",
+          price_usd: BIG,
+          invoice_item: `ii_${"Y".repeat(90)}`,
+          invoice_id: `in_${"W".repeat(90)}`,
+        },
+      ],
     },
     credits: {
       taken_at: "2026-10-31T23:59:59.987654Z",
       remaining_usd: "1234567.123456",
       monthly_usd: "20.000000",
       stable_usd: "1234547.123456",
+      monthly_credits: "2400",
+      stable_credits: "148145654774",
+      monthly_refresh_at: "2026-11-01T00:00:00.000000Z",
+      monthly_allowance_usd: "1234567.123456",
       burn_usd_per_day: "98765.432109",
       burn_source: "snapshots",
       runway_days: 12.5,
@@ -186,6 +212,7 @@ function adversarial(base: ReportFigures): ReportFigures {
           cost_usd: BIG,
         },
       ],
+      token_match: { calls: 123_456_789, matched_calls: 123_456_789, ambiguous_calls: 0, unmatched_calls: 0 },
     },
   };
 }
@@ -215,15 +242,15 @@ describe("the terminal report at 80 columns", () => {
       "12345.678901",
       "1234555544.444555",
       "7654321.765432",
-      "1234567891.123456",
-      "-1234567.000001",
-      "123456789.123456",
       "1234567.123456",
       "98765.432109",
       ...figures.days.map((day) => day.cost_usd).filter((cost) => cost.startsWith("31")),
       ...(figures.operations?.by_type_and_status.rows.slice(0, 12).map((row) => row.cost_usd) ?? []),
     ];
     for (const amount of money) expect(text, amount).toContain(groupDigits(amount));
+    // The reconciliation's tables are in cents (exact in --json and on the page's hover).
+    for (const amount of ["1,234,567,891.12", "1,234,567,890.12", "+1.00"])
+      expect(text, amount).toContain(amount);
     for (const count of [123_456_789, 98_765_432, 9_876_543, 12_345_678, 1_234_567, 7_654_321])
       expect(text, String(count)).toContain(groupCount(count));
     // Labels are cut, not the figures: the template, the name and the token label end in an ellipsis.

@@ -94,8 +94,11 @@ describe("every response", () => {
       expect(response.headers.get("x-request-id")).toMatch(UUID);
       expect(response.headers.get("x-api-call-id")).toBeNull();
       expect(response.body.request_id).toBe(response.headers.get("x-request-id"));
-      // error_code is omitted, not null, when there is none (spec: optional, not nullable).
-      expect(Object.keys(response.body).sort()).toEqual(["message", "request_id"]);
+      // error_code is omitted, not null, when there is none (spec: optional, not nullable); a 404
+      // carries one, as Zoo's refusals do.
+      const keys = status === 404 ? ["error_code", "message", "request_id"] : ["message", "request_id"];
+      expect(Object.keys(response.body).sort()).toEqual(keys);
+      if (status === 404) expect(response.body.error_code).toBe("ObjectNotFound");
     }
   });
 

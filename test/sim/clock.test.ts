@@ -145,3 +145,32 @@ describe("late-listed calls", () => {
     expect(resumed.items.some((c) => c.id === lateId)).toBe(false);
   });
 });
+
+describe("a simulated clock running with a wall clock (the sim command's)", () => {
+  test("moves as the wall clock does, plus what it is told, and never back", async () => {
+    let wallMs = Date.parse("2030-01-01T00:00:00Z");
+    const start = new Date("2026-11-20T12:00:00Z");
+    sim = await startSimulator({
+      seed: 3,
+      calls: 200,
+      users: 1,
+      now: start,
+      wallClock: () => new Date(wallMs),
+    });
+    expect(sim.clock.now()).toEqual(start);
+    wallMs += 5 * HOUR;
+    expect(sim.clock.now().getTime()).toBe(start.getTime() + 5 * HOUR);
+    sim.clock.advance(DAY);
+    expect(sim.clock.now().getTime()).toBe(start.getTime() + 29 * HOUR);
+    // A wall clock stepped back stalls the simulated one; it does not run backwards.
+    wallMs -= 3 * HOUR;
+    expect(sim.clock.now().getTime()).toBe(start.getTime() + 29 * HOUR);
+    sim.clock.set(new Date("2026-11-23T00:00:00Z"));
+    expect(sim.clock.now().toISOString()).toBe("2026-11-23T00:00:00.000Z");
+    wallMs += 4 * HOUR;
+    expect(sim.clock.now().toISOString()).toBe("2026-11-23T01:00:00.000Z");
+    // Calls made meanwhile are listed: the history grows with the wall clock.
+    const page = await listPage(sim, must(sim.users[0]).token, "limit=1&sort_by=created_at_descending");
+    expect(Date.parse(must(page.items[0]).created_at)).toBeGreaterThan(start.getTime());
+  });
+});

@@ -140,12 +140,20 @@ describe("the default data follows the rules", () => {
   });
 
   test("metadata calls are free and only charged calls carry an invoice item", () => {
+    const charged = { item: 0, credits: 0 };
     for (const call of billed) {
       if (!billable(call)) expect([null, "0"], call.id).toContain(call.price);
-      if (call.price !== null && call.price !== "0")
-        expect(call.stripe_invoice_item_id).toMatch(/^ii_1[0-9A-Za-z]{24}$/);
-      else expect(["", undefined]).toContain(call.stripe_invoice_item_id);
+      const item = call.stripe_invoice_item_id;
+      if (call.price === null || call.price === "0") expect(["", undefined]).toContain(item);
+      else if (item === undefined || item === "") charged.credits++;
+      else {
+        expect(item).toMatch(/^ii_1[0-9A-Za-z]{24}$/);
+        charged.item++;
+      }
     }
+    // Credits pay for some charged calls (no item: not billable), invoices for the others.
+    expect(charged.item).toBeGreaterThan(100);
+    expect(charged.credits).toBeGreaterThan(100);
   });
 
   test("spend is spread over the days, without spikes", () => {

@@ -1,0 +1,95 @@
+import type { ChildProcess } from "node:child_process";
+import { describe, expect, test } from "vitest";
+import { outputSeen, runCli, whileRunning } from "../helpers/cli.js";
+
+/** `zoo-usage sim` on a free port, stopped with SIGTERM once it has printed its banner. */
+async function simBanner(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return runCli(["sim", "--port", "0", "--calls", "300", "--users", "2", ...args], {
+    timeoutMs: 60_000,
+    onSpawn: (child) => {
+      void outputSeen(child.stdout, /Try:/).then(() => child.kill("SIGTERM"));
+    },
+  });
+}
+
+function simulatedNow(stdout: string): number {
+  const iso = /simulated now: ([^\s,]+)/.exec(stdout)?.[1];
+  if (iso === undefined) throw new Error(`no simulated now in: ${stdout}`);
+  return Date.parse(iso);
+}
+
+describe("zoo-usage sim", () => {
+  test("its clock starts at the machine's now, as the export's does", async () => {
+    const before = Date.now();
+    const result = await simBanner(["--tie-share", "0.2", "--invoice-items", "per-call", "--subscription"]);
+    const after = Date.now();
+    expect(result.code, result.stderr).toBe(0);
+    const now = simulatedNow(result.stdout);
+    expect(now).toBeGreaterThanOrEqual(before - 1000);
+    expect(now).toBeLessThanOrEqual(after);
+  });
+
+  test("--now sets it, and a bad billing flag is refused", async () => {
+    const result = await simBanner(["--now", "2026-03-04T05:06:07Z", "--invoice-statuses"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(simulatedNow(result.stdout)).toBe(Date.parse("2026-03-04T05:06:07Z"));
+    const refused = await simBanner(["--invoice-items", "per-week"]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/per-month, per-call/);
+  });
+});
+
+test("the billing flags reach the simulator: every shape at once, as served over HTTP", async () => {
+  let child: ChildProcess | undefined;
+  let banner = "";
+  const run = runCli(
+    [
+      "sim",
+      "--port",
+      "0",
+      "--now",
+      "2026-11-20T00:00:00Z",
+      ...["--calls", "6000", "--days", "120", "--users", "4", "--seed", "11"],
+      ...[
+        "--invoice-items",
+        "per-call",
+        "--invoice-lines-limit",
+        "2",
+        "--subscription",
+        "--invoice-statuses",
+      ],
+      ...["--credits-on-invoice", "discount", "--tie-share", "0.2"],
+    ],
+    {
+      timeoutMs: 60_000,
+      onSpawn: (spawned) => {
+        child = spawned;
+        spawned.stdout?.on("data", (chunk) => {
+          banner += chunk;
+        });
+      },
+    },
+  );
+  await whileRunning(outputSeen(child?.stdout ?? null, /Try:/), run, "the banner");
+  try {
+    const url = /listening on (\S+)/.exec(banner)?.[1];
+    const token = /user 0: id \S+ +token (\S+)/.exec(banner)?.[1];
+    const response = await fetch(`${url}/user/payment/invoices?limit=100`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const { items } = (await response.json()) as {
+      items: { status: string; lines: unknown[]; subscription_id: string | null; discounts?: unknown[] }[];
+    };
+    expect(new Set(items.map((invoice) => invoice.status))).toEqual(
+      new Set(["void", "paid", "uncollectible", "open", "draft"]),
+    );
+    for (const invoice of items) {
+      expect(invoice.lines.length).toBeLessThanOrEqual(2);
+      expect(invoice.subscription_id).toMatch(/^sub_1/);
+    }
+    expect(items.some((invoice) => (invoice.discounts ?? []).length === 1)).toBe(true);
+  } finally {
+    child?.kill("SIGTERM");
+  }
+  expect((await run).code).toBe(0);
+});

@@ -40,6 +40,12 @@ async function apiBalance(url: string, token: string): Promise<Record<string, un
   return (await response.json()) as Record<string, unknown>;
 }
 
+/** The plan's monthly allowance a CustomerBalance body names (subscription_details.modeling_app). */
+function planAllowance(balance: Record<string, unknown>): unknown {
+  const details = balance.subscription_details as { modeling_app?: Record<string, unknown> } | undefined;
+  return details?.modeling_app?.monthly_pay_as_you_go_api_credits_monetary_value;
+}
+
 describe("the credits balance, one snapshot per export", () => {
   let sim: RunningSimulator;
   let token = "";
@@ -132,7 +138,8 @@ describe("the credits balance, one snapshot per export", () => {
         stable_usd: decimalText(toMicros(String(truth.stable_api_credits_remaining_monetary_value))),
         total_due: null,
         subscription_id: null,
-        subscription_details: null,
+        // The simulated plan (the free tier), as the API sent it.
+        subscription_details: JSON.stringify(truth.subscription_details),
         extra: null,
       });
     }
@@ -187,6 +194,8 @@ describe("the credits balance, one snapshot per export", () => {
         monthly_credits: String(truthSecond.monthly_api_credits_remaining),
         stable_credits: String(truthSecond.stable_api_credits_remaining),
         monthly_refresh_at: expect.any(String),
+        // The plan's monthly allowance, from the snapshot's subscription_details (the free tier's).
+        monthly_allowance_usd: decimalText(toMicros(String(planAllowance(truthSecond)))),
         burn_usd_per_day: decimalText(burn),
         burn_source: "snapshots",
         runway_days: expect.any(Number),

@@ -90,8 +90,10 @@ ORDER BY taken_at, run_id;
 
 -- The runway at the latest snapshot, by the ledger's rule. The current burn is the counted
 -- consumption of the snapshot pairs that end in the 30 days up to the latest snapshot, over their
--- time; without such a pair (one snapshot, say), the priced spend of the stored calls created in
--- those 30 days (from the first stored call, when the history is shorter), per day. At that rate
+-- time, once those pairs span half a day or more: pairs minutes apart measure which bills landed in
+-- those minutes (billing lags the calls), not a rate, while a nightly run's pairs always qualify.
+-- Without that (one snapshot, or runs minutes apart), the priced spend of the stored calls created
+-- in those 30 days (from the first stored call, when the history is shorter), per day. At that rate
 -- the spend takes the monthly credits left until they refresh (monthly_api_credits_refresh_at; one
 -- already due refreshes at once), what is left of them then expires, and each month after starts
 -- with the plan's monthly allowance (subscription_details.modeling_app.
@@ -137,7 +139,8 @@ rates AS (
     l.*,
     (l.monthly_usd::DECIMAL(38, 6) + l.stable_usd::DECIMAL(38, 6)) AS remaining_usd,
     p.pairs AS burn_pairs,
-    CASE WHEN p.pairs > 0 THEN usd_per_day(p.consumed_usd, p.elapsed_us) END AS snapshot_burn_usd_per_day,
+    CASE WHEN p.pairs > 0 AND p.elapsed_us >= 43200000000 THEN usd_per_day(p.consumed_usd, p.elapsed_us) END
+      AS snapshot_burn_usd_per_day,
     usd_per_day(s.spend_usd, s.elapsed_us) AS spend_usd_per_day
   FROM latest AS l, recent_pairs AS p, recent_spend AS s
 ),

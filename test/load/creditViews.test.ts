@@ -101,6 +101,34 @@ test("a monthly refresh and a grant are not burn; the counted pairs make the cur
   });
 });
 
+test("snapshots minutes apart are no rate: the calls' spend is the burn until the pairs span half a day", async () => {
+  await withTempWarehouse(async (warehouse) => {
+    // The calls: 3 USD a day over the 10 days before the snapshots.
+    for (let day = 0; day < 10; day++) {
+      await warehouse.connection.run(
+        `INSERT INTO api_calls (id, user_id, method, created_at, updated_at, price_usd, first_seen_run_id, last_changed_run_id)
+         VALUES (uuid(), uuid(), 'POST', $at::TIMESTAMPTZ, $at::TIMESTAMPTZ, 3, 'r', 'r')`,
+        { at: new Date(Date.UTC(2026, 9, 21 + day)).toISOString() },
+      );
+    }
+    const refresh = "2026-12-01T00:00:00Z";
+    // 1 USD consumed in 10 minutes: 144 USD a day if it were a rate.
+    await insert(warehouse, [
+      { run: "a", at: "2026-10-31T00:00:00Z", monthly: "0", stable: "100", refresh },
+      { run: "b", at: "2026-10-31T00:10:00Z", monthly: "0", stable: "99", refresh },
+    ]);
+    expect(
+      await rows(warehouse, "SELECT burn_source, burn_usd_per_day::VARCHAR AS burn FROM credit_runway"),
+      // 30 USD from the first call to the latest snapshot, 10 days and 10 minutes, rounded down.
+    ).toEqual([{ burn_source: "api_calls", burn: "2.997918" }]);
+    // Half a day later the pairs span enough to be a rate: 4 USD in 12 hours and 10 minutes.
+    await insert(warehouse, [{ run: "c", at: "2026-10-31T12:10:00Z", monthly: "0", stable: "96", refresh }]);
+    expect(
+      await rows(warehouse, "SELECT burn_source, burn_usd_per_day::VARCHAR AS burn FROM credit_runway"),
+    ).toEqual([{ burn_source: "snapshots", burn: "7.890410" }]);
+  });
+});
+
 test("no burn: no run-out date; a small burn on a huge balance: none within 100 years", async () => {
   await withTempWarehouse(async (warehouse) => {
     await insert(warehouse, [

@@ -1,6 +1,7 @@
 import type { FinishedRun } from "../load/runHistory.js";
 import type { PendingRereads } from "../sources/calls/rereadPending.js";
 import type { OperationFetchResult } from "../sources/operations/fetchOperations.js";
+import type { SourceStatus } from "../sources/outcome.js";
 
 export type RunStatus = "completed" | "partial" | "failed" | "interrupted";
 
@@ -35,11 +36,14 @@ export interface RunSummary extends FinishedRun {
    * the run read everything, the scan failed, or --max-pending-rereads is 0).
    */
   pending_rereads?: PendingRereads;
-  /** Tokens, service accounts and org members listed this run (absent when the scan failed or stopped). */
+  /**
+   * Tokens, service accounts and org members listed this run. This and the two below are absent when
+   * the run was stopped or a failure stopped the plan before them (pipeline/plan.ts).
+   */
   spenders?: SpendersSummary;
-  /** The account's invoices listed and stored this run (absent when the scan failed or stopped). */
+  /** The account's invoices listed and stored this run. */
   invoices?: InvoicesSummary;
-  /** The credits balance snapshot (absent when the scan failed or stopped). */
+  /** The credits balance snapshot. */
   balance?: BalanceSummary;
   /** Peak resident memory of the exporting process (set by the CLI, which owns process facts). */
   peak_rss_mb?: number;
@@ -47,9 +51,10 @@ export interface RunSummary extends FinishedRun {
 
 /**
  * What every account step (spenders, invoices, balance) reports, so a script reads the three alike.
- * `status`: "stored" (read and stored), "skipped" (the token may not read it: 403/404, a warning,
- * the run's status untouched), "failed" (the step did not finish: an API failure after its retries,
- * or for the balance a body that did not validate; the run ends partial).
+ * `status` is the source's outcome (sources/outcome.ts): "stored" (read and stored, its bad records
+ * in `rejects`), "skipped" (the token may not read it: 403/404, a warning, the run's status
+ * untouched), "failed" (the step did not finish: an API failure after its retries or a pagination
+ * anomaly, after storing what it read; the run ends partial).
  */
 export interface AccountStepSummary {
   status: AccountStepStatus;
@@ -61,7 +66,7 @@ export interface AccountStepSummary {
   message?: string;
 }
 
-export type AccountStepStatus = "stored" | "skipped" | "failed";
+export type AccountStepStatus = SourceStatus;
 
 /** What the run listed of who holds the tokens (RunSummary.spenders). */
 export interface SpendersSummary extends AccountStepSummary {

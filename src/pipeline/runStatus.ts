@@ -1,26 +1,16 @@
-import { ZooUsageError } from "../errors.js";
+import { failureKind } from "../sources/outcome.js";
 import type { RunStatus } from "./runSummary.js";
 
 /**
- * Errors after which the run keeps what it has committed and ends partial (or interrupted, for a
- * request abandoned on SIGINT/SIGTERM), to resume next time.
+ * The status a run ends with; the exit code follows from it (exitCodeOf in commands/export.ts). A
+ * failure the run resumes from (sources/outcome.ts: partial or interrupted) keeps what was committed
+ * and ends partial; any other ends it failed.
  */
-const RESUMABLE_API_ERRORS = new Set([
-  "api.interrupted",
-  "api.retries_exhausted",
-  "api.network",
-  "api.server_error",
-  "api.rate_limited",
-  "api.pagination_anomaly",
-]);
-
-export function isResumable(error: unknown): boolean {
-  return error instanceof ZooUsageError && RESUMABLE_API_ERRORS.has(error.code);
-}
-
-/** The status a run ends with; the exit code follows from it (exitCodeOf in commands/export.ts). */
 export function statusOf(failure: unknown, interrupted: boolean, rejected: number): RunStatus {
   if (interrupted) return "interrupted";
-  if (failure !== undefined) return isResumable(failure) ? "partial" : "failed";
+  if (failure !== undefined) {
+    const kind = failureKind(failure, false);
+    return kind === "partial" || kind === "interrupted" ? "partial" : "failed";
+  }
   return rejected > 0 ? "partial" : "completed";
 }

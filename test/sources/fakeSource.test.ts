@@ -21,11 +21,8 @@ const things: DeclaredSource = {
       {
         reads: "GET /user/things",
         noun: "thing",
-        page: async (pageToken, signal) => ({
-          ...(await context.deps.client.listPage("/user/things", { limit: 2, pageToken, signal })),
-          itemsJson: undefined,
-          requestId: undefined,
-        }),
+        page: (pageToken, signal) =>
+          context.deps.client.listPage("/user/things", { limit: 2, pageToken, signal }),
         check: (item) => {
           const { id, n } = item as { id?: unknown; n?: unknown };
           if (typeof id === "string" && typeof n === "number") return { ok: true, key: id, row: { id, n } };

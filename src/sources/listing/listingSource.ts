@@ -20,7 +20,7 @@ export interface Listing<Row, Counts> {
   readonly reads: string;
   /** What one item is, in the duplicates warning ("token", "invoice"). */
   readonly noun: string;
-  page(pageToken: string | null, signal: AbortSignal): Promise<RawApiCallsPage>;
+  page(pageToken: string | null, signal: AbortSignal): Promise<{ items: unknown[]; nextPage: string | null }>;
   check(item: unknown): CheckedItem<Row>;
   /** Stores a batch of rows, inside the transaction the runner opened. */
   write(rows: readonly Row[]): Promise<Counts>;
@@ -62,7 +62,12 @@ export class ListingSource<Row, Counts> implements Source<PageEvent, ListingBatc
   ) {}
 
   pages(): AsyncIterable<PageEvent> {
-    return paginate((token, _onNext, signal) => this.listing.page(token, signal), null, {
+    const page = async (token: string | null, signal: AbortSignal): Promise<RawApiCallsPage> => ({
+      itemsJson: undefined,
+      requestId: undefined,
+      ...(await this.listing.page(token, signal)),
+    });
+    return paginate((token, _onNext, signal) => page(token, signal), null, {
       maxPages: this.effects.maxPages,
       listing: this.listing.reads,
     });

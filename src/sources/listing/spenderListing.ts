@@ -26,11 +26,7 @@ export function spenderListing<Row extends TokenRecord | MemberRecord>(
   return {
     reads: `GET ${spec.path}`,
     noun: spec.noun,
-    page: async (pageToken, signal) => ({
-      ...(await deps.client.listPage(spec.path, { limit: PAGE_LIMIT, pageToken, signal })),
-      itemsJson: undefined,
-      requestId: undefined,
-    }),
+    page: (pageToken, signal) => deps.client.listPage(spec.path, { limit: PAGE_LIMIT, pageToken, signal }),
     check: (item): CheckedItem<Row> => {
       const { rows, refused } = spec.check([item]);
       const row = rows[0];

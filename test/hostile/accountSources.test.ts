@@ -50,10 +50,11 @@ function withAccount(account: Record<string, HostileHandler>): HostileHandler {
   };
 }
 
-async function exportAgainst(handler: HostileHandler) {
+/** One export against `handler`, into a new workspace or the one `into` names (a next run). */
+async function exportAgainst(handler: HostileHandler, into?: { db: string; out: string }) {
   const api = await startHostileApi(handler, { ownsSpenderListings: true });
   resources.onCleanup(() => api.close());
-  const { db, out } = await resources.workspace();
+  const { db, out } = into ?? (await resources.workspace());
   const run = await exportOnce({
     baseUrl: api.url,
     token: "t",
@@ -64,9 +65,28 @@ async function exportAgainst(handler: HostileHandler) {
     .catch((error: unknown) => ({ summary: undefined, exitCode: (error as ZooUsageError).exitCode, error }));
   const count = async (table: string) =>
     Number((await queryDb(db, `SELECT count(*) AS n FROM ${table}`))[0]?.n);
-  const runs = await queryDb(db, "SELECT status FROM runs");
+  const runs = await queryDb(db, "SELECT status FROM runs ORDER BY started_at");
+  // Whatever the API did, the output stays small: the summary is a few KB.
+  expect(JSON.stringify(run.summary ?? {}).length).toBeLessThan(8192);
   return { ...run, api, db, out, count, runs };
 }
+
+/** The API mended: tokens and invoices as they should be. */
+const mended = withAccount({
+  "/user/api-tokens": (_request, res) =>
+    sendJson(
+      res,
+      200,
+      pageBody(
+        [
+          { ...TOKEN, id: tokenId(1) },
+          { ...TOKEN, id: tokenId(2) },
+        ],
+        null,
+      ),
+    ),
+  "/user/payment/invoices": (_request, res) => sendJson(res, 200, pageBody([INVOICE], null)),
+});
 
 test("a tokens listing that repeats its next_page: exit 4 naming the listing, within a few requests; invoices still stored", async () => {
   const run = await exportAgainst(
@@ -88,6 +108,10 @@ test("a tokens listing that repeats its next_page: exit 4 naming the listing, wi
   expect(await run.count("api_tokens")).toBe(2);
   expect(await run.count("invoices")).toBe(1);
   expect(run.runs).toEqual([{ status: "partial" }]);
+  const next = await exportAgainst(mended, run);
+  expect(next.exitCode).toBe(0);
+  expect(await next.count("api_calls")).toBe(2);
+  expect(next.runs).toEqual([{ status: "partial" }, { status: "completed" }]);
 });
 
 test("a tokens listing that hands out fresh tokens without advancing: exit 4 on the page that brings nothing new", async () => {
@@ -147,6 +171,10 @@ test("a 401 during the invoices: exit 3, the calls and tokens kept, the run reco
   expect(run.runs).toEqual([{ status: "failed" }]);
   // The balance after it did not run: a 401 stops the plan.
   expect(run.api.requests.some((request) => request.path === "/user/payment/balance")).toBe(false);
+  const next = await exportAgainst(mended, run);
+  expect(next.exitCode).toBe(0);
+  expect([await next.count("invoices"), await next.count("api_calls")]).toEqual([1, 2]);
+  expect(next.runs).toEqual([{ status: "failed" }, { status: "completed" }]);
   expect(
     (await readdir(`${run.out}/api_calls`, { recursive: true })).some((f) => f.endsWith(".parquet")),
   ).toBe(true);

@@ -14,7 +14,7 @@ import { tempWorkspace, withTempWarehouse } from "../helpers/exportHarness.js";
 import { describeQuery, readJsonColumns, sqlText, tableColumns, typed } from "../helpers/tableShapes.js";
 
 /**
- * The api_calls table as sql/schema.sql creates it is the one definition of a stored call's shape.
+ * The api_calls table as sql/tables/api_calls.sql creates it is the one definition of a stored call's shape.
  * Every other place that spells its columns out is checked against that table here: the spool read
  * of each load path, the row type, the insert and the update, the Parquet columns, and the schema
  * fields the raw read takes.
@@ -130,7 +130,7 @@ async function specFields(): Promise<string[]> {
   return Object.keys(spec.components.schemas.ApiCallWithPrice?.properties ?? {});
 }
 
-describe("the api_calls shape: sql/schema.sql's table, and every copy of its columns", () => {
+describe("the api_calls shape: sql/tables/api_calls.sql, and every copy of its columns", () => {
   test("the row path's spool read takes every column but those the load computes, typed as the table", async () => {
     await withTempWarehouse(async (warehouse) => {
       const table = await tableColumns(warehouse, "api_calls");

@@ -9,7 +9,7 @@ import { withTempWarehouse } from "../helpers/exportHarness.js";
 import { describeQuery, readJsonColumns, sqlText, tableColumns, typed } from "../helpers/tableShapes.js";
 
 /**
- * The async_operations and rejects tables as sql/schema.sql creates them define the shape of a
+ * The async_operations and rejects tables as sql/tables/ creates them define the shape of a
  * stored operation and reject: the spool reads, the row types, the upsert and the Parquet columns
  * are checked against them here.
  */
@@ -51,7 +51,7 @@ function foundRow(): OperationRow {
   return result.row;
 }
 
-describe("the async_operations shape: sql/schema.sql's table, and every copy of its columns", () => {
+describe("the async_operations shape: sql/tables/async_operations.sql, and every copy of its columns", () => {
   test("the staging read takes every column but the joined and computed ones, typed as the table", async () => {
     await withTempWarehouse(async (warehouse) => {
       const table = await tableColumns(warehouse, "async_operations");

@@ -71,7 +71,11 @@ export interface SchemaComment {
  * rather than run with the statements.
  */
 export function schemaComments(file: string): SchemaComment[] {
-  const text = sqlFile(file);
+  return commentsOf(sqlFile(file), file);
+}
+
+/** The COMMENTs of the text of the schema file `file` (see schemaComments). */
+export function commentsOf(text: string, file: string): SchemaComment[] {
   const comments = [...text.matchAll(COMMENT_STATEMENT)].map(
     ([, kind, target = "", column = "", quoted = ""]) => ({
       target,

@@ -1,7 +1,8 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { SCHEMA_FILES, schemaComments, schemaStatements } from "../../src/load/schemaFiles.js";
+import { INTERNAL_TABLES } from "../../src/load/internalSchema.js";
+import { commentsOf, SCHEMA_FILES, schemaComments, schemaStatements } from "../../src/load/schemaFiles.js";
 import { sqlFile } from "../../src/load/sqlFiles.js";
 
 /**
@@ -48,6 +49,12 @@ describe("the schema files", () => {
     expect(created(file)).toEqual([`internal.${path.basename(file, ".sql")}`]);
   });
 
+  test("the bookkeeping an older database's open moves out of main is every table of sql/internal", () => {
+    const tables = filesUnder("internal").flatMap(created);
+    expect(tables.length).toBe(INTERNAL_TABLES.length);
+    expect([...INTERNAL_TABLES].map((table) => `internal.${table}`).sort()).toEqual(tables.sort());
+  });
+
   test.each(SCHEMA_FILES)("%s comments only what it creates, and everything it creates", (file) => {
     const names = created(file);
     const commented = new Set(schemaComments(file).map((comment) => comment.target));
@@ -59,5 +66,24 @@ describe("the schema files", () => {
     const statements = schemaStatements(file);
     expect(statements).not.toMatch(/^COMMENT ON/m);
     expect(statements).toMatch(/^(CREATE|INSERT) /m);
+  });
+});
+
+describe("a schema file's COMMENTs", () => {
+  test("are read one a line, quotes undoubled, a column's apart from its table's", () => {
+    const text = [
+      "CREATE TABLE IF NOT EXISTS t (a INTEGER);",
+      "COMMENT ON TABLE t IS 'The t''s rows.';",
+      "COMMENT ON COLUMN internal.u.b IS 'B.';",
+    ].join("\n");
+    expect(commentsOf(text, "tables/t.sql")).toEqual([
+      { target: "t", column: "", text: "The t's rows." },
+      { target: "internal.u", column: "b", text: "B." },
+    ]);
+  });
+
+  test("fail loudly when one spans lines, rather than run with the statements", () => {
+    const text = "COMMENT ON TABLE t IS 'one';\nCOMMENT ON COLUMN t.a IS\n  'split';";
+    expect(() => commentsOf(text, "tables/t.sql")).toThrow(/sql\/tables\/t\.sql: 1 COMMENT statements/);
   });
 });

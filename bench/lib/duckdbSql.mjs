@@ -25,7 +25,7 @@ export const ITEM_COLUMNS = [
   ["user_agent", "VARCHAR"],
 ];
 
-/** Without a primary key, as zoo-usage's own api_calls table (sql/schema.sql). */
+/** Without a primary key, as zoo-usage's own api_calls table (sql/tables/api_calls.sql). */
 export const CREATE_TABLE = `CREATE TABLE api_calls (${ITEM_COLUMNS.map(([name, type]) => `${name} ${type}`).join(", ")})`;
 
 export function readJsonSql(file) {

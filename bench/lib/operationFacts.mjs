@@ -8,7 +8,7 @@ const { OPERATION_STARTING_TEMPLATES } = await import(
   pathToFileURL(path.join(ROOT, "dist", "transform", "operationRow.js")).href
 );
 
-/** Calls that started an operation, as sql/candidate_operations.sql picks them (stored state aside). */
+/** Calls that started an operation, as sql/statements/candidate_operations.sql picks them (stored state aside). */
 const STARTED_OPERATION = `method = 'POST'
   AND list_contains([${OPERATION_STARTING_TEMPLATES.map((t) => quotedString(t)).join(", ")}], endpoint_template)
   AND (status_code IS NULL OR status_code BETWEEN 200 AND 299)

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 /**
  * The product token of the User-Agent the exporter sends. The API lists every request it serves
  * as a call of the token's user, with this header as `user_agent`: the warehouse recognises the
- * exporter's own calls by it (sql/views.sql matches `zoo-usage/%`).
+ * exporter's own calls by it (sql/views/calls.sql matches `zoo-usage/%`).
  */
 export const USER_AGENT_PRODUCT = "zoo-usage";
 

@@ -45,10 +45,10 @@ export class ApiCallLoader {
   /** Batches started, to name their spool files. */
   private batches = 0;
   private readonly wal: WalCheckpoint;
-  private readonly rowSelectSql = sqlFile("select_row_api_calls.sql");
+  private readonly rowSelectSql = sqlFile("statements/select_row_api_calls.sql");
   private readonly rawItems: RawApiCallItems;
   private readonly upsert: ApiCallUpsert;
-  private readonly rejectsSql = sqlFile("load_rejects.sql");
+  private readonly rejectsSql = sqlFile("statements/load_rejects.sql");
 
   constructor(
     private readonly warehouse: Warehouse,

@@ -12,10 +12,10 @@ export class RepeatedIds extends Error {}
  * marks the Parquet partitions they touch.
  */
 export class ApiCallUpsert {
-  private readonly dedupeSql = sqlFile("dedupe_staged_api_calls.sql");
-  private readonly changedSql = sqlFile("changed_api_calls.sql");
-  private readonly insertSql = sqlFile("insert_api_calls.sql");
-  private readonly updateSql = sqlFile("update_api_calls.sql");
+  private readonly dedupeSql = sqlFile("statements/dedupe_staged_api_calls.sql");
+  private readonly changedSql = sqlFile("statements/changed_api_calls.sql");
+  private readonly insertSql = sqlFile("statements/insert_api_calls.sql");
+  private readonly updateSql = sqlFile("statements/update_api_calls.sql");
 
   constructor(
     private readonly warehouse: Warehouse,

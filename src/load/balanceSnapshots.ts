@@ -9,6 +9,9 @@ import { sqlFile } from "./sqlFiles.js";
 export async function insertBalanceSnapshot(warehouse: Warehouse, row: BalanceRow): Promise<string> {
   const values: Record<string, string | null> = {};
   for (const [column, value] of Object.entries(row)) values[column] = value === null ? null : String(value);
-  const reader = await warehouse.connection.runAndReadAll(sqlFile("insert_balance_snapshot.sql"), values);
+  const reader = await warehouse.connection.runAndReadAll(
+    sqlFile("statements/insert_balance_snapshot.sql"),
+    values,
+  );
   return String(reader.getRowsJS()[0]?.[0]);
 }

@@ -137,7 +137,7 @@ export async function finishScan(warehouse: Warehouse, now: Date, lookbackMs: nu
   const { highWaterCreated } = await readCheckpoint(warehouse);
   if (highWaterCreated === null) return;
   const keepFrom = new Date(Date.parse(highWaterCreated) - 2 * lookbackMs).toISOString();
-  await connection.run(sqlFile("prune_ladder.sql"), { keep_from: keepFrom });
+  await connection.run(sqlFile("statements/prune_ladder.sql"), { keep_from: keepFrom });
 }
 
 /** The settings the stored data was built with (null before the first run stored them). */

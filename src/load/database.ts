@@ -4,12 +4,12 @@ import path from "node:path";
 import { ExitCode, ZooUsageError } from "../errors.js";
 import { type DuckDBConnection, DuckDBInstance, quotedString } from "./duckdb.js";
 import { moveInternalState } from "./internalSchema.js";
-import { sqlFile } from "./sqlFiles.js";
+import { MOVE_INTERNAL_STATE, SCHEMA_STEPS, schemaStatements } from "./schemaFiles.js";
 import { asStorageError } from "./storageError.js";
 import { inTransaction } from "./transaction.js";
 import { commentWarehouse } from "./warehouseComments.js";
 import { assertWarehousePath } from "./warehouseFile.js";
-import { inspectWarehouse, SCHEMA_FILES } from "./warehouseShape.js";
+import { inspectWarehouse } from "./warehouseShape.js";
 
 /** An open warehouse: one DuckDB file, one connection, schema and views applied. */
 export interface Warehouse {
@@ -163,9 +163,9 @@ async function removeStaleSpillFiles(dir: string): Promise<void> {
  */
 async function createSchema(connection: DuckDBConnection): Promise<void> {
   await inTransaction(connection, async () => {
-    for (const file of SCHEMA_FILES) {
-      await connection.run(sqlFile(file));
-      if (file === "internal_state.sql") await moveInternalState(connection);
+    for (const step of SCHEMA_STEPS) {
+      if (step === MOVE_INTERNAL_STATE) await moveInternalState(connection);
+      else await connection.run(schemaStatements(step));
     }
     await commentWarehouse(connection);
   });

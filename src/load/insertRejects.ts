@@ -16,6 +16,6 @@ export async function insertRejects(
 ): Promise<void> {
   for (let start = 0; start < rejects.length; start += REJECTS_PER_STATEMENT) {
     const rows = rejects.slice(start, start + REJECTS_PER_STATEMENT).map(storableReject);
-    await connection.run(sqlFile("insert_rejects.sql"), [JSON.stringify(rows)]);
+    await connection.run(sqlFile("statements/insert_rejects.sql"), [JSON.stringify(rows)]);
   }
 }

@@ -2,7 +2,7 @@ import type { DuckDBConnection } from "./duckdb.js";
 import { quotedIdentifier, quotedString } from "./duckdb.js";
 
 /**
- * The exporter's bookkeeping tables (sql/internal_state.sql), kept in the `internal` schema so that
+ * The exporter's bookkeeping tables (sql/internal/), kept in the `internal` schema so that
  * a BI tool browsing `main` sees only data. `runs` and `rejects` stay in main: people read them.
  */
 export const INTERNAL_TABLES = [
@@ -18,7 +18,7 @@ export const INTERNAL_TABLES = [
  * Moves the bookkeeping of a database made before the internal schema (the same tables in main)
  * into the internal ones: rows copied by column name (an older table may lack later columns, which
  * stay at their default), then the main table dropped. Runs inside the open's schema transaction,
- * after sql/internal_state.sql has created the internal tables and before anything reads them, so
+ * after sql/internal/ has created the internal tables and before anything reads them, so
  * the checkpoint, the ladder, the dirty partitions and the own-call marks carry over whole or not
  * at all. A database that has no such table in main (new, or already moved) is left untouched.
  */

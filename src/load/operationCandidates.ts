@@ -17,7 +17,7 @@ const TEMPLATES = {
  * until their operation ends.
  */
 export class OperationCandidates {
-  private readonly sql = fillSql(sqlFile("candidate_operations.sql"), TEMPLATES);
+  private readonly sql = fillSql(sqlFile("statements/candidate_operations.sql"), TEMPLATES);
   private after = EPOCH;
 
   constructor(
@@ -49,7 +49,7 @@ export async function countOperationsOutsideWindow(
   windowStart: string,
 ): Promise<number> {
   const reader = await warehouse.connection.runAndReadAll(
-    fillSql(sqlFile("operations_outside_window.sql"), TEMPLATES),
+    fillSql(sqlFile("statements/operations_outside_window.sql"), TEMPLATES),
     { window_start: windowStart },
   );
   return Number(reader.getRows()[0]?.[0] ?? 0);
@@ -64,7 +64,7 @@ export async function countOperationCandidates(
   windowStart: string | null,
 ): Promise<number> {
   const reader = await warehouse.connection.runAndReadAll(
-    fillSql(sqlFile("count_candidate_operations.sql"), TEMPLATES),
+    fillSql(sqlFile("statements/count_candidate_operations.sql"), TEMPLATES),
     { window_start: windowStart ?? EPOCH.createdAt },
   );
   return Number(reader.getRows()[0]?.[0] ?? 0);

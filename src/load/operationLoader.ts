@@ -22,9 +22,9 @@ export interface OperationBatchResult {
  */
 export class OperationLoader {
   private readonly spool: Spool;
-  private readonly stageSql = sqlFile("stage_async_operations.sql");
-  private readonly upsertSql = sqlFile("upsert_async_operations.sql");
-  private readonly rejectsSql = sqlFile("load_rejects.sql");
+  private readonly stageSql = sqlFile("statements/stage_async_operations.sql");
+  private readonly upsertSql = sqlFile("statements/upsert_async_operations.sql");
+  private readonly rejectsSql = sqlFile("statements/load_rejects.sql");
   private readonly wal: WalCheckpoint;
 
   constructor(

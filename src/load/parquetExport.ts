@@ -57,7 +57,7 @@ export async function writeDirtyPartitions(
   const partitions = (await dirtyPartitions(connection, options.dataset))
     .filter((partition) => before === undefined || comparePartitions(partition, before) < 0)
     .sort(comparePartitions);
-  const selectSql = sqlFile(`parquet_${options.dataset}.sql`);
+  const selectSql = sqlFile(`parquet/${options.dataset}.sql`);
   for (const partition of partitions) {
     const dir = path.join(
       options.outDir,

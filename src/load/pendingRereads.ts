@@ -30,7 +30,7 @@ export async function selectPendingRereads(
     now: string;
   },
 ): Promise<PendingRereadCandidates> {
-  const reader = await warehouse.connection.runAndReadAll(sqlFile("select_pending_rereads.sql"), {
+  const reader = await warehouse.connection.runAndReadAll(sqlFile("statements/select_pending_rereads.sql"), {
     window_start: options.windowStart,
     scanned_from: options.scannedFrom,
     stale_before: options.staleBefore,
@@ -63,7 +63,7 @@ export async function recordPendingRereads(
   const { ids, notFound } = asked;
   if (ids.length > 0) {
     await warehouse.connection.run(
-      sqlFile("record_pending_rereads.sql"),
+      sqlFile("statements/record_pending_rereads.sql"),
       {
         asked_at: asked.now().toISOString(),
         ids: listValue([...ids]),

@@ -13,7 +13,7 @@ import { fillSql, type SqlLiteral, sqlFile, sqlLiteral } from "./sqlFiles.js";
  * (select_bulk_api_calls.sql) and joins in the values JavaScript derived for those records.
  */
 export class RawApiCallItems {
-  private readonly bulkSelectSql = sqlFile("select_bulk_api_calls.sql");
+  private readonly bulkSelectSql = sqlFile("statements/select_bulk_api_calls.sql");
   private readonly privacyLiterals: Record<string, SqlLiteral>;
 
   constructor(

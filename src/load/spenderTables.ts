@@ -16,7 +16,7 @@ export async function upsertSpenders(
   rows: readonly (TokenRecord | MemberRecord)[],
   seenAt: Date,
 ): Promise<void> {
-  await warehouse.connection.run(sqlFile(`upsert_${table}.sql`), [
+  await warehouse.connection.run(sqlFile(`statements/upsert_${table}.sql`), [
     JSON.stringify(rows),
     seenAt.toISOString(),
   ]);

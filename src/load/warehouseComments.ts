@@ -1,12 +1,13 @@
 import type { DuckDBConnection } from "./duckdb.js";
 import { quotedString } from "./duckdb.js";
-import { sqlFile } from "./sqlFiles.js";
+import { SCHEMA_FILES, schemaComments } from "./schemaFiles.js";
 
 /**
- * Where each view's columns come from, nearest first: a view column that sql/comments.sql does not
- * comment takes the comment of the column of the same name in the first of these that has one. A
- * `SELECT *` view (api_calls_enriched, operations_with_cost) would otherwise repeat every comment of
- * its table. In views.sql's order, so that a view's sources are commented before it.
+ * Where each view's columns come from, nearest first: a view column that its file in sql/views/ does
+ * not comment takes the comment of the column of the same name in the first of these that has one.
+ * A `SELECT *` view (api_calls_enriched, operations_with_cost) would otherwise repeat every comment
+ * of its table. Each view after its sources, so that what a source inherits is there before a view
+ * inherits from it.
  */
 const VIEW_SOURCES: ReadonlyArray<readonly [view: string, sources: readonly string[]]> = [
   ["api_calls_enriched", ["api_calls"]],
@@ -32,41 +33,27 @@ const VIEW_SOURCES: ReadonlyArray<readonly [view: string, sources: readonly stri
   ["cost_per_service_account", ["cost_per_day", "service_accounts"]],
 ];
 
-/**
- * One COMMENT statement of sql/comments.sql: `COMMENT ON COLUMN table.column IS '...';`, the table
- * of the internal schema written `internal.table`.
- */
-const COMMENT_STATEMENT =
-  /^COMMENT ON (TABLE|VIEW|COLUMN|MACRO TABLE|MACRO) ((?:internal\.)?\w+)(?:\.(\w+))? IS '((?:[^']|'')*)';$/gm;
-
 /** A table or view of main by its name, one of the internal schema as `internal.name`. */
 const QUALIFIED_NAME = "CASE schema_name WHEN 'main' THEN '' ELSE schema_name || '.' END";
 
-/** The comments sql/comments.sql sets, by table or view, then column ("" for the table itself). */
+/** The comments the schema files set, by table or view, then column ("" for the table itself). */
 function fileComments(): Map<string, Map<string, string>> {
-  const text = sqlFile("comments.sql");
   const comments = new Map<string, Map<string, string>>();
-  let statements = 0;
-  for (const [, kind, table = "", column = "", quoted = ""] of text.matchAll(COMMENT_STATEMENT)) {
-    statements += 1;
-    const target = kind === "COLUMN" ? column : "";
-    const columns = comments.get(table) ?? new Map<string, string>();
-    columns.set(target, quoted.replaceAll("''", "'"));
-    comments.set(table, columns);
-  }
-  const written = text.match(/^COMMENT ON/gm)?.length ?? 0;
-  if (statements !== written) {
-    throw new Error(
-      `sql/comments.sql: ${written - statements} COMMENT statements not on one line of the expected form`,
-    );
+  for (const file of SCHEMA_FILES) {
+    for (const { target, column, text } of schemaComments(file)) {
+      const columns = comments.get(target) ?? new Map<string, string>();
+      columns.set(column, text);
+      comments.set(target, columns);
+    }
   }
   return comments;
 }
 
 /**
- * Comments every table, view and column (sql/comments.sql, then the view columns that share their
- * source's meaning), so BI tools and `duckdb_columns()` explain each name. Runs on every open after
- * the views are created (CREATE OR REPLACE VIEW drops a view's comments), and sets only the comments
+ * Comments every table, view and column (the COMMENTs beside each CREATE in the schema files, then
+ * the view columns that share their source's meaning), so BI tools and `duckdb_columns()` explain
+ * each name. Runs on every open after the views are created (CREATE OR REPLACE VIEW drops a view's
+ * comments), and sets only the comments
  * that differ from the stored ones: each COMMENT is a catalog change the open would commit, and on a
  * reopen the tables' comments are already there. All in one statement string: a round trip per
  * COMMENT would cost more than the comments.

@@ -19,7 +19,7 @@ export interface ScopeOwner {
  */
 export async function claimScope(warehouse: Warehouse, run: ScopeOwner): Promise<void> {
   const { connection } = warehouse;
-  const reader = await connection.runAndReadAll(sqlFile("stored_scope.sql"));
+  const reader = await connection.runAndReadAll(sqlFile("statements/stored_scope.sql"));
   const [scope, ownerId, stateUser, hasCalls, holdsData] = reader.getRows()[0] ?? [
     null,
     null,

@@ -1,18 +1,7 @@
 import { ZooUsageError } from "../errors.js";
 import type { DuckDBConnection } from "./duckdb.js";
+import { SCHEMA_FILES } from "./schemaFiles.js";
 import { sqlFile } from "./sqlFiles.js";
-
-/** The sql/ files that create the warehouse's tables and views, in the order they are applied. */
-export const SCHEMA_FILES = [
-  "schema.sql",
-  "internal_state.sql",
-  "warehouse_identity.sql",
-  "views.sql",
-  "invoices.sql",
-  "credit_views.sql",
-  "invoice_views.sql",
-  "spenders.sql",
-] as const;
 
 /**
  * Columns every zoo-usage warehouse has had since the first version. Later versions only add

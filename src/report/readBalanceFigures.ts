@@ -43,7 +43,7 @@ export interface CreditFigures {
  */
 export async function readBalanceFigures(connection: DuckDBConnection): Promise<CreditFigures | null> {
   if (!(await hasViews(connection, ["credit_runway"]))) return null;
-  const [row] = await queryRows(connection, sqlFile("report_balance.sql"), {});
+  const [row] = await queryRows(connection, sqlFile("report/balance.sql"), {});
   if (row === undefined) return null;
   const source = optionalText(row, "burn_source");
   const days = row.runway_days;

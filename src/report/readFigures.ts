@@ -38,13 +38,13 @@ export async function readReportFigures(
   const period = { from: options.from, to: options.to };
   const ranked = { ...period, top: options.top };
 
-  const [totals = {}] = await queryRows(connection, sqlFile("report_totals.sql"), period);
-  const days = await queryRows(connection, sqlFile("report_daily.sql"), period);
-  const months = await queryRows(connection, sqlFile("report_monthly.sql"), period);
-  const endpoints = await queryRows(connection, sqlFile("report_endpoints.sql"), ranked);
-  const calls = await queryRows(connection, sqlFile("report_top_calls.sql"), ranked);
-  const [pending = {}] = await queryRows(connection, sqlFile("report_pending.sql"), period);
-  const rejects = await queryRows(connection, sqlFile("report_rejects.sql"), ranked);
+  const [totals = {}] = await queryRows(connection, sqlFile("report/totals.sql"), period);
+  const days = await queryRows(connection, sqlFile("report/daily.sql"), period);
+  const months = await queryRows(connection, sqlFile("report/monthly.sql"), period);
+  const endpoints = await queryRows(connection, sqlFile("report/endpoints.sql"), ranked);
+  const calls = await queryRows(connection, sqlFile("report/top_calls.sql"), ranked);
+  const [pending = {}] = await queryRows(connection, sqlFile("report/pending.sql"), period);
+  const rejects = await queryRows(connection, sqlFile("report/rejects.sql"), ranked);
 
   const firstDay = optionalText(totals, "first_day");
   const lastDay = optionalText(totals, "last_day");

@@ -110,10 +110,10 @@ export async function readInvoiceFigures(
   // monthly_reconciliation reads the credit views too (monthly_credits, credit_burn).
   const needed = ["monthly_reconciliation", "call_billing_class", "monthly_credits", "credit_burn"];
   if (!(await hasViews(connection, needed))) return null;
-  const months = await queryRows(connection, sqlFile("report_invoices.sql"), period);
-  const [counts = {}, ...rest] = await queryRows(connection, sqlFile("report_invoice_lines.sql"), period);
+  const months = await queryRows(connection, sqlFile("report/invoices.sql"), period);
+  const [counts = {}, ...rest] = await queryRows(connection, sqlFile("report/invoice_lines.sql"), period);
   const lines = [counts, ...rest].filter((row) => row.invoice_id !== null && row.invoice_id !== undefined);
-  const calls = await queryRows(connection, sqlFile("report_calls_not_invoiced.sql"), {
+  const calls = await queryRows(connection, sqlFile("report/calls_not_invoiced.sql"), {
     ...period,
     top: MAX_LISTED,
   });

@@ -17,8 +17,8 @@ export async function readOperationFigures(
 ): Promise<OperationFigures | null> {
   if (!(await hasViews(connection, OPERATION_VIEWS))) return null;
 
-  const types = await queryRows(connection, sqlFile("report_operation_types.sql"), {});
-  const failed = await queryRows(connection, sqlFile("report_billed_failed.sql"), options);
+  const types = await queryRows(connection, sqlFile("report/operation_types.sql"), {});
+  const failed = await queryRows(connection, sqlFile("report/billed_failed.sql"), options);
   const totals = failed[0] ?? {};
   return {
     by_type_and_status: {

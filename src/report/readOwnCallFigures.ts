@@ -17,7 +17,7 @@ export async function readOwnCallFigures(
     {},
   );
   if (present[0] === undefined || count(present[0], "n") === 0) return null;
-  const [row = {}] = await queryRows(connection, sqlFile("report_own_calls.sql"), period);
+  const [row = {}] = await queryRows(connection, sqlFile("report/own_calls.sql"), period);
   return {
     calls: count(row, "calls"),
     cost_usd: text(row, "cost_usd"),

@@ -51,7 +51,7 @@ export async function readSpenderFigures(
   showEmail = false,
 ): Promise<SpenderFigures | null> {
   if (!(await hasViews(connection, ["call_token_match"]))) return null;
-  const rows = await queryRows(connection, sqlFile("report_spenders.sql"), period);
+  const rows = await queryRows(connection, sqlFile("report/spenders.sql"), period);
   const labels = rows.filter((row) => row.grouping === "token_label");
   const callsWith = (status: string) =>
     labels.filter((row) => row.match_status === status).reduce((n, row) => n + count(row, "calls"), 0);

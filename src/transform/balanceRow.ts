@@ -4,8 +4,8 @@ import { type CustomerBalance, CustomerBalanceSchema } from "../api/schemas/inde
 import { keysProblem, objectJson, oversizeProblem, rowBytes, storedAmounts } from "./recordJson.js";
 
 /**
- * One row of balance_snapshots (sql/schema.sql): the credits as the API reported them when the run
- * asked. Money is DECIMAL(18,6) text made as a call's price is (src/transform/money.ts): exact, or
+ * One row of balance_snapshots (sql/tables/balance_snapshots.sql): the credits as the API
+ * reported them when the run asked. Money is DECIMAL(18,6) text made as a call's price is (src/transform/money.ts): exact, or
  * rounded half-even to the micro-dollar when the API printed more digits, the digits kept in money_raw.
  */
 export interface BalanceRow {

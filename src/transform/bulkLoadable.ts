@@ -4,8 +4,8 @@ import { isPlainPrice } from "./money.js";
 
 /**
  * True when DuckDB, reading this validated record's raw JSON with the bulk columns
- * (sql/select_bulk_api_calls.sql), stores the same row as `toRow` would: then the record need not be
- * serialised again. The cases it cannot take go through the row path, with no loss:
+ * (sql/statements/select_bulk_api_calls.sql), stores the same row as `toRow` would: then the
+ * record need not be serialised again. The cases it cannot take go through the row path, with no loss:
  * - fields this version does not know (they go to `extra`, which the bulk read does not build);
  * - a price sent as a string (the row path reads any decimal text; the bulk read takes numbers), and a
  *   price that is not stored as it is or has more than 14 digits (isPlainPrice: the row path rounds

@@ -20,7 +20,7 @@ import {
 /** A column's SQL type, which decides how its bound value is cast (money: exact text to DECIMAL). */
 export type ColumnKind = "text" | "money" | "time" | "json" | "count" | "flag";
 
-/** The columns of `invoices` (sql/invoices.sql) the loader writes from an Invoice, in table order. */
+/** The columns of `invoices` (sql/tables/invoices.sql) the loader writes from an Invoice, in table order. */
 export const INVOICE_COLUMNS = [
   ["id", "text"],
   ["number", "text"],

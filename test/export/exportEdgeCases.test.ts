@@ -132,13 +132,15 @@ describe("export edge cases", () => {
   test("a database created with the former primary key on api_calls keeps exporting, exactly once per id", async () => {
     const { db, out, cleanup } = await tempWorkspace();
     try {
-      const schema = await readFile(path.join(REPO_ROOT, "sql", "schema.sql"), "utf8");
-      const internalState = await readFile(path.join(REPO_ROOT, "sql", "internal_state.sql"), "utf8");
-      const withKey = schema.replace(/\bid(\s+)UUID NOT NULL,/, "id$1UUID PRIMARY KEY,");
-      expect(withKey).not.toBe(schema);
+      const sqlText = (file: string) => readFile(path.join(REPO_ROOT, "sql", file), "utf8");
+      const apiCalls = await sqlText("tables/api_calls.sql");
+      const withKey = apiCalls.replace(/\bid(\s+)UUID NOT NULL,/, "id$1UUID PRIMARY KEY,");
+      expect(withKey).not.toBe(apiCalls);
+      const exportState =
+        (await sqlText("internal/schema.sql")) + (await sqlText("internal/export_state.sql"));
       const instance = await DuckDBInstance.create(db);
       const connection = await instance.connect();
-      await connection.run(withKey + internalState);
+      await connection.run(withKey + exportState);
       connection.closeSync();
       instance.closeSync();
       await exportOnce({ baseUrl: sim.url, token, flags: { db, out, limit: 300 } });

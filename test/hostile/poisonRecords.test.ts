@@ -209,7 +209,7 @@ test("poison operation bodies are rejects with the reason; the rest load; Parque
 test("every read_json of a spool file allows the object size the validator promises", async () => {
   const sqlDir = path.resolve(import.meta.dirname, "../../sql");
   let reads = 0;
-  for (const file of await readdir(sqlDir)) {
+  for (const file of (await readdir(sqlDir, { recursive: true })).filter((name) => name.endsWith(".sql"))) {
     const sql = await readFile(path.join(sqlDir, file), "utf8");
     const calls = sql.split(/\bread_json\(/).slice(1);
     for (const call of calls) {

@@ -14,7 +14,7 @@ import { tempWorkspace, withTempWarehouse } from "../helpers/exportHarness.js";
 import { describeQuery, readJsonColumns, sqlText, tableColumns, typed } from "../helpers/tableShapes.js";
 
 /**
- * The api_calls table as sql/schema.sql creates it is the one definition of a stored call's shape.
+ * The api_calls table as sql/tables/api_calls.sql creates it is the one definition of a stored call's shape.
  * Every other place that spells its columns out is checked against that table here: the spool read
  * of each load path, the row type, the insert and the update, the Parquet columns, and the schema
  * fields the raw read takes.
@@ -130,11 +130,11 @@ async function specFields(): Promise<string[]> {
   return Object.keys(spec.components.schemas.ApiCallWithPrice?.properties ?? {});
 }
 
-describe("the api_calls shape: sql/schema.sql's table, and every copy of its columns", () => {
+describe("the api_calls shape: sql/tables/api_calls.sql, and every copy of its columns", () => {
   test("the row path's spool read takes every column but those the load computes, typed as the table", async () => {
     await withTempWarehouse(async (warehouse) => {
       const table = await tableColumns(warehouse, "api_calls");
-      const read = readJsonColumns(await sqlText("select_row_api_calls.sql"));
+      const read = readJsonColumns(await sqlText("statements/select_row_api_calls.sql"));
       expect(typed(read)).toEqual(typed(table.filter(([name]) => !COMPUTED.includes(name))));
     });
   });
@@ -142,7 +142,7 @@ describe("the api_calls shape: sql/schema.sql's table, and every copy of its col
   test("a transformed row has exactly the columns the spool read takes", async () => {
     const result = transformApiCall(FIRST, context());
     if (!result.ok) throw new Error(result.reason);
-    const read = readJsonColumns(await sqlText("select_row_api_calls.sql"));
+    const read = readJsonColumns(await sqlText("statements/select_row_api_calls.sql"));
     expect(Object.keys(result.row).sort()).toEqual(read.map(([name]) => name).sort());
   });
 
@@ -152,7 +152,7 @@ describe("the api_calls shape: sql/schema.sql's table, and every copy of its col
     expect(schemaFields.sort()).toEqual((await specFields()).sort());
     await withTempWarehouse(async (warehouse) => {
       const table = new Map(await tableColumns(warehouse, "api_calls"));
-      const read = readJsonColumns(await sqlText("select_bulk_api_calls.sql"));
+      const read = readJsonColumns(await sqlText("statements/select_bulk_api_calls.sql"));
       expect(read.map(([field]) => field).sort()).toEqual(schemaFields.sort());
       // The benchmark's load ceiling reads the same items with the same types, but for the token:
       // it keeps it as a UUID, the exporter reads it as text to store its hash (or drop it).
@@ -217,7 +217,7 @@ describe("the api_calls shape: sql/schema.sql's table, and every copy of its col
   test("the Parquet dataset has the table's columns but the run ids, with ids and JSON as text", async () => {
     await withTempWarehouse(async (warehouse) => {
       const table = await tableColumns(warehouse, "api_calls");
-      const written = await describeQuery(warehouse, await sqlText("parquet_api_calls.sql"));
+      const written = await describeQuery(warehouse, await sqlText("parquet/api_calls.sql"));
       const asText = (type: string) => (type === "UUID" || type === "JSON" ? "VARCHAR" : type);
       const expected = table
         .filter(([name]) => name !== "first_seen_run_id" && name !== "last_changed_run_id")
@@ -230,7 +230,7 @@ describe("the api_calls shape: sql/schema.sql's table, and every copy of its col
 test("every INSERT in sql/ names its columns (a column list or BY NAME)", async () => {
   const sqlDir = path.resolve(here, "../../sql");
   const inserts: string[] = [];
-  for (const file of (await readdir(sqlDir)).filter((name) => name.endsWith(".sql"))) {
+  for (const file of (await readdir(sqlDir, { recursive: true })).filter((name) => name.endsWith(".sql"))) {
     const text = (await readFile(path.join(sqlDir, file), "utf8")).replace(/--.*$/gm, "");
     for (const match of text.matchAll(
       /INSERT\s+(?:OR\s+\w+\s+)?INTO\s+(?:\w+\.)?\w+\s*(\(|BY\s+NAME\b)?/gi,

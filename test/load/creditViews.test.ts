@@ -4,7 +4,7 @@ import { withTempWarehouse } from "../helpers/exportHarness.js";
 import { micros } from "./billingBook.js";
 
 /**
- * The definitions of credit_burn and credit_runway (sql/credit_views.sql) on hand-made snapshots:
+ * The definitions of credit_burn and credit_runway (sql/views/credits.sql) on hand-made snapshots:
  * what counts as burn, what does not, and when there is no run-out date.
  */
 

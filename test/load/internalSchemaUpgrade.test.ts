@@ -9,8 +9,8 @@ import { exportOnce, queryDb, tempWorkspace, writeDb } from "../helpers/exportHa
 
 /**
  * A warehouse written by a version that kept its bookkeeping in main (the fixture is that version's
- * schema.sql, warehouse_identity.sql and views.sql) keeps working: `report` reads it as it is, and
- * the next export moves the bookkeeping into the internal schema whole, then carries on from it.
+ * sql/ files) keeps working: `report` reads it as it is, and the next export moves the bookkeeping
+ * into the internal schema whole, then carries on from it.
  */
 
 const DAY_MS = 86_400_000;

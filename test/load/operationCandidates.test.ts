@@ -97,7 +97,7 @@ const namesOf = (ids: unknown[]) => ids.map((id) => CASES[CASES.findIndex((_, i)
 test("candidates: new calls that started an operation not stored yet, and unfinished ones however old", async () => {
   await withTempWarehouse(async (warehouse) => {
     await addCases(warehouse);
-    const rows = await query(warehouse, "candidate_operations.sql", {
+    const rows = await query(warehouse, "statements/candidate_operations.sql", {
       window_start: WINDOW_START,
       after_created: "1970-01-01T00:00:00Z",
       after_id: "00000000-0000-0000-0000-000000000000",
@@ -117,7 +117,9 @@ test("candidates: new calls that started an operation not stored yet, and unfini
 test("outside the window: old calls that started an operation never fetched", async () => {
   await withTempWarehouse(async (warehouse) => {
     await addCases(warehouse);
-    const rows = await query(warehouse, "operations_outside_window.sql", { window_start: WINDOW_START });
+    const rows = await query(warehouse, "statements/operations_outside_window.sql", {
+      window_start: WINDOW_START,
+    });
     // "old" and "old, no status".
     expect(rows).toEqual([[2n]]);
   });

@@ -9,7 +9,7 @@ import { withTempWarehouse } from "../helpers/exportHarness.js";
 import { describeQuery, readJsonColumns, sqlText, tableColumns, typed } from "../helpers/tableShapes.js";
 
 /**
- * The async_operations and rejects tables as sql/schema.sql creates them define the shape of a
+ * The async_operations and rejects tables as sql/tables/ creates them define the shape of a
  * stored operation and reject: the spool reads, the row types, the upsert and the Parquet columns
  * are checked against them here.
  */
@@ -51,18 +51,20 @@ function foundRow(): OperationRow {
   return result.row;
 }
 
-describe("the async_operations shape: sql/schema.sql's table, and every copy of its columns", () => {
+describe("the async_operations shape: sql/tables/async_operations.sql, and every copy of its columns", () => {
   test("the staging read takes every column but the joined and computed ones, typed as the table", async () => {
     await withTempWarehouse(async (warehouse) => {
       const table = await tableColumns(warehouse, "async_operations");
-      const read = readJsonColumns(await sqlText("stage_async_operations.sql"));
+      const read = readJsonColumns(await sqlText("statements/stage_async_operations.sql"));
       const spooled = table.filter(([name]) => name !== JOINED && !COMPUTED.includes(name));
       expect(typed(read)).toEqual(typed(spooled));
     });
   });
 
   test("an operation row, found or not, has exactly the columns the staging read takes", async () => {
-    const read = readJsonColumns(await sqlText("stage_async_operations.sql")).map(([name]) => name);
+    const read = readJsonColumns(await sqlText("statements/stage_async_operations.sql")).map(
+      ([name]) => name,
+    );
     expect(Object.keys(foundRow()).sort()).toEqual(read.sort());
     expect(Object.keys(notFoundOperation(OTHER_ID, AT)).sort()).toEqual(read.sort());
   });
@@ -132,7 +134,7 @@ describe("the async_operations shape: sql/schema.sql's table, and every copy of 
   test("the Parquet dataset has the table's columns but the run id, with ids and JSON as text", async () => {
     await withTempWarehouse(async (warehouse) => {
       const table = await tableColumns(warehouse, "async_operations");
-      const written = await describeQuery(warehouse, await sqlText("parquet_async_operations.sql"));
+      const written = await describeQuery(warehouse, await sqlText("parquet/async_operations.sql"));
       const asText = (type: string) => (type === "UUID" || type === "JSON" ? "VARCHAR" : type);
       const expected = table
         .filter(([name]) => name !== "fetch_run_id")
@@ -146,7 +148,7 @@ test("the rejects table, its spool read and a serialised RejectRow have the same
   const reject: RejectRow = { run_id: "r", rejected_at: AT, record_id: null, reason: "x", raw_json: "{}" };
   await withTempWarehouse(async (warehouse) => {
     const table = await tableColumns(warehouse, "rejects");
-    const read = readJsonColumns(await sqlText("load_rejects.sql"));
+    const read = readJsonColumns(await sqlText("statements/load_rejects.sql"));
     expect(typed(read)).toEqual(typed(table));
     expect(Object.keys(JSON.parse(serializeReject(reject))).sort()).toEqual(
       read.map(([name]) => name).sort(),

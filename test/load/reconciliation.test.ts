@@ -5,7 +5,7 @@ import { withTempWarehouse } from "../helpers/exportHarness.js";
 import { type BookShape, makeBook, micros, usd, writeBook } from "./billingBook.js";
 
 /**
- * The reconciliation views (sql/invoice_views.sql) on hand-made books of every invoice shape the
+ * The reconciliation views (sql/views/reconciliation.sql) on hand-made books of every invoice shape the
  * real API may send, alone and combined: every priced call in exactly one class, the month's usage
  * the exact sum of its classes, no false "differs", and each planted disagreement found once.
  */

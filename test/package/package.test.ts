@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "vitest";
 import { REPO_ROOT, runCli } from "../helpers/cli.js";
@@ -14,7 +14,12 @@ test("npm pack ships only the CLI's run-time files and its docs: no test, bench,
   const [packed] = JSON.parse(output) as { files: { path: string }[] }[];
   const files = (packed?.files ?? []).map((file) => file.path);
   expect(files).toContain("dist/cli/main.js");
-  expect(files).toContain("sql/schema.sql");
+  // Every sql/ file, in every subfolder: the CLI reads them at run time.
+  const sqlFiles = readdirSync(path.join(REPO_ROOT, "sql"), { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".sql"))
+    .map((file) => `sql/${file.split(path.sep).join("/")}`);
+  expect(sqlFiles).toContain("sql/tables/api_calls.sql");
+  expect(sqlFiles.filter((file) => !files.includes(file))).toEqual([]);
   // The README links its docs/ pages, so they ship with it.
   const readme = readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
   const linkedPages = [...readme.matchAll(/\]\((docs\/[\w-]+\.md)/g)].map((match) => match[1]);

@@ -204,7 +204,7 @@ describe("the reference check itself", () => {
   });
 
   test.each([
-    "// the shape is checked (warehouseShape.ts), then the views applied (sql/views.sql)",
+    "// the shape is checked (warehouseShape.ts), then the views applied (sql/views/cost.sql)",
     "// raised and retried (./outOfMemory.ts, ../errors.ts), as in src/cli/main.js once built",
     "// fetched by ../extract, which imports nothing of ../load/",
     "// spec/zoo-openapi.json, package.json and bench/README.md",

@@ -93,7 +93,7 @@ export const PriceSchema = z
     return z.NEVER;
   });
 
-/** The range of the spec's int32, which is also the INTEGER column's (sql/schema.sql). */
+/** The range of the spec's int32, which is also the INTEGER column's (sql/tables/api_calls.sql). */
 export const INT32_MIN = -(2 ** 31);
 export const INT32_MAX = 2 ** 31 - 1;
 /** The range of the spec's int64, which is also the BIGINT column's. */

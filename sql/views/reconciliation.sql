@@ -4,7 +4,7 @@
 -- compared as DECIMAL = DECIMAL, never through a double; sums are DECIMAL(38,6), wide enough for any
 -- number of DECIMAL(18,6) prices. A call is billed on the invoice item named by its
 -- stripe_invoice_item_id ('' means none). docs/reconciliation.md says which invoice shape each
--- class comes from. Applied after credit_views.sql: monthly_reconciliation reads monthly_credits.
+-- class comes from. Applied after credits.sql: monthly_reconciliation reads monthly_credits.
 
 -- The calls billed on each invoice item: how many and what they cost.
 CREATE OR REPLACE VIEW invoice_item_calls AS
@@ -17,6 +17,12 @@ SELECT
 FROM api_calls
 WHERE stripe_invoice_item_id IS NOT NULL AND stripe_invoice_item_id <> ''
 GROUP BY stripe_invoice_item_id;
+COMMENT ON VIEW invoice_item_calls IS 'Per invoice item (api_calls.stripe_invoice_item_id, not empty): the calls billed on it and what they cost.';
+COMMENT ON COLUMN invoice_item_calls.invoice_item IS 'The invoice item the calls carry in stripe_invoice_item_id.';
+COMMENT ON COLUMN invoice_item_calls.calls IS 'Stored calls billed on the item.';
+COMMENT ON COLUMN invoice_item_calls.calls_cost_usd IS 'Exact sum of those calls'' price_usd, DECIMAL(38,6).';
+COMMENT ON COLUMN invoice_item_calls.first_call_month IS 'The UTC month (its first day) of the earliest call billed on the item.';
+COMMENT ON COLUMN invoice_item_calls.last_call_month IS 'The UTC month (its first day) of the latest call billed on the item.';
 
 -- Per invoice: whether it counts as invoiced (neither draft nor void: open, paid and uncollectible
 -- invoices have been issued), the usage month it bills, and whether its stored lines add up to its
@@ -51,6 +57,17 @@ SELECT
 FROM invoices AS i
 LEFT JOIN line_sums AS s ON s.invoice_id = i.id
 LEFT JOIN call_months AS m ON m.invoice_id = i.id;
+COMMENT ON VIEW invoice_totals IS 'Per invoice: whether it counts as invoiced (neither draft nor void), the usage month it bills, and whether its stored lines add up to its subtotal (Stripe embeds only the first lines of an invoice). docs/reconciliation.md.';
+COMMENT ON COLUMN invoice_totals.invoice_id IS 'The invoice (invoices.id).';
+COMMENT ON COLUMN invoice_totals.invoice_number IS 'The invoice''s number (invoices.number).';
+COMMENT ON COLUMN invoice_totals.invoice_status IS 'The invoice''s status (invoices.status): draft, open, paid, uncollectible or void.';
+COMMENT ON COLUMN invoice_totals.invoice_created_at IS 'When the invoice was made (invoices.created_at, UTC).';
+COMMENT ON COLUMN invoice_totals.is_final IS 'true unless the invoice is a draft or void: open, paid and uncollectible invoices (and those without a status) count as invoiced.';
+COMMENT ON COLUMN invoice_totals.usage_month IS 'The UTC month (its first day) the invoice bills: the latest month of the calls its lines bill, else the month before it was made (Zoo invoices usage in arrears).';
+COMMENT ON COLUMN invoice_totals.lines IS 'Lines stored for the invoice.';
+COMMENT ON COLUMN invoice_totals.lines_usd IS 'Exact sum of the stored lines'' amounts, DECIMAL(38,6).';
+COMMENT ON COLUMN invoice_totals.subtotal_usd IS 'The invoice''s subtotal (invoices.subtotal), DECIMAL(38,6).';
+COMMENT ON COLUMN invoice_totals.lines_complete IS 'lines_usd = subtotal_usd exactly; false: the lines are incomplete (a cut list), and calls no stored line names wait on this invoice instead of counting as not invoiced.';
 
 -- Per invoice line: its class and, for usage, its amount against the calls billed on its item.
 -- usage: calls carry its invoice_item; credit: no call does and the amount is negative (a credit or
@@ -121,11 +138,33 @@ SELECT
     ELSE 'differs'
   END AS status
 FROM lines;
+COMMENT ON VIEW invoice_line_reconciliation IS 'Per invoice line: its class (usage, other_charge, credit) and, for a usage line of an invoice that counts, its amount against the calls billed on its invoice item. Compared as DECIMAL, never through a double. docs/reconciliation.md.';
+COMMENT ON COLUMN invoice_line_reconciliation.invoice_id IS 'The invoice (invoices.id) of the line.';
+COMMENT ON COLUMN invoice_line_reconciliation.invoice_number IS 'The invoice''s number (invoices.number).';
+COMMENT ON COLUMN invoice_line_reconciliation.invoice_status IS 'The invoice''s status (invoices.status).';
+COMMENT ON COLUMN invoice_line_reconciliation.invoice_created_at IS 'When the invoice was made (invoices.created_at, UTC).';
+COMMENT ON COLUMN invoice_line_reconciliation.invoice_final IS 'The invoice counts as invoiced (invoice_totals.is_final): neither draft nor void.';
+COMMENT ON COLUMN invoice_line_reconciliation.invoice_lines_complete IS 'The invoice''s stored lines add up to its subtotal (invoice_totals.lines_complete).';
+COMMENT ON COLUMN invoice_line_reconciliation.line_number IS 'The line''s position in the invoice, from 1.';
+COMMENT ON COLUMN invoice_line_reconciliation.line_id IS 'The line''s id (invoice_lines.id).';
+COMMENT ON COLUMN invoice_line_reconciliation.invoice_item IS 'The invoice item the line bills (invoice_lines.invoice_item).';
+COMMENT ON COLUMN invoice_line_reconciliation.description IS 'The line''s description.';
+COMMENT ON COLUMN invoice_line_reconciliation.currency IS 'The line''s currency as sent; the calls are priced in USD, so only a USD line compares like with like.';
+COMMENT ON COLUMN invoice_line_reconciliation.usage_month IS 'The UTC month (its first day) the line''s invoice bills (invoice_totals.usage_month).';
+COMMENT ON COLUMN invoice_line_reconciliation.line_class IS 'usage: stored calls carry the line''s invoice item; credit: none does and the amount is negative (a credit or discount); other_charge: none does (a subscription, a manual charge), shown apart and never a usage difference.';
+COMMENT ON COLUMN invoice_line_reconciliation.line_amount_usd IS 'The line''s amount, exact DECIMAL(38,6).';
+COMMENT ON COLUMN invoice_line_reconciliation.item_lines IS 'Lines, on invoices of the same standing (counting or not), that bill the line''s item: 1 but for an item billed more than once; 1 for other charges and credits.';
+COMMENT ON COLUMN invoice_line_reconciliation.item_lines_usd IS 'Exact sum of those lines'' amounts, DECIMAL(38,6): what is compared with the item''s calls.';
+COMMENT ON COLUMN invoice_line_reconciliation.calls IS 'Stored calls whose stripe_invoice_item_id is the line''s invoice item.';
+COMMENT ON COLUMN invoice_line_reconciliation.calls_cost_usd IS 'Exact sum of those calls'' price_usd (0 without calls), DECIMAL(38,6).';
+COMMENT ON COLUMN invoice_line_reconciliation.difference_usd IS 'On the first line of an item on invoices that count: item_lines_usd - calls_cost_usd, exact (positive when the invoices bill more than the calls cost); 0 on every other line, so an item''s difference is counted once.';
+COMMENT ON COLUMN invoice_line_reconciliation.status IS 'Usage lines: agrees (the item''s lines add up to its calls'' cost exactly), differs, same_item (a later line of an item compared on its first line) or not_final (a draft or void invoice); other lines: their line_class.';
 
 -- Lines no stored call is billed on: other charges (a subscription, a manual charge, or calls not
 -- exported) and credits.
 CREATE OR REPLACE VIEW invoice_lines_without_calls AS
 SELECT * FROM invoice_line_reconciliation WHERE line_class <> 'usage';
+COMMENT ON VIEW invoice_lines_without_calls IS 'The invoice lines no stored call is billed on (line_class other_charge or credit): a subscription, a manual charge, a discount, or calls not exported.';
 
 -- Every priced call in exactly one billing class, with the reason:
 --   invoiced          its item is on a line of an invoice that counts (on_invoice);
@@ -241,6 +280,15 @@ SELECT
   CASE WHEN line_invoice_id IS NOT NULL THEN line_invoice_id
     WHEN stripe_invoice_item_id IS NOT NULL THEN due_invoice_id END AS invoice_id
 FROM classed;
+COMMENT ON VIEW call_billing_class IS 'Every priced call in exactly one billing class: invoiced, not_billed (no invoice item: credits or a free allowance paid), awaiting_invoice or unexplained, with the reason. docs/reconciliation.md.';
+COMMENT ON COLUMN call_billing_class.id IS 'The call (api_calls.id).';
+COMMENT ON COLUMN call_billing_class.created_at IS 'When the call was created (UTC).';
+COMMENT ON COLUMN call_billing_class.month IS 'The call''s UTC month (its first day).';
+COMMENT ON COLUMN call_billing_class.price_usd IS 'The call''s price, exact DECIMAL(18,6).';
+COMMENT ON COLUMN call_billing_class.stripe_invoice_item_id IS 'The invoice item the call names; NULL when it names none.';
+COMMENT ON COLUMN call_billing_class.billing_class IS 'invoiced: its item is on a line of an invoice neither draft nor void; not_billed: it names no item (set only if billable), so credits or a free allowance covered it; awaiting_invoice: see reason; unexplained: no line names its item although the invoice due to carry it counts and its lines are whole.';
+COMMENT ON COLUMN call_billing_class.reason IS 'on_invoice, no_invoice_item, billing_pending (no item yet, billing not completed), invoice_draft, invoice_void, month_open (no invoice since its month ended), billed_late (billed after its month''s invoice: waits for the next), invoice_incomplete (the due invoice''s lines fall short of its subtotal), item_not_on_any_line.';
+COMMENT ON COLUMN call_billing_class.invoice_id IS 'The invoice whose line names the call''s item, else the invoice due to carry it (the first not void made after its month ended and it was last updated); NULL without an item or such an invoice.';
 
 -- Priced calls no invoice line bills although the invoice due to carry them counts and its lines
 -- are whole: the unexplained calls of call_billing_class. Calls credits paid, calls awaiting an
@@ -249,6 +297,14 @@ CREATE OR REPLACE VIEW calls_not_invoiced AS
 SELECT id, created_at, month, price_usd, stripe_invoice_item_id, invoice_id, reason
 FROM call_billing_class
 WHERE billing_class = 'unexplained';
+COMMENT ON VIEW calls_not_invoiced IS 'The unexplained calls of call_billing_class: a priced call whose item no invoice line names although the invoice due to carry it counts and its lines add up to its subtotal. Calls paid by credits, waiting for an invoice or on an invoice with incomplete lines are not here.';
+COMMENT ON COLUMN calls_not_invoiced.id IS 'The call (api_calls.id).';
+COMMENT ON COLUMN calls_not_invoiced.created_at IS 'When the call was created (UTC).';
+COMMENT ON COLUMN calls_not_invoiced.month IS 'The call''s UTC month (its first day).';
+COMMENT ON COLUMN calls_not_invoiced.price_usd IS 'The call''s price, exact DECIMAL(18,6).';
+COMMENT ON COLUMN calls_not_invoiced.stripe_invoice_item_id IS 'The invoice item the call names.';
+COMMENT ON COLUMN calls_not_invoiced.invoice_id IS 'The invoice due to carry the call, which does not.';
+COMMENT ON COLUMN calls_not_invoiced.reason IS 'Always item_not_on_any_line.';
 
 -- Per UTC month of the calls: usage = invoiced + not billed + awaiting + unexplained, exactly (each
 -- priced call is in one class of call_billing_class); the lines of the invoices that count and bill
@@ -349,3 +405,30 @@ LEFT JOIN lines AS l ON l.month = m.month
 LEFT JOIN invoices AS i ON i.month = m.month
 LEFT JOIN monthly_credits AS k ON k.month = m.month
 ORDER BY m.month;
+COMMENT ON VIEW monthly_reconciliation IS 'Per UTC month: usage = invoiced + not billed + awaiting + unexplained, exactly; the lines of invoices that count, by class; usage lines that disagree with their calls; what credits paid. status differs only for a non-zero unexplained amount. docs/reconciliation.md.';
+COMMENT ON COLUMN monthly_reconciliation.month IS 'The UTC month (its first day): of the calls'' created_at, and of the invoices'' usage_month.';
+COMMENT ON COLUMN monthly_reconciliation.calls IS 'Stored calls created in the month.';
+COMMENT ON COLUMN monthly_reconciliation.priced_calls IS 'Those with a price.';
+COMMENT ON COLUMN monthly_reconciliation.usage_cost_usd IS 'Exact sum of the month''s calls'' price_usd, DECIMAL(38,6): invoiced_usage_usd + not_billed_usd + awaiting_usd + unexplained_usd.';
+COMMENT ON COLUMN monthly_reconciliation.invoiced_calls IS 'The month''s calls in class invoiced (call_billing_class).';
+COMMENT ON COLUMN monthly_reconciliation.invoiced_usage_usd IS 'Their exact price sum, DECIMAL(38,6), whichever invoice billed them.';
+COMMENT ON COLUMN monthly_reconciliation.not_billed_calls IS 'The month''s calls in class not_billed: no invoice item, so credits or a free allowance paid them.';
+COMMENT ON COLUMN monthly_reconciliation.not_billed_usd IS 'Their exact price sum, DECIMAL(38,6). Never a difference.';
+COMMENT ON COLUMN monthly_reconciliation.credits_paid_usd IS 'How much of not_billed_usd the credits paid, as far as the balance snapshots saw: the lesser of not_billed_usd and credits_consumed_usd; NULL when the snapshots measured nothing in the month.';
+COMMENT ON COLUMN monthly_reconciliation.credits_consumed_usd IS 'Credits consumed between balance snapshots taken within the month (monthly_credits); NULL without such a pair.';
+COMMENT ON COLUMN monthly_reconciliation.monthly_allowance_usd IS 'The plan''s monthly API credit allowance as the month''s latest snapshot gives it (monthly_credits); NULL without one.';
+COMMENT ON COLUMN monthly_reconciliation.awaiting_calls IS 'The month''s calls in class awaiting_invoice: the month has no invoice yet, a draft holds them, they were billed late, or their invoice''s lines are incomplete.';
+COMMENT ON COLUMN monthly_reconciliation.awaiting_usd IS 'Their exact price sum, DECIMAL(38,6).';
+COMMENT ON COLUMN monthly_reconciliation.on_incomplete_invoice_calls IS 'Of the awaiting calls, those on an invoice whose lines fall short of its subtotal (reason invoice_incomplete).';
+COMMENT ON COLUMN monthly_reconciliation.unexplained_calls IS 'The month''s calls in class unexplained (calls_not_invoiced).';
+COMMENT ON COLUMN monthly_reconciliation.unexplained_usd IS 'Their exact price sum, DECIMAL(38,6): 0.000000 when every priced call is explained.';
+COMMENT ON COLUMN monthly_reconciliation.invoices IS 'Invoices, neither draft nor void, whose usage_month is the month.';
+COMMENT ON COLUMN monthly_reconciliation.invoices_incomplete IS 'Of those, the ones whose stored lines do not add up to their subtotal.';
+COMMENT ON COLUMN monthly_reconciliation.invoice_lines IS 'Lines of those invoices.';
+COMMENT ON COLUMN monthly_reconciliation.invoiced_usd IS 'Exact sum of those lines'' amounts, every class, DECIMAL(38,6); 0 when the month has no invoice yet.';
+COMMENT ON COLUMN monthly_reconciliation.usage_lines_usd IS 'Of invoiced_usd, the usage lines.';
+COMMENT ON COLUMN monthly_reconciliation.other_charges_usd IS 'Of invoiced_usd, the other charges (subscriptions, manual charges): shown apart, never a difference.';
+COMMENT ON COLUMN monthly_reconciliation.credits_usd IS 'Of invoiced_usd, the credit and discount lines (negative).';
+COMMENT ON COLUMN monthly_reconciliation.lines_differing IS 'Usage items of the month whose lines do not add up to their calls'' cost: lines whose difference_usd is not 0 (invoice_line_reconciliation status differs).';
+COMMENT ON COLUMN monthly_reconciliation.lines_difference_usd IS 'Exact sum of their differences, line minus calls, DECIMAL(38,6).';
+COMMENT ON COLUMN monthly_reconciliation.status IS 'differs (a non-zero unexplained amount: an unexplained priced call or a usage line that disagrees), not_invoiced (calls wait for an invoice, none is invoiced yet), awaiting (some calls wait for an invoice) or agrees (every priced call explained).';

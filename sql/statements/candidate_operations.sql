@@ -1,4 +1,4 @@
--- The operations to fetch (operation_candidates in views.sql; the endpoints that start a job are
+-- The operations to fetch (operation_candidates in sql/views/operations.sql; the endpoints that start a job are
 -- filled in as a quoted list literal), keyset-paged by (created_at, id) so that one run fetches each
 -- candidate once even though re-fetched ones stay candidates; a run cut short leaves its fetched
 -- operations stored, so the next one starts past them.

@@ -12,6 +12,7 @@ CREATE OR REPLACE MACRO usd_per_day(usd, elapsed_us) AS
         * 0.000001
       AS DECIMAL(38, 6))
   END;
+COMMENT ON MACRO usd_per_day IS 'usd_per_day(usd, elapsed_us): usd spread over elapsed_us microseconds, USD per day rounded down to the micro-dollar in integer arithmetic; NULL when the time is not positive.';
 
 -- The burn between consecutive snapshots, by the ledger's rule: spend takes the monthly credits
 -- first, then the stable ones; the monthly credits are re-upped each month and do not carry over;
@@ -87,6 +88,21 @@ SELECT
   END AS burn_usd_per_day
 FROM judged
 ORDER BY taken_at, run_id;
+COMMENT ON VIEW credit_burn IS 'The credits consumed between consecutive balance snapshots by the ledger''s rule (monthly credits first, then stable; monthly re-upped each month without carry-over; stable never reset), in USD and in credits, and that per day; a monthly refresh or a grant is never burn.';
+COMMENT ON COLUMN credit_burn.run_id IS 'The run of the later snapshot.';
+COMMENT ON COLUMN credit_burn.previous_taken_at IS 'When the earlier snapshot was taken (UTC).';
+COMMENT ON COLUMN credit_burn.taken_at IS 'When the later snapshot was taken (UTC).';
+COMMENT ON COLUMN credit_burn.elapsed_us IS 'Microseconds between the two snapshots.';
+COMMENT ON COLUMN credit_burn.previous_remaining_usd IS 'Monthly + stable credits'' monetary value at the earlier snapshot, USD DECIMAL(38,6).';
+COMMENT ON COLUMN credit_burn.remaining_usd IS 'Monthly + stable credits'' monetary value at the later snapshot, USD DECIMAL(38,6).';
+COMMENT ON COLUMN credit_burn.previous_remaining_credits IS 'Monthly + stable credits (counts) at the earlier snapshot.';
+COMMENT ON COLUMN credit_burn.remaining_credits IS 'Monthly + stable credits (counts) at the later snapshot.';
+COMMENT ON COLUMN credit_burn.refreshed IS 'The monthly credits were re-upped between the two: the monthly value rose or monthly_api_credits_refresh_at moved.';
+COMMENT ON COLUMN credit_burn.granted IS 'Stable credits were granted between the two: their value rose.';
+COMMENT ON COLUMN credit_burn.consumed_credits IS 'The same consumption in credits (counts), by the same rule; NULL when not counted.';
+COMMENT ON COLUMN credit_burn.counted IS 'False when the pair spans a monthly refresh (what was left may have expired rather than been spent), a grant with no monthly credits left at its end (the stable ones may have paid too), or starts with nothing left (the value cannot go below 0): such a pair says nothing exact about spend.';
+COMMENT ON COLUMN credit_burn.consumed_usd IS 'What the monthly credits lost, plus what the stable ones lost unless granted, exact, USD DECIMAL(38,6); NULL when not counted. A refresh or a grant is never in it.';
+COMMENT ON COLUMN credit_burn.burn_usd_per_day IS 'consumed_usd per day of elapsed_us, USD DECIMAL(18,6) rounded down to the micro-dollar (integer arithmetic, no float); NULL when not counted.';
 
 -- The runway at the latest snapshot, by the ledger's rule. The current burn is the counted
 -- consumption of the snapshot pairs that end in the 30 days up to the latest snapshot, over their
@@ -229,6 +245,25 @@ SELECT
     CAST(timezone('UTC', taken_at + to_microseconds(CAST(runway_us AS BIGINT))) AS DATE)
   END AS runs_out_on
 FROM span;
+COMMENT ON VIEW credit_runway IS 'When the credits run out at the current burn by the ledger''s rule: monthly credits are spent until their refresh and the rest expires, each month brings the plan''s allowance, stable credits pay the remainder; the burn from snapshot pairs of the last 30 days, else the priced spend of the last 30 days of calls.';
+COMMENT ON COLUMN credit_runway.run_id IS 'The run of the latest snapshot.';
+COMMENT ON COLUMN credit_runway.taken_at IS 'When the latest snapshot was taken (UTC).';
+COMMENT ON COLUMN credit_runway.remaining_usd IS 'Monthly + stable credits'' monetary value at the latest snapshot, USD DECIMAL(38,6).';
+COMMENT ON COLUMN credit_runway.monthly_usd IS 'The monthly credits'' monetary value at the latest snapshot, USD DECIMAL(18,6).';
+COMMENT ON COLUMN credit_runway.stable_usd IS 'The stable credits'' monetary value at the latest snapshot, USD DECIMAL(18,6).';
+COMMENT ON COLUMN credit_runway.remaining_credits IS 'Monthly + stable credits (counts) at the latest snapshot.';
+COMMENT ON COLUMN credit_runway.monthly_credits IS 'API field monthly_api_credits_remaining at the latest snapshot (a count).';
+COMMENT ON COLUMN credit_runway.stable_credits IS 'API field stable_api_credits_remaining at the latest snapshot (a count).';
+COMMENT ON COLUMN credit_runway.monthly_refresh_at IS 'When the monthly credits next refresh, as the latest snapshot says (UTC).';
+COMMENT ON COLUMN credit_runway.monthly_allowance_usd IS 'The plan''s monthly allowance (subscription_details.modeling_app.monthly_pay_as_you_go_api_credits_monetary_value) at the latest snapshot, USD DECIMAL(18,6); NULL when not given, and the runway then counts on none.';
+COMMENT ON COLUMN credit_runway.burn_pairs IS 'Counted credit_burn pairs whose later snapshot is within the 30 days up to the latest one.';
+COMMENT ON COLUMN credit_runway.snapshot_burn_usd_per_day IS 'The sum of those pairs'' consumed_usd over the sum of their elapsed time, per day, USD DECIMAL(38,6) rounded down; NULL without such a pair.';
+COMMENT ON COLUMN credit_runway.spend_usd_per_day IS 'The priced spend (sum of api_calls.price_usd) of calls created in the 30 days up to the latest snapshot, per day of that window (from the first stored call when the history is shorter), USD DECIMAL(38,6) rounded down.';
+COMMENT ON COLUMN credit_runway.burn_usd_per_day IS 'The current burn: snapshot_burn_usd_per_day when known, else spend_usd_per_day.';
+COMMENT ON COLUMN credit_runway.burn_source IS 'Where burn_usd_per_day comes from: snapshots or api_calls.';
+COMMENT ON COLUMN credit_runway.runway_days IS 'Days until the monthly and stable credits are both spent at burn_usd_per_day by the ledger''s rule, to a tenth; 0 when nothing is left; NULL when the burn is 0 or unknown, or the allowance keeps up with it.';
+COMMENT ON COLUMN credit_runway.runs_out_at IS 'taken_at + the runway: the instant the credits run out at this rate and calls start being billed (UTC); taken_at when nothing is left (out by then); NULL when they do not run out within 100 years.';
+COMMENT ON COLUMN credit_runway.runs_out_on IS 'The UTC day of runs_out_at.';
 
 -- The credits seen consumed per UTC month: the counted consumption of the balance snapshot pairs
 -- taken within the month (a pair across months, or across a refresh, says nothing about one
@@ -263,4 +298,7 @@ SELECT
   a.monthly_allowance_usd
 FROM (SELECT month, sum(consumed_usd) AS consumed_usd FROM pairs GROUP BY month) AS p
 FULL OUTER JOIN allowance AS a ON a.month = p.month;
-
+COMMENT ON VIEW monthly_credits IS 'Per UTC month: the credits consumed between balance snapshots taken within it, and the plan''s monthly allowance (subscription_details.modeling_app.monthly_pay_as_you_go_api_credits_monetary_value).';
+COMMENT ON COLUMN monthly_credits.month IS 'The UTC month (its first day) of the snapshots.';
+COMMENT ON COLUMN monthly_credits.credits_consumed_usd IS 'Sum of consumed_usd of the counted credit_burn pairs whose two snapshots are in the month, DECIMAL(38,6); NULL without one.';
+COMMENT ON COLUMN monthly_credits.monthly_allowance_usd IS 'The plan''s monthly API credit allowance in USD at the month''s latest snapshot, exact from the JSON text; NULL when the snapshot has no subscription details.';

@@ -1,5 +1,5 @@
 -- The columns of the async_operations Parquet dataset, partitioned like api_calls by the UTC month
--- (or day) of the call that started the operation. Ids as strings (see parquet_api_calls.sql);
+-- (or day) of the call that started the operation. Ids as strings (see sql/parquet/api_calls.sql);
 -- JSON columns as strings. The start and end placeholders (quoted literals) bound one partition.
 -- No ORDER BY: sorting holds the whole partition in memory (about 1 KB a row). Rows
 -- stream in the table's order, the order the export fetched them: close to ascending call_created_at.

@@ -1,5 +1,5 @@
 -- The credits at the latest balance snapshot, in USD and in credits (counts), with the burn and the
--- runway as credit_runway defines them by the ledger's rule (sql/credit_views.sql). At most one
+-- runway as credit_runway defines them by the ledger's rule (sql/views/credits.sql). At most one
 -- row; none before the first snapshot.
 SELECT
   strftime(timezone('UTC', taken_at), '%Y-%m-%dT%H:%M:%S.%fZ') AS taken_at,

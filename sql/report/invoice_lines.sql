@@ -3,7 +3,7 @@
 -- credits, which are shown apart and never count as a difference; and how many usage lines there
 -- are and agree. Lines of drafts and void invoices bill nothing and are left out. Always one row at
 -- least: the counts, repeated on each listed line (invoice_id is NULL when none is listed).
--- $from / $to: UTC days as in report_invoices.sql.
+-- $from / $to: UTC days as in sql/report/invoices.sql.
 WITH lines AS (
   SELECT *
   FROM invoice_line_reconciliation

@@ -1,4 +1,4 @@
--- Calls that started an async operation (operation_starting_calls in views.sql, as for
+-- Calls that started an async operation (operation_starting_calls in sql/views/operations.sql, as for
 -- candidate_operations.sql) never fetched because they were created before $window_start: what
 -- --operations all would fetch on top of the window.
 SELECT count(*)::BIGINT AS n

@@ -1,41 +1,5 @@
--- Who spent it: the tokens, service accounts and org members the API lists, refreshed by each
--- export (src/load/spenderTables.ts), and views that match each call to the token it was made with.
--- A row the API no longer lists is kept: last_seen_at says when it was listed last.
-
-CREATE TABLE IF NOT EXISTS api_tokens (
-  id            UUID PRIMARY KEY,
-  user_id       UUID NOT NULL,
-  label         VARCHAR,
-  token_last4   VARCHAR,
-  is_valid      BOOLEAN NOT NULL,
-  created_at    TIMESTAMPTZ NOT NULL,
-  updated_at    TIMESTAMPTZ NOT NULL,
-  first_seen_at TIMESTAMPTZ NOT NULL,
-  last_seen_at  TIMESTAMPTZ NOT NULL
-);
-
-CREATE TABLE IF NOT EXISTS service_accounts (
-  id            UUID PRIMARY KEY,
-  org_id        UUID NOT NULL,
-  label         VARCHAR,
-  token_last4   VARCHAR,
-  is_valid      BOOLEAN NOT NULL,
-  created_at    TIMESTAMPTZ NOT NULL,
-  updated_at    TIMESTAMPTZ NOT NULL,
-  first_seen_at TIMESTAMPTZ NOT NULL,
-  last_seen_at  TIMESTAMPTZ NOT NULL
-);
-
-CREATE TABLE IF NOT EXISTS org_members (
-  id            UUID PRIMARY KEY,
-  name          VARCHAR,
-  email         VARCHAR,
-  role          VARCHAR NOT NULL,
-  created_at    TIMESTAMPTZ NOT NULL,
-  updated_at    TIMESTAMPTZ NOT NULL,
-  first_seen_at TIMESTAMPTZ NOT NULL,
-  last_seen_at  TIMESTAMPTZ NOT NULL
-);
+-- Who spent it: each call matched to the token it was made with (api_tokens, service_accounts), and
+-- the cost per token label, per org member and per service account.
 
 -- Each call with the token it was made with. The API shows a token only as its last 4 characters,
 -- so a call matches the tokens of its user ending with the call token's last 4 (api_tokens), and
@@ -80,6 +44,13 @@ SELECT
   CASE WHEN m.candidates = 1 THEN m.token_label END AS token_label
 FROM api_calls AS c
 LEFT JOIN per_call AS m ON m.call_id = c.id;
+COMMENT ON VIEW call_token_match IS 'Each call with the token it was made with, matched on the user and the token''s last 4 characters (all the API shows of a token): matched, ambiguous or unmatched. See docs/who-spent-it.md.';
+COMMENT ON COLUMN call_token_match.call_id IS 'api_calls.id.';
+COMMENT ON COLUMN call_token_match.match_status IS 'matched: one token (of the call''s user) or service account (of its org) ends with token_last4; ambiguous: several do; unmatched: none does (not listed, another member''s token in user scope, or token_last4 NULL).';
+COMMENT ON COLUMN call_token_match.candidates IS 'How many tokens and service accounts end with the call''s token_last4 (0 when unmatched).';
+COMMENT ON COLUMN call_token_match.token_kind IS 'api_token or service_account when matched; NULL otherwise.';
+COMMENT ON COLUMN call_token_match.token_id IS 'api_tokens.id or service_accounts.id when matched; NULL otherwise.';
+COMMENT ON COLUMN call_token_match.token_label IS 'The matched token''s label; NULL when unmatched, ambiguous or unlabelled.';
 
 -- Spend per token label: every call in exactly one group, so the groups sum to the total. Matched
 -- calls group by kind and label (a NULL label is its own group); ambiguous and unmatched calls are
@@ -96,6 +67,12 @@ SELECT
 FROM call_token_match
 GROUP BY match_status, token_kind, token_label
 ORDER BY cost_usd DESC, match_status, token_kind, token_label;
+COMMENT ON VIEW cost_per_token_label IS 'Calls and cost per token label: matched calls by kind and label, ambiguous and unmatched calls a group each, so the groups sum exactly to the total.';
+COMMENT ON COLUMN cost_per_token_label.match_status IS 'As call_token_match.match_status.';
+COMMENT ON COLUMN cost_per_token_label.token_kind IS 'api_token or service_account for matched calls; NULL for ambiguous and unmatched ones.';
+COMMENT ON COLUMN cost_per_token_label.token_label IS 'The label; NULL for unlabelled tokens and for ambiguous and unmatched calls.';
+COMMENT ON COLUMN cost_per_token_label.tokens IS 'Distinct tokens with this label that made calls (0 for ambiguous and unmatched).';
+COMMENT ON COLUMN cost_per_token_label.calls IS 'Calls in the group.';
 
 -- Spend per person: per user_id of the calls, with the member's name, email and role when
 -- org_members lists them (member_known false otherwise: user scope, or someone who left the org
@@ -114,6 +91,9 @@ FROM api_calls AS c
 LEFT JOIN org_members AS m ON m.id = c.user_id
 GROUP BY c.user_id
 ORDER BY cost_usd DESC, c.user_id;
+COMMENT ON VIEW cost_per_member IS 'Calls and cost per person (api_calls.user_id) with the member''s name, email and role from org_members; every call in one group, so the groups sum exactly to the total.';
+COMMENT ON COLUMN cost_per_member.member_known IS 'true when org_members lists the user (org scope); false in user scope or for someone never listed.';
+COMMENT ON COLUMN cost_per_member.calls IS 'Calls the user made.';
 
 -- Spend per service account: the calls matched to one (org scope).
 CREATE OR REPLACE VIEW cost_per_service_account AS
@@ -128,3 +108,6 @@ FROM service_accounts AS s
 LEFT JOIN call_token_match AS m ON m.token_kind = 'service_account' AND m.token_id = s.id
 GROUP BY s.id, s.label, s.is_valid
 ORDER BY cost_usd DESC, s.id;
+COMMENT ON VIEW cost_per_service_account IS 'Calls and cost per service account: the calls call_token_match matched to it (org scope).';
+COMMENT ON COLUMN cost_per_service_account.service_account_id IS 'service_accounts.id.';
+COMMENT ON COLUMN cost_per_service_account.calls IS 'Calls matched to the service account.';

@@ -38,15 +38,15 @@ SELECT
   month,
   count(*) AS calls,
   count(*) FILTER (WHERE is_own_call) AS own_calls,
-  coalesce(sum(price_usd), 0)::DECIMAL(18, 6) AS cost_usd,
-  coalesce(sum(price_usd) FILTER (WHERE is_own_call), 0)::DECIMAL(18, 6) AS own_cost_usd,
-  coalesce(sum(price_usd) FILTER (WHERE NOT is_own_call), 0)::DECIMAL(18, 6) AS cost_excluding_own_usd
+  coalesce(sum(price_usd), 0)::DECIMAL(38, 6) AS cost_usd,
+  coalesce(sum(price_usd) FILTER (WHERE is_own_call), 0)::DECIMAL(38, 6) AS own_cost_usd,
+  coalesce(sum(price_usd) FILTER (WHERE NOT is_own_call), 0)::DECIMAL(38, 6) AS cost_excluding_own_usd
 FROM api_calls_enriched
 GROUP BY month
 ORDER BY month;
 COMMENT ON VIEW own_calls_per_month IS 'The exporter''s own calls and their cost per UTC month, beside the totals.';
 COMMENT ON COLUMN own_calls_per_month.calls IS 'All calls created that month.';
 COMMENT ON COLUMN own_calls_per_month.own_calls IS 'The exporter''s own calls among them.';
-COMMENT ON COLUMN own_calls_per_month.cost_usd IS 'The exact sum of price_usd of all calls in USD, DECIMAL(18,6).';
-COMMENT ON COLUMN own_calls_per_month.own_cost_usd IS 'The exact sum of price_usd of the exporter''s own calls in USD, DECIMAL(18,6).';
-COMMENT ON COLUMN own_calls_per_month.cost_excluding_own_usd IS 'The exact sum of price_usd of all other calls in USD, DECIMAL(18,6).';
+COMMENT ON COLUMN own_calls_per_month.cost_usd IS 'The exact sum of price_usd of all calls in USD, DECIMAL(38,6).';
+COMMENT ON COLUMN own_calls_per_month.own_cost_usd IS 'The exact sum of price_usd of the exporter''s own calls in USD, DECIMAL(38,6).';
+COMMENT ON COLUMN own_calls_per_month.cost_excluding_own_usd IS 'The exact sum of price_usd of all other calls in USD, DECIMAL(38,6).';

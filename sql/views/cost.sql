@@ -10,7 +10,7 @@ SELECT
   count(*) AS calls,
   count(price_usd) AS priced_calls,
   count(*) FILTER (WHERE billing_pending) AS pending_calls,
-  coalesce(sum(price_usd), 0)::DECIMAL(18, 6) AS cost_usd
+  coalesce(sum(price_usd), 0)::DECIMAL(38, 6) AS cost_usd
 FROM api_calls_enriched
 WHERE include_own OR NOT is_own_call
 GROUP BY day
@@ -23,7 +23,7 @@ SELECT
   count(*) AS calls,
   count(price_usd) AS priced_calls,
   count(*) FILTER (WHERE billing_pending) AS pending_calls,
-  coalesce(sum(price_usd), 0)::DECIMAL(18, 6) AS cost_usd
+  coalesce(sum(price_usd), 0)::DECIMAL(38, 6) AS cost_usd
 FROM api_calls_enriched
 WHERE include_own OR NOT is_own_call
 GROUP BY month
@@ -35,7 +35,7 @@ COMMENT ON VIEW cost_per_day IS 'Calls and cost per UTC day of created_at, every
 COMMENT ON COLUMN cost_per_day.calls IS 'Calls created that day.';
 COMMENT ON COLUMN cost_per_day.priced_calls IS 'Calls with a price (price_usd not NULL).';
 COMMENT ON COLUMN cost_per_day.pending_calls IS 'Calls whose billing has not completed.';
-COMMENT ON COLUMN cost_per_day.cost_usd IS 'The exact sum of price_usd in USD, DECIMAL(18,6) (0 when no call is priced).';
+COMMENT ON COLUMN cost_per_day.cost_usd IS 'The exact sum of price_usd in USD, DECIMAL(38,6) (0 when no call is priced).';
 
 CREATE OR REPLACE VIEW cost_per_month AS SELECT * FROM cost_per_month_of(true);
 COMMENT ON VIEW cost_per_month IS 'Calls and cost per UTC month of created_at, every call.';
@@ -53,7 +53,7 @@ SELECT
   count(*) AS calls,
   count(price_usd) AS priced_calls,
   count(*) FILTER (WHERE billing_pending) AS pending_calls,
-  coalesce(sum(price_usd), 0)::DECIMAL(18, 6) AS cost_usd,
+  coalesce(sum(price_usd), 0)::DECIMAL(38, 6) AS cost_usd,
   max(price_usd) AS max_price_usd,
   min(created_at) AS first_call_at,
   max(created_at) AS last_call_at
@@ -72,7 +72,7 @@ SELECT
   endpoint_template,
   count(*) AS calls,
   count(price_usd) AS priced_calls,
-  coalesce(sum(price_usd), 0)::DECIMAL(18, 6) AS cost_usd
+  coalesce(sum(price_usd), 0)::DECIMAL(38, 6) AS cost_usd
 FROM api_calls_enriched
 GROUP BY day, endpoint_template
 ORDER BY day, cost_usd DESC, endpoint_template;
@@ -85,7 +85,7 @@ SELECT
   status_code,
   count(*) AS calls,
   count(price_usd) AS priced_calls,
-  coalesce(sum(price_usd), 0)::DECIMAL(18, 6) AS cost_usd
+  coalesce(sum(price_usd), 0)::DECIMAL(38, 6) AS cost_usd
 FROM api_calls_enriched
 GROUP BY method, status_code
 ORDER BY cost_usd DESC, method, status_code;

@@ -257,7 +257,7 @@ COMMENT ON COLUMN credit_runway.stable_credits IS 'API field stable_api_credits_
 COMMENT ON COLUMN credit_runway.monthly_refresh_at IS 'When the monthly credits next refresh, as the latest snapshot says (UTC).';
 COMMENT ON COLUMN credit_runway.monthly_allowance_usd IS 'The plan''s monthly allowance (subscription_details.modeling_app.monthly_pay_as_you_go_api_credits_monetary_value) at the latest snapshot, USD DECIMAL(18,6); NULL when not given, and the runway then counts on none.';
 COMMENT ON COLUMN credit_runway.burn_pairs IS 'Counted credit_burn pairs whose later snapshot is within the 30 days up to the latest one.';
-COMMENT ON COLUMN credit_runway.snapshot_burn_usd_per_day IS 'The sum of those pairs'' consumed_usd over the sum of their elapsed time, per day, USD DECIMAL(38,6) rounded down; NULL without such a pair.';
+COMMENT ON COLUMN credit_runway.snapshot_burn_usd_per_day IS 'The sum of those pairs'' consumed_usd over the sum of their elapsed time, per day, USD DECIMAL(38,6) rounded down; NULL without such a pair, or while they span less than half a day (runs minutes apart measure when bills landed, not a rate).';
 COMMENT ON COLUMN credit_runway.spend_usd_per_day IS 'The priced spend (sum of api_calls.price_usd) of calls created in the 30 days up to the latest snapshot, per day of that window (from the first stored call when the history is shorter), USD DECIMAL(38,6) rounded down.';
 COMMENT ON COLUMN credit_runway.burn_usd_per_day IS 'The current burn: snapshot_burn_usd_per_day when known, else spend_usd_per_day.';
 COMMENT ON COLUMN credit_runway.burn_source IS 'Where burn_usd_per_day comes from: snapshots or api_calls.';

@@ -48,14 +48,14 @@ SELECT
   status,
   count(*) AS operations,
   count(price_usd) AS priced_operations,
-  coalesce(sum(price_usd), 0)::DECIMAL(18, 6) AS cost_usd
+  coalesce(sum(price_usd), 0)::DECIMAL(38, 6) AS cost_usd
 FROM operations_with_cost
 GROUP BY operation_type, status
 ORDER BY cost_usd DESC, operation_type, status;
 COMMENT ON VIEW cost_per_operation_type IS 'Operations and their cost per type and status.';
 COMMENT ON COLUMN cost_per_operation_type.operations IS 'Operations of that type and status.';
 COMMENT ON COLUMN cost_per_operation_type.priced_operations IS 'Operations whose starting call has a price.';
-COMMENT ON COLUMN cost_per_operation_type.cost_usd IS 'The exact sum of the starting calls'' price_usd in USD, DECIMAL(18,6).';
+COMMENT ON COLUMN cost_per_operation_type.cost_usd IS 'The exact sum of the starting calls'' price_usd in USD, DECIMAL(38,6).';
 
 -- Jobs that failed but were billed: what finance asks Zoo about first.
 CREATE OR REPLACE VIEW billed_failed_operations AS
@@ -95,7 +95,7 @@ SELECT
   output_format,
   count(*) AS conversions,
   count(*) FILTER (WHERE status = 'failed') AS failed,
-  coalesce(sum(price_usd), 0)::DECIMAL(18, 6) AS cost_usd
+  coalesce(sum(price_usd), 0)::DECIMAL(38, 6) AS cost_usd
 FROM operations_with_cost
 WHERE operation_type = 'file_conversion'
 GROUP BY src_format, output_format
@@ -103,4 +103,4 @@ ORDER BY conversions DESC, src_format, output_format;
 COMMENT ON VIEW conversion_pairs IS 'File conversions per source and output format: how many, how many failed, and their cost.';
 COMMENT ON COLUMN conversion_pairs.conversions IS 'File conversions between the two formats.';
 COMMENT ON COLUMN conversion_pairs.failed IS 'Those whose status is failed.';
-COMMENT ON COLUMN conversion_pairs.cost_usd IS 'The exact sum of the starting calls'' price_usd in USD, DECIMAL(18,6).';
+COMMENT ON COLUMN conversion_pairs.cost_usd IS 'The exact sum of the starting calls'' price_usd in USD, DECIMAL(38,6).';

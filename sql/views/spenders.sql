@@ -63,7 +63,7 @@ SELECT
   count(DISTINCT token_id) AS tokens,
   count(*) AS calls,
   count(price_usd) AS priced_calls,
-  coalesce(sum(price_usd), 0)::DECIMAL(18, 6) AS cost_usd
+  coalesce(sum(price_usd), 0)::DECIMAL(38, 6) AS cost_usd
 FROM call_token_match
 GROUP BY match_status, token_kind, token_label
 ORDER BY cost_usd DESC, match_status, token_kind, token_label;
@@ -86,7 +86,7 @@ SELECT
   bool_or(m.id IS NOT NULL) AS member_known,
   count(*) AS calls,
   count(c.price_usd) AS priced_calls,
-  coalesce(sum(c.price_usd), 0)::DECIMAL(18, 6) AS cost_usd
+  coalesce(sum(c.price_usd), 0)::DECIMAL(38, 6) AS cost_usd
 FROM api_calls AS c
 LEFT JOIN org_members AS m ON m.id = c.user_id
 GROUP BY c.user_id
@@ -103,7 +103,7 @@ SELECT
   s.is_valid,
   count(m.call_id) AS calls,
   count(m.price_usd) AS priced_calls,
-  coalesce(sum(m.price_usd), 0)::DECIMAL(18, 6) AS cost_usd
+  coalesce(sum(m.price_usd), 0)::DECIMAL(38, 6) AS cost_usd
 FROM service_accounts AS s
 LEFT JOIN call_token_match AS m ON m.token_kind = 'service_account' AND m.token_id = s.id
 GROUP BY s.id, s.label, s.is_valid

@@ -25,7 +25,7 @@ export interface CostSummary {
 export async function readCostSummary(warehouse: Warehouse, top = 5): Promise<CostSummary> {
   const { connection } = warehouse;
   const totals = await connection.runAndReadAll(
-    `SELECT count(*)::INTEGER, coalesce(sum(price_usd), 0)::DECIMAL(18,6)::VARCHAR, ${isoTimeSql("min(created_at)")}, ${isoTimeSql("max(created_at)")}, count(*) FILTER (WHERE completed_at IS NULL)::INTEGER FROM api_calls`,
+    `SELECT count(*)::INTEGER, coalesce(sum(price_usd), 0)::DECIMAL(38,6)::VARCHAR, ${isoTimeSql("min(created_at)")}, ${isoTimeSql("max(created_at)")}, count(*) FILTER (WHERE completed_at IS NULL)::INTEGER FROM api_calls`,
   );
   const [calls, costUsd, firstCall, lastCall, pendingCalls] = (totals.getRows()[0] ?? []) as [
     number,

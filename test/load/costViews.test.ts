@@ -53,7 +53,7 @@ async function addCalls(warehouse: Warehouse): Promise<void> {
 
 const AGGREGATES = `count(*) AS calls, count(price_usd) AS priced_calls,
   count(*) FILTER (WHERE billing_pending) AS pending_calls,
-  coalesce(sum(price_usd), 0)::DECIMAL(18, 6) AS cost_usd`;
+  coalesce(sum(price_usd), 0)::DECIMAL(38, 6) AS cost_usd`;
 
 /** Each view, and what it means as one plain query. */
 const MEANINGS: [string, string][] = [
@@ -95,6 +95,17 @@ describe("the cost views", () => {
       });
     },
   );
+
+  test("a sum beyond DECIMAL(18,6): two calls at its largest price add up exactly", async () => {
+    await withTempWarehouse(async (warehouse) => {
+      await addCall(warehouse, { at: "2026-03-01T00:00:00Z", price: "999999999999.999999" });
+      await addCall(warehouse, { at: "2026-03-01T01:00:00Z", price: "999999999999.999999" });
+      for (const view of ["cost_per_day", "cost_per_month", "cost_per_endpoint"])
+        expect(await rows(warehouse, `SELECT cost_usd::VARCHAR FROM ${view}`), view).toEqual([
+          ["1999999999999.999998"],
+        ]);
+    });
+  });
 
   test("figures worked out by hand", async () => {
     await withTempWarehouse(async (warehouse) => {

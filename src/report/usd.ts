@@ -8,12 +8,6 @@ import { groupDigits } from "../log/usdText.js";
 
 export { groupDigits };
 
-/** A difference with its sign always shown, grouped: "+1,234.5", "-4.5"; zero unsigned ("0.000000"). */
-export function signedDigits(decimal: string): string {
-  const grouped = groupDigits(decimal);
-  return decimal.startsWith("-") || /^0(?:\.0*)?$/.test(decimal) ? grouped : `+${grouped}`;
-}
-
 /** A count with thousands grouped, as amounts are: 49998 -> "49,998". */
 export function groupCount(value: number): string {
   return groupDigits(String(value));

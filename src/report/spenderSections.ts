@@ -4,6 +4,7 @@ import { ellipsis, padEndTo, padStartTo, TERMINAL_COLUMNS, textWidth } from "../
 import { cents } from "./cents.js";
 import { escapeHtml as esc } from "./escapeHtml.js";
 import type { ReportFigures } from "./figures.js";
+import { exactTable, money } from "./htmlExactTable.js";
 import { memberName, type SpenderFigures, tokenLabelName, tokenMatchText } from "./readSpenderFigures.js";
 import { groupCount, percent } from "./usd.js";
 
@@ -53,13 +54,18 @@ export function spenderLines(figures: ReportFigures): string[] {
 export function spenderSection(figures: ReportFigures): string {
   const spenders = figures.spenders;
   if (spenders === null || figures.totals.calls === 0) return "";
+  // In a scroll container, as every table of the page: at 400 px the amounts would push it past.
   const table = (head: string, rows: { name: string; calls: number; cost_usd: string }[]) =>
-    `<table><thead><tr><th>${esc(head)}</th><th class="num">Calls</th><th class="num">Share of calls</th><th class="num">USD</th></tr></thead><tbody>${rows
-      .map(
-        (row) =>
-          `<tr><td>${esc(row.name)}</td><td class="num">${esc(groupCount(row.calls))}</td><td class="num">${esc(percent(row.calls, figures.totals.calls))}</td><td class="num" title="${esc(`${row.cost_usd} USD`)}">${esc(cents(row.cost_usd))}</td></tr>`,
-      )
-      .join("")}</tbody></table>`;
+    exactTable(
+      [head, "Calls", "Share of calls", "USD"],
+      rows.map((row) => [
+        row.name,
+        groupCount(row.calls),
+        percent(row.calls, figures.totals.calls),
+        money(row.cost_usd),
+      ]),
+      ["wrap", "num", "num", "num"],
+    );
   return `<section><h2>Who spent it</h2>${table(
     "Person",
     spenders.per_member.map((row) => ({

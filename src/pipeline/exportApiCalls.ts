@@ -5,6 +5,7 @@ import { writeDirtyPartitions } from "../load/parquetExport.js";
 import { finishRun } from "../load/runHistory.js";
 import type { PendingRereads } from "../sources/calls/rereadPending.js";
 import type { CallsDetails } from "../sources/calls/scanWithFallback.js";
+import type { DeclaredSource } from "../sources/declaredSource.js";
 import type { ExportDeps, ExportOptions } from "../sources/exportSettings.js";
 import type { OperationFetchResult } from "../sources/operations/fetchOperations.js";
 import { type SourceOutcome, stopsThePlan } from "../sources/outcome.js";
@@ -64,7 +65,8 @@ async function runAndSummarize(
   const { deps, options, warn, startedAt } = context;
   const prepare = lap();
   deps.progress.update({ phase: "fetching", counting: "records" });
-  const outcomes = await runPlan(exportPlan(options.scope), context);
+  const plan = exportPlan(options.scope);
+  const outcomes = await runPlan(plan, context);
   const sourcesSeconds = lap();
   const futureWarning = context.calls.future.warning();
   if (futureWarning !== undefined) warn(futureWarning);
@@ -82,7 +84,7 @@ async function runAndSummarize(
   summary.partitions_written += partitionsAtEnd;
   summary.phase_seconds = {
     prepare,
-    ...phaseSeconds(outcomes, options.scope, sourcesSeconds),
+    ...phaseSeconds(plan, outcomes, sourcesSeconds),
     parquet: parquetSeconds,
   };
   const rejected = [...outcomes.values()].reduce((sum, outcome) => sum + outcome.counts.rejected, 0);
@@ -128,12 +130,12 @@ function summaryOf(
 
 /** The sources' seconds by the phase each declares; what they did not account for goes to the scan. */
 function phaseSeconds(
+  plan: readonly DeclaredSource[],
   outcomes: ReadonlyMap<string, SourceOutcome>,
-  scope: ExportOptions["scope"],
   total: number,
 ): Omit<RunSummary["phase_seconds"], "prepare" | "parquet"> {
   const phases = { scan: 0, account: 0, operations: 0 };
-  for (const source of exportPlan(scope)) phases[source.phase] += outcomes.get(source.name)?.seconds ?? 0;
+  for (const source of plan) phases[source.phase] += outcomes.get(source.name)?.seconds ?? 0;
   phases.scan += Math.max(0, total - phases.scan - phases.account - phases.operations);
   return phases;
 }

@@ -4,7 +4,8 @@
 //                                      flags with their help and defaults (no command is run);
 //   docs/warehouse-reference.md        every table of a fresh warehouse, made by the code's own
 //                                      schema steps, with its columns and their DuckDB COMMENTs;
-//   docs/warehouse-reference-views.md  the same for the views and the macros.
+//   docs/warehouse-reference-*.md      the same for the views and macros, a page per group of
+//                                      sql/views/ files (VIEW_PAGES below).
 // `node scripts/gen-docs.mjs --check [--docs DIR]` writes nothing: it exits 1 naming each page that
 // differs from what would be written (test/cli/generatedDocs.test.ts runs it).
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";

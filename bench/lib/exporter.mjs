@@ -102,7 +102,7 @@ export async function directoryBytes(dir) {
 /**
  * What a nightly run should cost, from the database it left: k new calls (first seen by it) and w
  * calls of the lookback window before it (created within `lookbackMs` of the cold run's newest
- * call). docs/run-steps.md: about ceil((k + w) / limit) + 2 list requests.
+ * call). docs/how-a-run-works.md: about ceil((k + w) / limit) + 2 list requests.
  */
 export async function nightlyExpectation(db, { coldRunId, nightlyRunId, lookbackMs, limit }) {
   const instance = await DuckDBInstance.create(db, { access_mode: "READ_ONLY" });

@@ -25,9 +25,13 @@ test("npm pack ships only the CLI's run-time files and its docs: no test, bench,
   const linkedPages = [...readme.matchAll(/\]\((docs\/[\w-]+\.md)/g)].map((match) => match[1]);
   expect(linkedPages).toContain("docs/install.md");
   expect(linkedPages.filter((page) => page !== undefined && !files.includes(page))).toEqual([]);
+  // And the images it shows (the report's screenshot).
+  const images = [...readme.matchAll(/!\[[^\]]*\]\((docs\/[\w-]+\.png)\)/g)].map((match) => match[1]);
+  expect(images).toContain("docs/report.png");
+  expect(images.filter((image) => image !== undefined && !files.includes(image))).toEqual([]);
   const outside = files.filter(
     (file) =>
-      !/^(dist|sql)\/|^docs\/[\w-]+\.md$/.test(file) &&
+      !/^(dist|sql)\/|^docs\/[\w-]+\.(md|png)$/.test(file) &&
       !["README.md", "LICENSE", "package.json"].includes(file),
   );
   expect(outside).toEqual([]);

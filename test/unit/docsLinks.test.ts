@@ -4,11 +4,13 @@ import { describe, expect, test } from "vitest";
 
 /**
  * The README is the front page and stays short enough to be read: what zoo-usage is, the quick
- * start, and an index of docs/, one topic a page. Every relative link of the README and of the
- * pages resolves, to a file and, with a `#fragment`, to a heading of that page.
+ * start, and an index of docs/, one topic a page, each page short enough to be read too. Every
+ * relative link of the README and of the pages resolves, to a file and, with a `#fragment`, to a
+ * heading of that page.
  */
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const README_MAX_LINES = 250;
+const PAGE_MAX_LINES = 600;
 
 const DOCS = readdirSync(path.join(ROOT, "docs"))
   .filter((name) => name.endsWith(".md"))
@@ -82,6 +84,11 @@ describe("README and docs/", () => {
   test(`README.md is at most ${README_MAX_LINES} lines`, () => {
     const lines = read("README.md").split("\n").length - 1;
     expect(lines).toBeLessThanOrEqual(README_MAX_LINES);
+  });
+
+  test.each(DOCS)(`%s is at most ${PAGE_MAX_LINES} lines`, (page) => {
+    const lines = read(page).split("\n").length - 1;
+    expect(lines).toBeLessThanOrEqual(PAGE_MAX_LINES);
   });
 
   test.each(PAGES)("every relative link of %s resolves", (page) => {

@@ -196,8 +196,8 @@ function rejectLines(figures: ReportFigures): string[] {
   return [
     `${label("rejects")}${groupCount(rejects.records)} records could not be loaded (latest ${rejects.latest_rejected_at}); see the rejects table`,
     ...rejects.reasons.map((row) => {
-      const count = String(row.records).padStart(7);
-      return `${label("")}${count}  ${oneLine(row.reason, TERMINAL_COLUMNS - 12 - count.length)}`;
+      const count = padStartTo(String(row.records), 7);
+      return `${label("")}${count}  ${oneLine(row.reason, TERMINAL_COLUMNS - 12 - textWidth(count))}`;
     }),
   ];
 }
@@ -257,6 +257,5 @@ function table(headers: string[], dataRows: string[][], numbers: number[] = [0, 
 }
 
 function oneLine(text: string, max: number): string {
-  const flat = printable(text.replace(/\s+/g, " ").trim());
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return ellipsis(printable(text.replace(/\s+/g, " ").trim()), max);
 }

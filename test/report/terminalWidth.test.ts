@@ -3,7 +3,7 @@ import { describeRun } from "../../src/commands/export.js";
 import { loadExportConfig } from "../../src/config/exportConfig.js";
 import { describeCostSummary } from "../../src/load/costSummary.js";
 import { counted } from "../../src/log/plural.js";
-import { packParts, wrapLine } from "../../src/log/terminalText.js";
+import { packParts, textWidth, wrapLine } from "../../src/log/terminalText.js";
 import { newRunSummary, type RunSummary } from "../../src/pipeline/runSummary.js";
 import type { ReportFigures } from "../../src/report/figures.js";
 import { renderTerminal } from "../../src/report/terminal.js";
@@ -20,8 +20,8 @@ import { buildWarehouse } from "./fixtures.js";
 
 const COLUMNS = 80;
 
-/** Printable width: code points, so the sparkline blocks and the ellipsis count one column each. */
-const width = (line: string) => [...line].length;
+/** Display width: the sparkline blocks and the ellipsis count one column each, a CJK character two. */
+const width = textWidth;
 const tooWide = (text: string) => text.split("\n").filter((line) => width(line) > COLUMNS);
 
 let fixture: Awaited<ReturnType<typeof buildWarehouse>>;

@@ -11,6 +11,7 @@ import { dayRange, isWholeMonth } from "./calendar.js";
 import { creditLines } from "./creditsTerminal.js";
 import type { DayFigure, MonthFigure, ReportFigures } from "./figures.js";
 import { invoiceLines } from "./invoiceTerminal.js";
+import { operationWindowText } from "./operationWindow.js";
 import { sparkline } from "./sparkline.js";
 import { spenderLines } from "./spenderSections.js";
 import { chartValue, groupCount, groupDigits, percent } from "./usd.js";
@@ -208,7 +209,7 @@ function operationLines(operations: NonNullable<ReportFigures["operations"]>): s
   const failed = operations.billed_failed;
   const more = all.length - rows.length;
   return [
-    `async operations by type and status, by cost (whole history${more > 0 ? `; ${more} more rows in --json and --html` : ""})`,
+    `async operations by type and status, by cost (${operationWindowText(operations.by_type_and_status, " .. ")}, all stored${more > 0 ? `; ${more} more rows in --json and --html` : ""})`,
     ...(rows.length === 0
       ? ["  none"]
       : table(

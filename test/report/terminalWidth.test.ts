@@ -115,7 +115,9 @@ function adversarial(base: ReportFigures): ReportFigures {
     own_calls: { calls: 1_234_567, cost_usd: "12345.678901", cost_usd_excluding_own: "1234555544.444555" },
     operations: {
       by_type_and_status: {
-        scope: "all_time",
+        scope: "stored_operations",
+        first_day: "2026-09-01",
+        last_day: "2026-10-31",
         rows: Array.from({ length: 14 }, (_, i) => ({
           operation_type: `text_to_cad_multi_file_iteration_with_a_long_name_${i}`,
           status: "completed_after_a_very_long_wait",

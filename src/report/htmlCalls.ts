@@ -70,7 +70,8 @@ function callsTable(calls: CallFigure[], emails: boolean): string {
     ...(emails
       ? [{ header: "email", className: "wrap c-email", cell: (call: CallFigure) => hover(call.email ?? "-") }]
       : []),
-    { header: "call id", className: "nowrap c-id", cell: (call) => hover(call.id) },
+    // One line a call on a wide page; an email column leaves no room for the whole id there.
+    { header: "call id", className: `${emails ? "wrap" : "nowrap"} c-id`, cell: (call) => hover(call.id) },
   ];
   const head = columns.map((column) => `<th class="${column.className}">${esc(column.header)}</th>`);
   const rows = calls.map((call) => {

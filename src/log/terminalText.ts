@@ -1,13 +1,37 @@
+import stringWidth from "string-width";
+
 /**
  * Laying out human output for a terminal: the narrowest one people use has 80 columns, and a line
- * wider than the terminal wraps wherever it happens to end. Widths count code points, so a sparkline
- * block or an accented name takes one column.
+ * wider than the terminal wraps wherever it happens to end. Widths are display columns as a
+ * terminal draws them (string-width: East Asian Wide and Fullwidth characters and most emoji take
+ * two, combining marks and zero-width joiners none), so a CJK or emoji name keeps a table aligned.
+ * Text is cut between grapheme clusters, never inside one (a flag, a family emoji, an accent).
  */
 export const TERMINAL_COLUMNS = 80;
 
-/** The columns a text takes (code points; what printable() leaves has no control characters). */
+/** The columns a text takes (what printable() leaves has no control characters). */
 export function textWidth(text: string): number {
-  return [...text].length;
+  return stringWidth(text);
+}
+
+const GRAPHEMES = new Intl.Segmenter("en", { granularity: "grapheme" });
+
+/** The text's grapheme clusters: what a reader sees as one character. */
+function graphemes(text: string): string[] {
+  return Array.from(GRAPHEMES.segment(text), (part) => part.segment);
+}
+
+/** The longest start of the text that takes at most `width` columns, and the rest. */
+function splitAtWidth(text: string, width: number): [string, string] {
+  let used = 0;
+  let head = "";
+  const parts = graphemes(text);
+  for (const [i, part] of parts.entries()) {
+    used += textWidth(part);
+    if (used > width) return [head, parts.slice(i).join("")];
+    head += part;
+  }
+  return [head, ""];
 }
 
 /** Pads on the right to `width` columns (padEnd counts UTF-16 units, not columns). */
@@ -20,11 +44,13 @@ export function padStartTo(text: string, width: number): string {
   return " ".repeat(Math.max(0, width - textWidth(text))) + text;
 }
 
-/** The text cut to `width` columns, its last column an ellipsis when anything was cut. */
+/**
+ * The text cut to at most `width` columns, its last column an ellipsis when anything was cut (a
+ * wide character that would straddle the edge goes too, so the result may be a column short).
+ */
 export function ellipsis(text: string, width: number): string {
-  const points = [...text];
-  if (points.length <= width) return text;
-  return width <= 0 ? "" : `${points.slice(0, width - 1).join("")}…`;
+  if (textWidth(text) <= width) return text;
+  return width <= 0 ? "" : `${splitAtWidth(text, width - 1)[0]}…`;
 }
 
 /**
@@ -52,9 +78,11 @@ export function wrapLine(
     }
     current += token;
     while (options.breakWords === true && textWidth(current.trimEnd()) > columns) {
-      const points = [...current];
-      lines.push(points.slice(0, columns).join(""));
-      current = hanging + points.slice(columns).join("");
+      const [head, rest] = splitAtWidth(current, columns);
+      // A line narrower than one wide character still takes one, or the loop would not end.
+      const [line, next] = head === "" ? splitAtWidth(current, columns + 1) : [head, rest];
+      lines.push(line);
+      current = hanging + next;
     }
   }
   if (current.trim() !== "") lines.push(current.trimEnd());

@@ -4,18 +4,16 @@
  * decimal places; in terminal text the integer digits are grouped by thousands and " USD" follows,
  * as in "54,207.687837 USD". Nothing is rounded: the micro-dollars stay.
  */
+import { groupDecimal } from "./decimalFormat.js";
+
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 
 /** Decimal places of every USD amount printed: the micro-dollar of DECIMAL(18, 6). */
 export const USD_PLACES = 6;
 
-/** "54207.687837" -> "54,207.687837": digits unchanged, thousands grouped. */
+/** "54207.687837" -> "54,207.687837": digits unchanged, thousands grouped (Intl, on the exact text). */
 export function groupDigits(decimal: string): string {
-  const match = DECIMAL.exec(decimal);
-  if (match === null) return decimal;
-  const [, sign = "", integer = "", fraction] = match;
-  const grouped = integer.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return `${sign}${grouped}${fraction === undefined ? "" : `.${fraction}`}`;
+  return groupDecimal(decimal);
 }
 
 /**

@@ -13,15 +13,17 @@ import { centsHeadline, groupDigits } from "./usd.js";
 export function creditsSection(credits: CreditFigures | null): string {
   if (credits === null) return "";
   const usd = (decimal: string | null): Cell => (decimal === null ? "-" : money(decimal));
+  // A day or a count in the column of amounts: on a phone it is not labelled USD.
+  const day = (text: string | null): Cell => ({ text: text ?? "-", title: text ?? "-", label: "" });
   const rows: Cell[][] = [
     ["Remaining", usd(credits.remaining_usd), ""],
     ["Monthly credits", usd(credits.monthly_usd), groupDigits(credits.monthly_credits)],
     ["Stable credits", usd(credits.stable_usd), groupDigits(credits.stable_credits)],
-    ["Monthly refresh", credits.monthly_refresh_at ?? "-", ""],
+    ["Monthly refresh", day(credits.monthly_refresh_at), ""],
     ["Monthly allowance", usd(credits.monthly_allowance_usd ?? null), ""],
     ["Burn per day", usd(credits.burn_usd_per_day), ""],
-    ["Runs out on", usedUp(credits) ? "used up" : (credits.runs_out_on ?? "-"), ""],
-    ["Days left", credits.runway_days === null ? "-" : String(credits.runway_days), ""],
+    ["Runs out on", day(usedUp(credits) ? "used up" : credits.runs_out_on), ""],
+    ["Days left", day(credits.runway_days === null ? null : String(credits.runway_days)), ""],
   ];
   const headline = card(
     "Credits left",
@@ -30,6 +32,6 @@ export function creditsSection(credits: CreditFigures | null): string {
     `${credits.remaining_usd} USD`,
   );
   return `<section><h2>API credits</h2><div class="cards">${headline}</div><p>${esc(
-    `At the latest balance snapshot (${credits.taken_at}); the burn is ${burnSourceText(credits.burn_source)}, refreshes and grants excluded. The runway follows the ledger: monthly credits are spent first and what is left at their refresh expires, the allowance comes back each month, stable credits pay the rest.`,
-  )}</p>${exactTable(["", "value (USD to the cent)", "credits"], rows, ["nowrap", "num", "num"])}</section>`;
+    `At the latest balance snapshot (${credits.taken_at}); the burn is ${burnSourceText(credits.burn_source)}, refreshes and grants excluded. The runway follows the ledger: monthly credits are spent first and what is left at their refresh expires, the allowance comes back each month, stable credits pay the rest. USD to the cent; hover for the exact value.`,
+  )}</p>${exactTable(["", "USD", "credits"], rows, ["nowrap", "num", "num"], "pairs")}</section>`;
 }

@@ -77,8 +77,18 @@ export interface BilledFailedFigure {
 }
 
 export interface OperationFigures {
-  /** cost_per_operation_type has no date: its rows cover the whole history. */
-  by_type_and_status: { scope: "all_time"; rows: OperationTypeFigure[] };
+  /**
+   * cost_per_operation_type has no date: its rows cover the operations stored, whatever the period.
+   * An export fetches those of the calls created within --operations-window (35 days) of its run,
+   * and the older ones only with --operations all; `first_day` and `last_day` are the UTC days of
+   * the first and last stored operation (null when none is stored).
+   */
+  by_type_and_status: {
+    scope: "stored_operations";
+    first_day: string | null;
+    last_day: string | null;
+    rows: OperationTypeFigure[];
+  };
   /** Failed operations billed anyway, created during the period. */
   billed_failed: { operations: number; cost_usd: string; most_expensive: BilledFailedFigure[] };
 }

@@ -1,12 +1,14 @@
 import { basename } from "node:path";
+import { cents } from "./cents.js";
 import { creditsSection } from "./creditsHtml.js";
 import { escapeHtml as esc } from "./escapeHtml.js";
 import type { ReportFigures } from "./figures.js";
 import { type BarRow, barChart } from "./htmlBars.js";
+import { callsSection } from "./htmlCalls.js";
 import { dailyCallsSection, dailySpendSection } from "./htmlDaily.js";
 import { monthlySection } from "./htmlMonths.js";
 import { COLORS, card } from "./htmlParts.js";
-import { callsSection, definitions, operationsSection, rejectsSection } from "./htmlSections.js";
+import { definitions, operationsSection, rejectsSection } from "./htmlSections.js";
 import { PAGE_CSS } from "./htmlStyle.js";
 import { invoicesSection } from "./invoiceHtml.js";
 import { spenderSection } from "./spenderSections.js";
@@ -118,7 +120,8 @@ function endpointSection(figures: ReportFigures): string {
     return {
       label: name,
       value: chartValue(row.cost_usd),
-      text: `${groupDigits(row.cost_usd)} USD`,
+      text: `${cents(row.cost_usd)} USD`,
+      money: true,
       color: COLORS.spend,
       title: `${name}: ${row.cost_usd} USD over ${row.calls} calls (${row.priced_calls} priced)`,
     };
@@ -128,7 +131,8 @@ function endpointSection(figures: ReportFigures): string {
     rows.push({
       label,
       value: chartValue(endpoints.other.cost_usd),
-      text: `${groupDigits(endpoints.other.cost_usd)} USD`,
+      text: `${cents(endpoints.other.cost_usd)} USD`,
+      money: true,
       color: COLORS.other,
       title: `${label}: ${endpoints.other.cost_usd} USD over ${endpoints.other.calls} calls`,
     });

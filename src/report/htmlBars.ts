@@ -4,8 +4,10 @@ import { breakable } from "./htmlParts.js";
 export interface BarRow {
   label: string;
   value: number;
-  /** Exact text shown at the end of the bar. */
+  /** Text shown at the end of the bar (an amount to the cent). */
   text: string;
+  /** Whether the text is an amount: marked data-money, as every amount of the page is. */
+  money?: boolean;
   /** A colour of the page's palette (htmlParts), never data. */
   color: string;
   /** The tooltip: the full label and the exact figures. */
@@ -14,7 +16,7 @@ export interface BarRow {
 
 /**
  * Horizontal bars, one row each, largest first as given, laid out by the stylesheet (class
- * "bars"): label, bar and exact value on one line on a wide page, the label above its bar on a
+ * "bars"): label, bar and value on one line on a wide page, the label above its bar on a
  * narrow one, so a phone shows every bar and figure without scrolling. HTML rather than SVG: the
  * labels wrap instead of being cut, and the text keeps the page's size. Each bar has class "mark".
  */
@@ -33,7 +35,7 @@ export function barChart(options: { title: string; rows: BarRow[] }): string {
       `<div class="bar-row">` +
       `<span class="bar-label" ${title}>${breakable(row.label)}</span>` +
       `<span class="bar-track" ${title}><span class="mark" style="width:${share.toFixed(2)}%;background:${esc(row.color)}"></span></span>` +
-      `<span class="bar-value" ${title}>${esc(row.text)}</span></div>`
+      `<span class="bar-value"${row.money === true ? " data-money" : ""} ${title}>${esc(row.text)}</span></div>`
     );
   });
   return `${head}${rows.join("")}</div>`;

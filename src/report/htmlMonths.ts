@@ -1,16 +1,17 @@
 import { isWholeMonth } from "./calendar.js";
 import type { MonthFigure, ReportFigures } from "./figures.js";
-import { COLORS, table } from "./htmlParts.js";
+import { type Cell, exactTable, money } from "./htmlExactTable.js";
+import { COLORS } from "./htmlParts.js";
 import { columnChart } from "./svgCharts.js";
-import { chartValue, groupCount, groupDigits } from "./usd.js";
+import { chartValue, groupCount } from "./usd.js";
 
 /** Room per month column in the chart, in SVG units: a `YYYY-MM` label fits under it. */
 const MONTH_BAND = 56;
 const MONTH_CHART_MARGINS = 82;
 
 /**
- * Spend per UTC month (finance reconciles by invoice month): a chart and a table with the exact
- * sums, a total row, and the days a month covers when the period cuts into it.
+ * Spend per UTC month (finance reconciles by invoice month): a chart and a table of the sums to
+ * the cent (exact on hover), a total row, and the days a month covers when the period cuts into it.
  */
 export function monthlySection(figures: ReportFigures): string {
   const { months } = figures;
@@ -34,14 +35,14 @@ export function monthlySection(figures: ReportFigures): string {
     ],
   });
   const { totals } = figures;
-  const rows = months.map((month) => [
+  const rows: Cell[][] = months.map((month) => [
     month.month,
     coveredDays(month),
     groupCount(month.calls),
     groupCount(month.priced_calls),
     groupCount(month.pending_calls),
     groupCount(month.failed_calls),
-    groupDigits(month.cost_usd),
+    money(month.cost_usd),
   ]);
   rows.push([
     "total",
@@ -50,9 +51,9 @@ export function monthlySection(figures: ReportFigures): string {
     groupCount(totals.priced_calls),
     groupCount(totals.pending_calls),
     groupCount(totals.failed_calls),
-    groupDigits(totals.cost_usd),
+    money(totals.cost_usd),
   ]);
-  return `<section class="months"><h2>Monthly spend</h2>${chart}${table(
+  return `<section class="months"><h2>Monthly spend</h2>${chart}${exactTable(
     ["month (UTC)", "days", "calls", "priced", "pending", "failed", "spend USD"],
     rows,
     ["nowrap", "nowrap", "num", "num", "num", "num", "num"],

@@ -25,20 +25,6 @@ export function legend(items: [string, string][]): string {
 export type ColumnKind = "num" | "nowrap" | "wrap";
 
 /**
- * A table of text cells, escaped here; `kinds[i]` lays out column i (default "wrap"). It sits in
- * its own scroll container: on a narrow screen it scrolls sideways instead of being cut.
- */
-export function table(headers: string[], rows: string[][], kinds: ColumnKind[]): string {
-  const cell = (tag: "th" | "td", text: string, i: number) => {
-    const kind = kinds[i] ?? "wrap";
-    return `<${tag} class="${kind}">${kind === "wrap" ? breakable(text) : esc(text)}</${tag}>`;
-  };
-  return `<div class="scroll"><table><thead><tr>${headers.map((h, i) => cell("th", h, i)).join("")}</tr></thead><tbody>${rows
-    .map((row) => `<tr>${row.map((text, i) => cell("td", text, i)).join("")}</tr>`)
-    .join("")}</tbody></table></div>`;
-}
-
-/**
  * Escaped text with a line-break opportunity after each "/" and before each "@", so a narrow column
  * breaks a path or an address between its parts rather than inside a word. The markup goes in after
  * escaping, and no entity contains either character.
@@ -47,10 +33,13 @@ export function breakable(text: string): string {
   return esc(text).replace(/\//g, "/<wbr>").replace(/@/g, "<wbr>@");
 }
 
-/** A headline figure: its name, the value (money to the cent), a note, and the exact value as a tooltip. */
+/**
+ * A headline figure: its name, the value, a note, and for an amount (money to the cent) the exact
+ * value as a tooltip; an amount is marked data-money, as the tables' amounts are.
+ */
 export function card(key: string, value: string, note: string, exact = ""): string {
   // --chars lets the stylesheet size a long figure down to fit its card on one line.
   return `<div class="card"><div class="k">${esc(key)}</div><div class="v" style="--chars:${value.length}"${
-    exact === "" ? "" : ` title="${esc(exact)}"`
+    exact === "" ? "" : ` data-money title="${esc(exact)}"`
   }>${esc(value)}</div><div class="n">${esc(note)}</div></div>`;
 }

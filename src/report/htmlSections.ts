@@ -1,50 +1,17 @@
+import { cents } from "./cents.js";
 import { escapeHtml as esc } from "./escapeHtml.js";
-import type { CallFigure, ReportFigures } from "./figures.js";
+import type { ReportFigures } from "./figures.js";
 import { type BarRow, barChart } from "./htmlBars.js";
-import { type ColumnKind, legend, statusColor, table } from "./htmlParts.js";
-import { chartValue, groupCount, groupDigits } from "./usd.js";
+import { exactTable, money, moneyText } from "./htmlExactTable.js";
+import { legend, statusColor } from "./htmlParts.js";
+import { OPERATION_WINDOW_NOTE, operationWindowText } from "./operationWindow.js";
+import { chartValue, groupCount } from "./usd.js";
 
-export function callsSection(figures: ReportFigures): string {
-  const note = figures.emails_shown
-    ? ""
-    : `<p class="note">Email addresses are personal data and not shown; <code>--show-email</code> adds them.</p>`;
-  return `<section><h2>Most expensive calls</h2>${callsTable(figures.most_expensive_calls, figures.emails_shown)}${note}</section>`;
-}
-
-/** The most expensive calls, exact prices, every data field escaped; emails only when asked for. */
-function callsTable(calls: CallFigure[], emails: boolean): string {
-  if (calls.length === 0) return `<p class="note">No priced calls in this period.</p>`;
-  const columns: { header: string; kind: ColumnKind; cell: (call: CallFigure) => string }[] = [
-    {
-      header: "price USD",
-      kind: "num",
-      cell: (call) => `${groupDigits(call.price_usd)}${call.billing_pending ? " (pending)" : ""}`,
-    },
-    {
-      header: "created (UTC)",
-      kind: "nowrap",
-      cell: (call) => call.created_at.replace("T", " ").replace("Z", ""),
-    },
-    { header: "method", kind: "nowrap", cell: (call) => call.method },
-    { header: "endpoint template", kind: "wrap", cell: (call) => call.endpoint_template ?? "(no template)" },
-    {
-      header: "status",
-      kind: "num",
-      cell: (call) => (call.status_code === null ? "-" : String(call.status_code)),
-    },
-    ...(emails
-      ? [{ header: "email", kind: "wrap" as const, cell: (call: CallFigure) => call.email ?? "-" }]
-      : []),
-    { header: "call id", kind: "wrap", cell: (call) => call.id },
-  ];
-  return table(
-    columns.map((column) => column.header),
-    calls.map((call) => columns.map((column) => column.cell(call))),
-    columns.map((column) => column.kind),
-  );
-}
-
-/** Spend by operation type and status, and the failed operations billed anyway (when the views exist). */
+/**
+ * Spend by operation type and status, its heading naming the days of the operations it covers (the
+ * stored ones, whatever the period), and the failed operations billed anyway in the period (when
+ * the views exist).
+ */
 export function operationsSection(figures: ReportFigures): string {
   const { operations } = figures;
   if (operations === null) return "";
@@ -54,7 +21,8 @@ export function operationsSection(figures: ReportFigures): string {
     return {
       label,
       value: chartValue(row.cost_usd),
-      text: `${groupDigits(row.cost_usd)} USD`,
+      text: `${cents(row.cost_usd)} USD`,
+      money: true,
       color: statusColor(row.status),
       title: `${label}: ${row.cost_usd} USD over ${row.operations} operations`,
     };
@@ -64,10 +32,10 @@ export function operationsSection(figures: ReportFigures): string {
   const failedTable =
     failed.most_expensive.length === 0
       ? ""
-      : table(
+      : exactTable(
           ["price USD", "created (UTC)", "type", "error", "operation id"],
           failed.most_expensive.map((row) => [
-            groupDigits(row.price_usd),
+            money(row.price_usd),
             (row.created_at ?? "-").replace("T", " ").replace("Z", ""),
             row.operation_type ?? "-",
             row.error ?? "-",
@@ -75,12 +43,13 @@ export function operationsSection(figures: ReportFigures): string {
           ]),
           ["num", "nowrap", "nowrap", "wrap", "wrap"],
         );
-  return `<section><h2>Spend by operation type and status</h2>${legend(
+  const window = operationWindowText(operations.by_type_and_status);
+  return `<section class="operations"><h2>${esc(`Spend by operation type and status, ${window}`)}</h2>${legend(
     statuses.map((status) => [status ?? "(no status)", statusColor(status)]),
   )}${barChart({ title: "Spend by async operation type and status, USD", rows: bars })}
-<p class="note">Whole history: the view <code>cost_per_operation_type</code> has no date.</p>
+<p class="note">${esc(OPERATION_WINDOW_NOTE)}</p>
 <h3>Failed operations billed anyway</h3>
-<p>${esc(`${groupCount(failed.operations)} operations, ${groupDigits(failed.cost_usd)} USD, created in this period.`)}</p>${failedTable}</section>`;
+<p>${esc(`${groupCount(failed.operations)} operations, `)}${moneyText(failed.cost_usd)} USD, created in this period.</p>${failedTable}</section>`;
 }
 
 export function rejectsSection(figures: ReportFigures): string {
@@ -88,7 +57,7 @@ export function rejectsSection(figures: ReportFigures): string {
   if (rejects.records === 0) return "";
   return `<section><h2>Rejects</h2><p>${esc(
     `${groupCount(rejects.records)} records could not be loaded (latest ${rejects.latest_rejected_at ?? "-"}); the rejects table keeps their raw JSON.`,
-  )}</p>${table(
+  )}</p>${exactTable(
     ["records", "reason"],
     rejects.reasons.map((row) => [groupCount(row.records), row.reason]),
     ["num", "wrap"],
@@ -102,7 +71,7 @@ const DEFINITIONS: [string, string][] = [
   ],
   [
     "Spend",
-    "The exact sum of price_usd (DECIMAL(18,6), to the micro-dollar) computed by DuckDB and shown unrounded. Daily and per-endpoint figures are the views cost_per_day and cost_per_day_endpoint (cost_per_endpoint without a period); a call without a price adds nothing.",
+    "The exact sum of price_usd (DECIMAL(18,6), to the micro-dollar) computed by DuckDB, shown to the cent with the exact sum on hover. Daily and per-endpoint figures are the views cost_per_day and cost_per_day_endpoint (cost_per_endpoint without a period); a call without a price adds nothing.",
   ],
   [
     "Failures",
@@ -118,7 +87,7 @@ const DEFINITIONS: [string, string][] = [
   ],
   [
     "Operations",
-    "Spend per async operation type and status is the view cost_per_operation_type (whole history); failed operations billed anyway come from billed_failed_operations, by the UTC day they were created.",
+    "Spend per async operation type and status is the view cost_per_operation_type: the operations stored, whatever the period, so its heading names the days they were created on (an export fetches those of the last --operations-window, 35 days by default; --operations all the rest). Failed operations billed anyway come from billed_failed_operations, by the UTC day they were created.",
   ],
   [
     "Months",
@@ -126,7 +95,7 @@ const DEFINITIONS: [string, string][] = [
   ],
   [
     "Money",
-    "Headline figures are rounded to the cent (half away from zero); the tables, the tooltips and --json show the exact amounts.",
+    "Amounts are shown to the cent, rounded half away from zero; a non-zero amount under half a cent shows as <0.01. Hover an amount for its exact value (to the micro-dollar), which --json has too.",
   ],
   ["Charts", "Bar heights are drawn from the exact figures; hover a bar to see its exact value."],
 ];

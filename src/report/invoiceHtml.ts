@@ -1,6 +1,5 @@
-import { cents } from "./cents.js";
 import { escapeHtml as esc } from "./escapeHtml.js";
-import { exactTable, money, signedMoney } from "./htmlExactTable.js";
+import { exactTable, money, moneyText, signedMoney } from "./htmlExactTable.js";
 import type { InvoiceFigures } from "./readInvoiceFigures.js";
 import { classText, lineText, monthStatusText, otherLineText, reasonText } from "./reconciliationWords.js";
 import { groupCount } from "./usd.js";
@@ -37,13 +36,13 @@ export function invoicesSection(figures: InvoiceFigures | null): string {
   );
   const classes = figures.not_invoiced.map(
     (group) =>
-      `<li>${esc(`${classText(group.billing_class)}, ${reasonText(group.reason)}: ${groupCount(group.calls)} calls, ${cents(group.cost_usd)} USD.`)}</li>`,
+      `<li>${esc(`${classText(group.billing_class)}, ${reasonText(group.reason)}: ${groupCount(group.calls)} calls, `)}${moneyText(group.cost_usd)} USD.</li>`,
   );
   const credits = figures.months
     .filter((month) => month.credits_paid_usd !== undefined)
     .map(
       (month) =>
-        `<li>${esc(`${month.month}: the balance snapshots show credits paying ${cents(month.credits_paid_usd ?? "0")} of the ${cents(month.not_billed_usd)} USD not billed${month.monthly_allowance_usd === undefined ? "" : ` (the plan's monthly allowance is ${cents(month.monthly_allowance_usd)} USD)`}.`)}</li>`,
+        `<li>${esc(`${month.month}: the balance snapshots show credits paying `)}${moneyText(month.credits_paid_usd ?? "0")} of the ${moneyText(month.not_billed_usd)} USD not billed${month.monthly_allowance_usd === undefined ? "" : ` (the plan's monthly allowance is ${moneyText(month.monthly_allowance_usd)} USD)`}.</li>`,
     );
   const { usage_lines: total, agreeing, not_agreeing: open, other } = figures.lines;
   const lineTable =

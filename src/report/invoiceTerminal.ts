@@ -1,5 +1,5 @@
 import { printable } from "../log/printable.js";
-import { TERMINAL_COLUMNS, textWidth, wrapLine } from "../log/terminalText.js";
+import { padEndTo, padStartTo, TERMINAL_COLUMNS, textWidth, wrapLine } from "../log/terminalText.js";
 import { cents, isZero, signedCents } from "./cents.js";
 import type { InvoiceFigures, InvoiceLineFigure, InvoiceMonthFigure } from "./readInvoiceFigures.js";
 import { classText, lineText, monthStatusText, reasonText } from "./reconciliationWords.js";
@@ -85,10 +85,10 @@ function monthTable(months: InvoiceMonthFigure[]): string[] {
     note: monthStatusText(month),
   }));
   const widths = HEADERS.map((header, i) =>
-    Math.max(header.length, ...rows.map((row) => row.cells[i]?.length ?? 0)),
+    Math.max(textWidth(header), ...rows.map((row) => textWidth(row.cells[i] ?? ""))),
   );
   const format = (first: string, cells: readonly string[]) =>
-    [first.padEnd(7), ...cells.map((cell, i) => cell.padStart(widths[i] ?? 0))].join("  ");
+    [padEndTo(first, 7), ...cells.map((cell, i) => padStartTo(cell, widths[i] ?? 0))].join("  ");
   const tableWidth = textWidth(format("", HEADERS));
   const title = "invoices  USD a month: usage = invoiced + not billed + awaiting + unexplained";
   if (INDENT.length + tableWidth <= TERMINAL_COLUMNS || tableWidth <= TERMINAL_COLUMNS) {

@@ -18,11 +18,18 @@ export async function readOperationFigures(
   if (!(await hasViews(connection, OPERATION_VIEWS))) return null;
 
   const types = await queryRows(connection, sqlFile("report/operation_types.sql"), {});
+  // The view sums operations_with_cost; a database whose cost_per_operation_type stands alone
+  // has no dates to show.
+  const [window] = (await hasViews(connection, ["operations_with_cost"]))
+    ? await queryRows(connection, sqlFile("report/operation_window.sql"), {})
+    : [];
   const failed = await queryRows(connection, sqlFile("report/billed_failed.sql"), options);
   const totals = failed[0] ?? {};
   return {
     by_type_and_status: {
-      scope: "all_time",
+      scope: "stored_operations",
+      first_day: window === undefined ? null : optionalText(window, "first_day"),
+      last_day: window === undefined ? null : optionalText(window, "last_day"),
       rows: types.map((row) => ({
         operation_type: optionalText(row, "operation_type"),
         status: optionalText(row, "status"),

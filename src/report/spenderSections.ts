@@ -20,8 +20,8 @@ export function spenderLines(figures: ReportFigures): string[] {
   if (spenders === null || figures.totals.calls === 0) return [];
   const block = (title: string, rows: { name: string; calls: number; cost_usd: string }[]) => {
     const shown = rows.slice(0, TERMINAL_ROWS);
-    const width = Math.max(...shown.map((row) => cents(row.cost_usd).length));
-    const calls = Math.max(9, ...shown.map((row) => groupCount(row.calls).length));
+    const width = Math.max(...shown.map((row) => textWidth(cents(row.cost_usd))));
+    const calls = Math.max(9, ...shown.map((row) => textWidth(groupCount(row.calls))));
     return [
       title,
       ...shown.map((row) => {

@@ -11,6 +11,7 @@ import { dayRange, isWholeMonth } from "./calendar.js";
 import { creditLines } from "./creditsTerminal.js";
 import type { DayFigure, MonthFigure, ReportFigures } from "./figures.js";
 import { invoiceLines } from "./invoiceTerminal.js";
+import { operationWindowText } from "./operationWindow.js";
 import { sparkline } from "./sparkline.js";
 import { spenderLines } from "./spenderSections.js";
 import { chartValue, groupCount, groupDigits, percent } from "./usd.js";
@@ -196,8 +197,8 @@ function rejectLines(figures: ReportFigures): string[] {
   return [
     `${label("rejects")}${groupCount(rejects.records)} records could not be loaded (latest ${rejects.latest_rejected_at}); see the rejects table`,
     ...rejects.reasons.map((row) => {
-      const count = String(row.records).padStart(7);
-      return `${label("")}${count}  ${oneLine(row.reason, TERMINAL_COLUMNS - 12 - count.length)}`;
+      const count = padStartTo(String(row.records), 7);
+      return `${label("")}${count}  ${oneLine(row.reason, TERMINAL_COLUMNS - 12 - textWidth(count))}`;
     }),
   ];
 }
@@ -208,7 +209,7 @@ function operationLines(operations: NonNullable<ReportFigures["operations"]>): s
   const failed = operations.billed_failed;
   const more = all.length - rows.length;
   return [
-    `async operations by type and status, by cost (whole history${more > 0 ? `; ${more} more rows in --json and --html` : ""})`,
+    `async operations by type and status, by cost (${operationWindowText(operations.by_type_and_status, " .. ")}, all stored${more > 0 ? `; ${more} more rows in --json and --html` : ""})`,
     ...(rows.length === 0
       ? ["  none"]
       : table(
@@ -257,6 +258,5 @@ function table(headers: string[], dataRows: string[][], numbers: number[] = [0, 
 }
 
 function oneLine(text: string, max: number): string {
-  const flat = printable(text.replace(/\s+/g, " ").trim());
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return ellipsis(printable(text.replace(/\s+/g, " ").trim()), max);
 }

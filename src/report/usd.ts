@@ -4,6 +4,7 @@
  * sparkline block, never to print it. Amounts are grouped as every command prints them
  * (src/log/usdText.ts).
  */
+import { isDecimal, roundDecimal } from "../log/decimalFormat.js";
 import { groupDigits } from "../log/usdText.js";
 
 export { groupDigits };
@@ -26,16 +27,11 @@ export function percent(part: number, whole: number): string {
 
 /**
  * An amount rounded to the cent for a headline: "116634.921986" -> "$116,634.92". Rounds half away
- * from zero on the decimal digits (BigInt, no float), so it is the amount a person would write;
- * the exact value stays in the tables, the tooltips and --json.
+ * from zero on the decimal digits (Intl.NumberFormat on the decimal text, no float), so it is the
+ * amount a person would write; the exact value stays in the tables' tooltips and --json.
  */
 export function centsHeadline(decimal: string): string {
-  const match = /^(-?)(\d+)(?:\.(\d*))?$/.exec(decimal);
-  if (match === null) return decimal;
-  const [, sign = "", integer = "", fraction = ""] = match;
-  const thousandths = BigInt(`${integer}${fraction.padEnd(3, "0").slice(0, 3)}`);
-  const cents = (thousandths + 5n) / 10n;
-  const text = cents.toString().padStart(3, "0");
-  const negative = sign === "-" && cents > 0n;
-  return `${negative ? "-" : ""}$${groupDigits(`${text.slice(0, -2)}.${text.slice(-2)}`)}`;
+  if (!isDecimal(decimal)) return decimal;
+  const rounded = roundDecimal(decimal, 2);
+  return rounded.startsWith("-") ? `-$${rounded.slice(1)}` : `$${rounded}`;
 }

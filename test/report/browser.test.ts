@@ -172,18 +172,21 @@ describe("the HTML report in headless Chromium", () => {
       const { tab } = await open(page, 1280);
       try {
         const rows = await tab.$$eval("section.months tbody tr", (trs) =>
-          trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "")),
+          trs.map((tr) =>
+            [...tr.querySelectorAll("td")].map((td) => [td.textContent ?? "", td.getAttribute("title")]),
+          ),
         );
         const months = await queryDb(
           fixture.db,
           "SELECT strftime(month, '%Y-%m') AS month, calls, cost_usd::VARCHAR AS cost FROM cost_per_month ORDER BY month",
         );
         expect(months.length).toBeGreaterThanOrEqual(2);
-        const grouped = (decimal: string) => decimal.replace(/\B(?=(\d{3})+(?!\d)\.)/g, ",");
-        expect(rows.slice(0, -1).map((row) => [row[0], row.at(-1)])).toEqual(
-          months.map((month) => [month.month, grouped(String(month.cost))]),
+        // Cents in the cell ("1,650.31", not "1,650.310000"), the exact sum on hover.
+        expect(rows.slice(0, -1).map((row) => [row[0]?.[0], ...(row.at(-1) ?? [])])).toEqual(
+          months.map((month) => [month.month, cents(String(month.cost)), `${String(month.cost)} USD`]),
         );
-        expect(rows.at(-1)?.[0]).toBe("total");
+        expect(rows.at(-1)?.[0]?.[0]).toBe("total");
+        for (const row of rows) expect(row.at(-1)?.[0]).toMatch(/^\d{1,3}(,\d{3})*\.\d{2}$/);
       } finally {
         await tab.close();
       }
@@ -234,8 +237,31 @@ describe("the HTML report in headless Chromium", () => {
       }
     });
 
+    test("the operations section names the days of the operations it covers", async () => {
+      const { tab } = await open(page, 400);
+      try {
+        const [window] = await queryDb(
+          fixture.db,
+          `SELECT strftime(timezone('UTC', min(created_at)), '%Y-%m-%d') AS first,
+             strftime(timezone('UTC', max(created_at)), '%Y-%m-%d') AS last
+           FROM operations_with_cost`,
+        );
+        expect(window?.first).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+        expect(window?.first).not.toBe(window?.last);
+        const heading = await tab.locator("section.operations h2").innerText();
+        expect(heading).toBe(
+          `Spend by operation type and status, operations created ${window?.first} to ${window?.last}`,
+        );
+        const text = await tab.locator("section.operations").innerText();
+        expect(text).not.toMatch(/whole history/i);
+        expect(text).toContain("--operations-window");
+      } finally {
+        await tab.close();
+      }
+    });
+
     test.each(WIDTHS.flatMap((width) => [[width, "typical"] as const, [width, "large"] as const]))(
-      "at %i px, %s amounts: no page overflow, one-line headline, text >= 11 px, tables scroll",
+      "at %i px, %s amounts: no page overflow, every amount on screen, compact calls, newest days in view",
       async (width, amounts) => {
         const { tab, problems } = await open(amounts === "large" ? pageLarge : page, width);
         try {
@@ -269,6 +295,40 @@ describe("the HTML report in headless Chromium", () => {
           expect(layout.headlines.map((headline) => headline.text).at(-1)).toMatch(
             /^\$\d{1,3}(,\d{3})*\.\d{2}$/,
           );
+          // Every amount of the page (cards, bars, table cells, sentences) is on screen whole, with
+          // no sideways scroll: in the cards, the bars, or beside its label in a stacked row.
+          const where = new Set(layout.money.map((amount) => amount.where));
+          for (const section of ["cards", "Monthly spend", "Who spent it", "Invoices against spend"])
+            expect(where, section).toContain(section);
+          expect(layout.money.length).toBeGreaterThanOrEqual(40);
+          expect(
+            layout.money.filter((amount) => !amount.visible || !amount.inside || amount.cut),
+            "amounts hidden, cut or past the screen's edge",
+          ).toEqual([]);
+          // Each to the cent (or under a cent), the exact value on hover rounding to it.
+          for (const amount of layout.money) {
+            expect(amount.text, amount.where).toMatch(
+              /^[+-]?(\$?\d{1,3}(,\d{3})*\.\d{2}|<0\.01)( \(pending\)| USD)?$/,
+            );
+            const exact = /(-?\d+\.\d{6}) USD/.exec(amount.title)?.[1] ?? "";
+            expect(amount.text, amount.title).toContain(cents(exact).replace(/^-/, ""));
+          }
+          // The most expensive calls take two lines at most, the hostile template's 120 characters
+          // included (cut, whole on hover); all but that one take one line on a wide page.
+          expect(layout.callRows.length).toBeGreaterThanOrEqual(5);
+          const lines = (height: number) => Math.round((height - 10) / layout.callLineHeight);
+          expect(layout.callRows.map(lines).filter((count) => count > 2)).toEqual([]);
+          for (const height of layout.callRows) expect(height).toBeLessThanOrEqual(50);
+          if (width > 400) expect(layout.callRows.filter((height) => lines(height) > 1).length).toBe(1);
+          // On a phone the daily chart opens on its newest days, the oldest past the left edge; on a
+          // wide page every day is in view.
+          const columns = layout.dailyColumns;
+          expect(columns.length).toBeGreaterThanOrEqual(38);
+          const newest = columns.at(-1);
+          expect(newest?.right).toBeLessThanOrEqual(width);
+          expect(newest?.left).toBeGreaterThan(width / 2);
+          if (width === 400) expect(columns[0]?.right).toBeLessThan(0);
+          else expect(columns[0]?.left).toBeGreaterThan(0);
           expect(problems).toEqual([]);
         } finally {
           await tab.close();
@@ -292,7 +352,11 @@ describe("the HTML report in headless Chromium", () => {
             expect(present).toContain(HOSTILE_EMAIL);
             expect(await tab.locator("th", { hasText: "email" }).count()).toBe(1);
             await tab.screenshot({ path: path.join(ARTIFACTS, "report-400-email.png"), fullPage: true });
-            expect((await measureLayout(tab)).pageWidth).toBeLessThanOrEqual(400);
+            const layout = await measureLayout(tab);
+            expect(layout.pageWidth).toBeLessThanOrEqual(400);
+            // The email takes a third line of its own on a phone.
+            for (const height of layout.callRows)
+              expect(height).toBeLessThanOrEqual(3 * layout.callLineHeight + 12);
           } else {
             expect(present).toEqual([]);
             expect(

@@ -292,6 +292,19 @@ describe("report figures read from a warehouse the real pipeline built", () => {
         cost_usd: r.cost,
       })),
     );
+    // The view has no date: the figures name the days of the stored operations it sums.
+    const [window] = await queryDb(
+      withOperations,
+      `SELECT strftime(min(created_at AT TIME ZONE 'UTC'), '%Y-%m-%d') AS first,
+         strftime(max(created_at AT TIME ZONE 'UTC'), '%Y-%m-%d') AS last
+       FROM async_operations WHERE fetch_status = 'found'`,
+    );
+    expect(window?.first).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(figures.operations?.by_type_and_status).toMatchObject({
+      scope: "stored_operations",
+      first_day: window?.first,
+      last_day: window?.last,
+    });
     const [failed] = await queryDb(
       withOperations,
       "SELECT count(*) AS n, sum(price_usd)::VARCHAR AS cost FROM billed_failed_operations",

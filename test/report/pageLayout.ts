@@ -13,6 +13,13 @@ export interface PageLayout {
   tables: number;
   /** Scroll containers (charts, tables) whose box reaches past the viewport. */
   boxesOutside: string[];
+  /** Every amount (data-money): its text, whether it shows whole on screen, and where it is. */
+  money: { text: string; title: string; visible: boolean; inside: boolean; cut: boolean; where: string }[];
+  /** The height of each row of the most expensive calls, and of one line of its text. */
+  callRows: number[];
+  callLineHeight: number;
+  /** The daily spend chart's columns as drawn, oldest first: the day and its box. */
+  dailyColumns: { day: string; left: number; right: number }[];
 }
 
 /** The few browser globals the measurement uses: the test project is typed without the DOM lib. */
@@ -23,6 +30,9 @@ interface Box {
 }
 interface Node {
   getBoundingClientRect(): Box;
+  scrollWidth: number;
+  clientWidth: number;
+  closest(selector: string): Node | null;
   getScreenCTM?(): { a: number; b: number } | null;
   querySelector(selector: string): Node | null;
   getAttribute(name: string): string | null;
@@ -67,7 +77,42 @@ export async function measureLayout(tab: Page): Promise<PageLayout> {
       .map(
         (box) => box.innerText.slice(0, 40) || (box.querySelector("svg")?.getAttribute("aria-label") ?? "?"),
       );
+    const money = [...document.querySelectorAll("[data-money]")].map((node) => {
+      const box = node.getBoundingClientRect();
+      const heading = node.closest("section")?.querySelector("h2")?.textContent ?? "cards";
+      return {
+        text: node.textContent ?? "",
+        title: node.getAttribute("title") ?? "",
+        visible: box.height > 0 && box.right - box.left > 0,
+        inside: box.left >= -0.5 && box.right <= innerWidth + 0.5,
+        // A box narrower than its text (an ellipsis, a clipped cell) hides part of the amount.
+        cut: node.scrollWidth > node.clientWidth + 1,
+        where: heading,
+      };
+    });
+    const callTable = [...document.querySelectorAll("table.compact")][0];
+    const callRows = [...document.querySelectorAll("table.compact tbody tr")].map(
+      (row) => row.getBoundingClientRect().height,
+    );
+    const dailyChart = [...document.querySelectorAll("svg.chart")].find(
+      (svg) => svg.getAttribute("aria-label") === "Spend per UTC day, USD",
+    );
+    const dailyColumns =
+      dailyChart === undefined
+        ? []
+        : [...(dailyChart as unknown as Browser["document"]).querySelectorAll("rect.mark")].map((rect) => {
+            const box = rect.getBoundingClientRect();
+            return {
+              day: (rect.querySelector("title")?.textContent ?? "").slice(0, 10),
+              left: box.left,
+              right: box.right,
+            };
+          });
     return {
+      money,
+      callRows,
+      callLineHeight: callTable === undefined ? 0 : px(getComputedStyle(callTable).lineHeight),
+      dailyColumns,
       viewportWidth: innerWidth,
       pageWidth: document.documentElement.scrollWidth,
       headlines,

@@ -3,7 +3,7 @@ import { describeRun } from "../../src/commands/export.js";
 import { loadExportConfig } from "../../src/config/exportConfig.js";
 import { describeCostSummary } from "../../src/load/costSummary.js";
 import { counted } from "../../src/log/plural.js";
-import { packParts, wrapLine } from "../../src/log/terminalText.js";
+import { packParts, textWidth, wrapLine } from "../../src/log/terminalText.js";
 import { newRunSummary, type RunSummary } from "../../src/pipeline/runSummary.js";
 import type { ReportFigures } from "../../src/report/figures.js";
 import { renderTerminal } from "../../src/report/terminal.js";
@@ -20,8 +20,8 @@ import { buildWarehouse } from "./fixtures.js";
 
 const COLUMNS = 80;
 
-/** Printable width: code points, so the sparkline blocks and the ellipsis count one column each. */
-const width = (line: string) => [...line].length;
+/** Display width: the sparkline blocks and the ellipsis count one column each, a CJK character two. */
+const width = textWidth;
 const tooWide = (text: string) => text.split("\n").filter((line) => width(line) > COLUMNS);
 
 let fixture: Awaited<ReturnType<typeof buildWarehouse>>;
@@ -115,7 +115,9 @@ function adversarial(base: ReportFigures): ReportFigures {
     own_calls: { calls: 1_234_567, cost_usd: "12345.678901", cost_usd_excluding_own: "1234555544.444555" },
     operations: {
       by_type_and_status: {
-        scope: "all_time",
+        scope: "stored_operations",
+        first_day: "2026-09-01",
+        last_day: "2026-10-31",
         rows: Array.from({ length: 14 }, (_, i) => ({
           operation_type: `text_to_cad_multi_file_iteration_with_a_long_name_${i}`,
           status: "completed_after_a_very_long_wait",

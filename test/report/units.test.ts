@@ -7,7 +7,7 @@ import { addDays, dayRange, isWholeMonth, trailingWindow } from "../../src/repor
 import { niceTicks, tickLabel } from "../../src/report/chartAxis.js";
 import { escapeHtml } from "../../src/report/escapeHtml.js";
 import { barChart } from "../../src/report/htmlBars.js";
-import { table } from "../../src/report/htmlParts.js";
+import { exactTable } from "../../src/report/htmlExactTable.js";
 import { toJson } from "../../src/report/runReport.js";
 import { sparkline } from "../../src/report/sparkline.js";
 import { columnChart } from "../../src/report/svgCharts.js";
@@ -166,11 +166,11 @@ describe("text helpers", () => {
   });
 
   test("a wrapping table cell breaks paths after / and addresses before @, escaped first", () => {
-    const html = table(["a", "b"], [["/x/<y>", "n@example.com"]], ["wrap", "nowrap"]);
-    expect(html).toContain('<td class="wrap">/<wbr>x/<wbr>&lt;y&gt;</td>');
+    const html = exactTable(["a", "b"], [["/x/<y>", "n@example.com"]], ["wrap", "nowrap"]);
+    expect(html).toContain('<td class="wrap key" data-label="a">/<wbr>x/<wbr>&lt;y&gt;</td>');
     // Only wrapping columns get break opportunities.
-    expect(html).toContain('<td class="nowrap">n@example.com</td>');
-    expect(html.startsWith('<div class="scroll"><table>')).toBe(true);
+    expect(html).toContain('<td class="nowrap" data-label="b">n@example.com</td>');
+    expect(html.startsWith('<div class="scroll"><table class="stack">')).toBe(true);
   });
 
   test("toJson turns a stray bigint into text instead of throwing", () => {

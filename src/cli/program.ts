@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import { DEMO_DEFAULTS, OPERATION_GET_DEFAULTS } from "../config/commandConfig.js";
+import { DEMO_DEFAULTS, OPERATION_GET_DEFAULTS } from "../config/commandDefaults.js";
 import { DEFAULT_DB } from "../config/databaseSetting.js";
 import { DEFAULT_TOP } from "../config/reportConfig.js";
 import type { ExitCodeValue } from "../errors.js";

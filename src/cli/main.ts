@@ -43,22 +43,34 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
   // help, not the whole help, which a nightly job would write into its log every night; one JSON
   // object each with --log-format json, as every other stderr line.
   forEachCommand(program, (command) =>
-    command.showHelpAfterError(`hint: run \`${commandPath(command)} --help\` for the flags`).configureOutput({
-      outputError: (text, write) => write(`${oneLine(text.trimEnd())}\n`),
-      writeErr: (text) => {
-        if (logFormat === "text") process.stderr.write(text);
-        else if (text.trim() !== "")
-          process.stderr.write(
-            `${formatLogLine({ time: new Date(), level: "error", message: text.trimEnd() }, "json")}\n`,
-          );
-      },
-    }),
+    command
+      .showHelpAfterError(`hint: run \`${commandPath(command)} --help\` for ${helpHolds(command)}`)
+      .configureOutput({
+        outputError: (text, write) => write(`${oneLine(text.trimEnd())}\n`),
+        writeErr: (text) => {
+          if (logFormat === "text") process.stderr.write(text);
+          else if (text.trim() !== "")
+            process.stderr.write(
+              `${formatLogLine({ time: new Date(), level: "error", message: text.trimEnd() }, "json")}\n`,
+            );
+        },
+      }),
   );
   try {
+    // `help <command>` of a command that does not exist: commander would show the whole help.
+    const asked = helpAskedFor(argv);
+    if (asked !== undefined && !program.commands.some((command) => command.name() === asked))
+      program.error(`error: unknown command '${asked}'`, { code: "commander.unknownCommand" });
     await program.parseAsync(argv);
   } catch (error) {
     // Commander already printed usage errors and help; only map them to an exit code here.
     const code = (error as { code?: string }).code;
+    if (code === "commander.help" && (error as { exitCode?: number }).exitCode !== 0) {
+      // No command, or `help` of one that does not exist: commander showed the help on stderr, and
+      // the command line was still wrong.
+      runLine?.failure(new ZooUsageError({ code: "config.invalid", message: helpError(argv) }), {});
+      return ExitCode.usage;
+    }
     if (code === "commander.helpDisplayed" || code === "commander.version" || code === "commander.help")
       return ExitCode.ok;
     if (typeof code === "string" && code.startsWith("commander.")) {
@@ -75,9 +87,28 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
   return exitCode;
 }
 
+/** What was wrong when commander shows the help as an error: no command (or subcommand). */
+function helpError(argv: string[]): string {
+  const words = argv.slice(2).filter((arg) => !arg.startsWith("-"));
+  return words.length > 0
+    ? `no command given after '${words.join(" ")}'`
+    : "no command given (export, demo, report, operation, sim)";
+}
+
+/** `zoo-usage help <name>`: the name. */
+function helpAskedFor(argv: string[]): string | undefined {
+  const words = argv.slice(2).filter((arg) => !arg.startsWith("-"));
+  return words[0] === "help" ? words[1] : undefined;
+}
+
 /** Commander's suggestion, on a line of its own after the error, as part of the error's line. */
 function oneLine(message: string): string {
   return message.replace(/\n\(Did you mean (.*)\)$/s, " (did you mean $1)");
+}
+
+/** What a command's help lists that a usage error may have got wrong. */
+function helpHolds(command: Command): string {
+  return command.commands.length > 0 ? "the commands" : "the flags";
 }
 
 /** `zoo-usage export`, `zoo-usage operation get`: how the help of a command is asked for. */

@@ -81,6 +81,14 @@ const REFUSALS: Refusal[] = [
   },
   { name: "a mistyped command", args: () => ["exprot"], exitCode: 2, code: "config.invalid", usage: true },
   {
+    name: "help of a command that does not exist",
+    args: () => ["help", "exprot"],
+    exitCode: 2,
+    code: "config.invalid",
+    usage: true,
+  },
+  { name: "no command", args: () => [], exitCode: 2, code: "config.invalid" },
+  {
     name: "--json given a value",
     args: () => ["export", "--json=yes"],
     exitCode: 2,
@@ -174,7 +182,9 @@ describe("a refused run prints one JSON line, a short error, and creates nothing
     if (refusal.usage) {
       const stderrLines = result.stderr.trimEnd().split("\n");
       expect(stderrLines.length, result.stderr).toBeLessThanOrEqual(2);
-      expect(stderrLines[1]).toMatch(/^hint: run `zoo-usage( export| demo)? --help` for the flags$/);
+      expect(stderrLines[1]).toMatch(
+        /^hint: run `zoo-usage( export| demo)? --help` for the (flags|commands)$/,
+      );
     }
     // Nothing created: not the default ./zoo-usage, not a directory of --db or --out.
     expect(await listing()).toEqual(before);
@@ -189,6 +199,8 @@ describe("a usage error prints the error and one hint line, never the whole help
     [["report", "--tpo", "3"], "error: unknown option '--tpo' (did you mean one of", "zoo-usage report"],
     [["operation", "get", "x", "--bogus"], "error: unknown option '--bogus'", "zoo-usage operation get"],
     [["exprot"], "error: unknown command 'exprot' (did you mean export?)", "zoo-usage"],
+    [["help", "exprot"], "error: unknown command 'exprot'", "zoo-usage"],
+    [["operation", "gte"], "error: unknown command 'gte' (did you mean get?)", "zoo-usage operation"],
   ])("%j", async (args, error, command) => {
     const result = await runCli(args, { cwd: dir });
     expect(result.code).toBe(2);
@@ -196,7 +208,9 @@ describe("a usage error prints the error and one hint line, never the whole help
     const lines = result.stderr.trimEnd().split("\n");
     expect(lines, result.stderr).toHaveLength(2);
     expect(lines[0]).toContain(error);
-    expect(lines[1]).toBe(`hint: run \`${command} --help\` for the flags`);
+    // A command with subcommands (zoo-usage, zoo-usage operation) lists them; the others, flags.
+    const holds = ["zoo-usage", "zoo-usage operation"].includes(command) ? "the commands" : "the flags";
+    expect(lines[1]).toBe(`hint: run \`${command} --help\` for ${holds}`);
   });
 
   test("with --log-format json, the error and the hint are one JSON object each", async () => {

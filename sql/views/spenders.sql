@@ -27,7 +27,7 @@ per_call AS (
   GROUP BY call_id
 )
 SELECT
-  c.id AS call_id,
+  c.id,
   c.user_id,
   c.org_id,
   c.created_at,
@@ -45,7 +45,7 @@ SELECT
 FROM api_calls AS c
 LEFT JOIN per_call AS m ON m.call_id = c.id;
 COMMENT ON VIEW call_token_match IS 'Each call with the token it was made with, matched on the user and the token''s last 4 characters (all the API shows of a token): matched, ambiguous or unmatched. See docs/who-spent-it.md.';
-COMMENT ON COLUMN call_token_match.call_id IS 'api_calls.id.';
+COMMENT ON COLUMN call_token_match.id IS 'The call: api_calls.id.';
 COMMENT ON COLUMN call_token_match.match_status IS 'matched: one token (of the call''s user) or service account (of its org) ends with token_last4; ambiguous: several do; unmatched: none does (not listed, another member''s token in user scope, or token_last4 NULL).';
 COMMENT ON COLUMN call_token_match.candidates IS 'How many tokens and service accounts end with the call''s token_last4 (0 when unmatched).';
 COMMENT ON COLUMN call_token_match.token_kind IS 'api_token or service_account when matched; NULL otherwise.';
@@ -101,7 +101,7 @@ SELECT
   s.id AS service_account_id,
   s.label,
   s.is_valid,
-  count(m.call_id) AS calls,
+  count(m.id) AS calls,
   count(m.price_usd) AS priced_calls,
   coalesce(sum(m.price_usd), 0)::DECIMAL(38, 6) AS cost_usd
 FROM service_accounts AS s

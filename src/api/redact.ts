@@ -9,12 +9,17 @@ export function redactSecret(secret: string): string {
   return `${secret.slice(0, 4)}…[redacted]`;
 }
 
-/** The path and query of a URL with `page_token` shortened, for messages and logs. */
+/**
+ * The path and query of a URL for messages and logs, the `page_token` value shown as `[redacted]`.
+ * The mark is put in after the query is encoded, so that it reads as written, not as
+ * `%5Bredacted%5D`; a page token's first characters are the same for every token (base64 of
+ * `{"v`), so no prefix of it is kept.
+ */
 export function describeUrl(url: URL): string {
   const shown = new URL(url.toString());
-  const token = shown.searchParams.get("page_token");
-  if (token !== null) shown.searchParams.set("page_token", redactSecret(token));
-  return `${shown.pathname}${shown.search}`;
+  if (!shown.searchParams.has("page_token")) return `${shown.pathname}${shown.search}`;
+  shown.searchParams.set("page_token", "REDACTED");
+  return `${shown.pathname}${shown.search.replace("page_token=REDACTED", "page_token=[redacted]")}`;
 }
 
 /**

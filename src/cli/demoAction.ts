@@ -39,7 +39,7 @@ export async function demoAction(flags: DemoFlags & ExportOutput, io: CliIo): Pr
       { api, export: config.export },
       flags,
       io,
-      new RunLine(io.stdout, io.env),
+      io.runLine ?? new RunLine(io.stdout, io.env),
     );
   } finally {
     await simulator.close();

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createClient } from "../api/createClient.js";
+import { assertSecureTransport } from "../api/secureTransport.js";
 import { describeRun, runExport } from "../commands/export.js";
 import { type ApiFlags, clientSettings } from "../config/apiConfig.js";
 import { type ExportCommandConfig, exportCommandConfig } from "../config/commandConfig.js";
@@ -36,7 +37,7 @@ export async function exportAction(
   flags: ApiFlags & ExportFlags & ExportOutput & { printConfig?: boolean },
   io: CliIo,
 ): Promise<ExitCodeValue> {
-  const runLine = new RunLine(io.stdout, io.env);
+  const runLine = io.runLine ?? new RunLine(io.stdout, io.env);
   let config: ExportCommandConfig;
   try {
     config = exportCommandConfig({ flags, env: io.env });
@@ -71,6 +72,7 @@ export async function exportAndSummarise(
   let settings: ReturnType<typeof clientSettings>;
   try {
     settings = clientSettings(config.api);
+    assertSecureTransport(settings.baseUrl);
   } catch (error) {
     // The token and the URL are checked here, before the run starts: with --json, its line says so.
     if (output.json) runLine.failure(error, {});

@@ -1,7 +1,7 @@
-import { TOKEN_ENV_VARS } from "../config/apiConfig.js";
 import { API_FLAGS } from "../config/apiFlags.js";
 import { EXPORT_FLAGS } from "../config/exportFlags.js";
 import { type FlagDefinition, longFlag } from "../config/flagDefinition.js";
+import { TOKEN_ENV_VARS } from "../config/tokenVariables.js";
 import { ExitCode } from "../errors.js";
 
 /** What each exit code means to a caller of export (the codes themselves come from ExitCode). */

@@ -18,11 +18,19 @@ import { listenForStop } from "./stopSignals.js";
 async function main(argv: string[]): Promise<ExitCodeValue> {
   const stdout = (text: string) => process.stdout.write(`${text}\n`);
   let logFormat: LogFormat = logFormatInArgv(argv);
+  // One run line for the whole process, made before commander parses: its errors come before any
+  // action, and whichever part of the CLI meets the outcome first prints it.
+  const runLine = asksForRunLine(argv) ? new RunLine(stdout, process.env) : undefined;
   const stop = writesWarehouse(argv)
-    ? listenForStop((name) => stoppedAtStart(name, argv, logFormat, stdout))
+    ? listenForStop((name) => stoppedAtStart(name, logFormat, runLine))
     : undefined;
   const { buildProgram } = await import("./program.js");
-  const io: CliIo = { env: process.env, stdout, ...(stop === undefined ? {} : { stop }) };
+  const io: CliIo = {
+    env: process.env,
+    stdout,
+    ...(stop === undefined ? {} : { stop }),
+    ...(runLine === undefined ? {} : { runLine }),
+  };
   let exitCode: ExitCodeValue = ExitCode.ok;
   let debug = argv.includes("--debug");
   const program = buildProgram(io, (code) => {
@@ -31,37 +39,85 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
     debug = command.opts().debug === true;
     logFormat = command.opts().logFormat === "json" ? "json" : "text";
   });
-  // Commander's own errors (a bad flag value) and the usage after them: one JSON object with
-  // --log-format json, as every other stderr line.
+  // Commander's own errors (an unknown flag, a bad flag value): the error and one line naming the
+  // help, not the whole help, which a nightly job would write into its log every night; one JSON
+  // object each with --log-format json, as every other stderr line.
   forEachCommand(program, (command) =>
-    command.configureOutput({
-      writeErr: (text) => {
-        if (logFormat === "text") process.stderr.write(text);
-        else if (text.trim() !== "")
-          process.stderr.write(
-            `${formatLogLine({ time: new Date(), level: "error", message: text.trimEnd() }, "json")}\n`,
-          );
-      },
-    }),
+    command
+      .showHelpAfterError(`hint: run \`${commandPath(command)} --help\` for ${helpHolds(command)}`)
+      .configureOutput({
+        outputError: (text, write) => write(`${oneLine(text.trimEnd())}\n`),
+        writeErr: (text) => {
+          if (logFormat === "text") process.stderr.write(text);
+          else if (text.trim() !== "")
+            process.stderr.write(
+              `${formatLogLine({ time: new Date(), level: "error", message: text.trimEnd() }, "json")}\n`,
+            );
+        },
+      }),
   );
   try {
+    // `help <command>` of a command that does not exist: commander would show the whole help.
+    const asked = helpAskedFor(argv);
+    if (asked !== undefined && !program.commands.some((command) => command.name() === asked))
+      program.error(`error: unknown command '${asked}'`, { code: "commander.unknownCommand" });
     await program.parseAsync(argv);
   } catch (error) {
     // Commander already printed usage errors and help; only map them to an exit code here.
     const code = (error as { code?: string }).code;
+    if (code === "commander.help" && (error as { exitCode?: number }).exitCode !== 0) {
+      // No command, or `help` of one that does not exist: commander showed the help on stderr, and
+      // the command line was still wrong.
+      runLine?.failure(new ZooUsageError({ code: "config.invalid", message: helpError(argv) }), {});
+      return ExitCode.usage;
+    }
     if (code === "commander.helpDisplayed" || code === "commander.version" || code === "commander.help")
       return ExitCode.ok;
     if (typeof code === "string" && code.startsWith("commander.")) {
       // A run refused for its flags is still a run that failed: with --json, stdout says so.
-      if (asksForRunLine(argv)) {
-        const message = (error as Error).message.replace(/^error: /, "");
-        new RunLine(io.stdout, io.env).failure(new ZooUsageError({ code: "config.invalid", message }), {});
-      }
+      const message = oneLine((error as Error).message.replace(/^error: /, ""));
+      runLine?.failure(new ZooUsageError({ code: "config.invalid", message }), {});
       return ExitCode.usage;
     }
+    // Whatever ended the run before its action printed a line (a refused base URL, say) prints it
+    // here; a line already printed stays the only one.
+    runLine?.failure(error, {});
     return reportError(error, debug, (text) => process.stderr.write(text), logFormat);
   }
   return exitCode;
+}
+
+/** What was wrong when commander shows the help as an error: no command (or subcommand). */
+function helpError(argv: string[]): string {
+  const words = argv.slice(2).filter((arg) => !arg.startsWith("-"));
+  return words.length > 0
+    ? `no command given after '${words.join(" ")}'`
+    : "no command given (export, demo, report, operation, sim)";
+}
+
+/** `zoo-usage help <name>`: the name. */
+function helpAskedFor(argv: string[]): string | undefined {
+  const words = argv.slice(2).filter((arg) => !arg.startsWith("-"));
+  return words[0] === "help" ? words[1] : undefined;
+}
+
+/** Commander's suggestion, on a line of its own after the error, as part of the error's line. */
+function oneLine(message: string): string {
+  return message.replace(/\n\(Did you mean (.*)\)$/s, " (did you mean $1)");
+}
+
+/** What a command's help lists that a usage error may have got wrong. */
+function helpHolds(command: Command): string {
+  return command.commands.length > 0 ? "the commands" : "the flags";
+}
+
+/** `zoo-usage export`, `zoo-usage operation get`: how the help of a command is asked for. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let current: Command | null = command; current !== null; current = current.parent) {
+    names.unshift(current.name());
+  }
+  return names.join(" ");
 }
 
 /** `export` and `demo`: the commands that write the warehouse. */
@@ -70,21 +126,29 @@ function writesWarehouse(argv: string[]): boolean {
 }
 
 /** What a signal before the run began leaves: a line on stderr, and with --json the run's line. */
-function stoppedAtStart(
-  name: NodeJS.Signals,
-  argv: string[],
-  logFormat: LogFormat,
-  stdout: (text: string) => void,
-): void {
+function stoppedAtStart(name: NodeJS.Signals, logFormat: LogFormat, runLine: RunLine | undefined): void {
   const message = `${name}: interrupted during start-up, before the run began; nothing was exported`;
   process.stderr.write(`${formatLogLine({ time: new Date(), level: "warn", message }, logFormat)}\n`);
-  if (asksForRunLine(argv)) new RunLine(stdout, process.env).interruptedAtStart(message);
+  runLine?.interruptedAtStart(message);
 }
 
-/** `export --json` or `demo --json`: the commands whose --json is the run's one line. */
+/** The commands whose --json means something else: the report's figures, the operation object. */
+const OWN_JSON = new Set(["report", "operation"]);
+
+/**
+ * `--json` anywhere before `--`, on a command other than report or operation (export, demo, a
+ * mistyped command): the process owes stdout exactly one JSON line, whatever the outcome. Read
+ * before commander parses, since a flag it refuses ends the process before any option is set.
+ */
 function asksForRunLine(argv: string[]): boolean {
-  const command = argv[2];
-  return (command === "export" || command === "demo") && argv.slice(3).includes("--json");
+  const args = argv.slice(2);
+  const end = args.indexOf("--");
+  const own = end < 0 ? args : args.slice(0, end);
+  const command = own.find((arg) => !arg.startsWith("-"));
+  return (
+    (command === undefined || !OWN_JSON.has(command)) &&
+    own.some((arg) => arg === "--json" || arg.startsWith("--json="))
+  );
 }
 
 function forEachCommand(command: Command, visit: (command: Command) => void): void {

@@ -1,10 +1,9 @@
 import { Command, Option } from "commander";
-import { DEMO_DEFAULTS, OPERATION_GET_DEFAULTS } from "../config/commandConfig.js";
+import { DEMO_DEFAULTS, OPERATION_GET_DEFAULTS } from "../config/commandDefaults.js";
 import { DEFAULT_DB } from "../config/databaseSetting.js";
 import { DEFAULT_TOP } from "../config/reportConfig.js";
 import type { ExitCodeValue } from "../errors.js";
 import { SIM_DEFAULTS } from "../sim/defaults.js";
-import { exportAction } from "./exportAction.js";
 import { exportHelpText } from "./exportHelp.js";
 import { addApiOptions, addExportOptions, logFormatOption, withDefault } from "./flags.js";
 import type { CliIo } from "./io.js";
@@ -22,15 +21,15 @@ type Done = (exitCode: ExitCodeValue) => void;
 
 /**
  * The commander program: every command with its flags, help and defaults, each handing its flags
- * to its action. Commands other than export load their action when they run (dynamic import), so
- * that a nightly export does not pay for the simulator, the report and the operation viewer.
+ * to its action. Every action loads its modules when it runs (dynamic import): `--version` and
+ * `--help` answer without loading DuckDB, and a nightly export does not pay for the simulator, the
+ * report and the operation viewer.
  */
 export function buildProgram(io: CliIo, done: Done): Command {
   const program = new Command()
     .name("zoo-usage")
     .description("Export Zoo API (api.zoo.dev) usage and billing data to DuckDB and Parquet.")
     .version(packageVersion(), "-V, --version", "print the version")
-    .showHelpAfterError()
     .exitOverride();
   addOperationCommand(program, io, done);
   addSimCommand(program, io, done);
@@ -39,7 +38,10 @@ export function buildProgram(io: CliIo, done: Done): Command {
       "export your API calls (with their async operations, the invoices and the credits balance) into DuckDB and Parquet: incremental, crash-safe, exact to the micro-dollar",
     )
     .addHelpText("after", exportHelpText())
-    .action(async (flags) => done(await exportAction(flags, io)));
+    .action(async (flags) => {
+      const { exportAction } = await import("./exportAction.js");
+      done(await exportAction(flags, io));
+    });
   addReportCommand(program, io, done);
   addExportOptions(program.command("demo"), false)
     .description(

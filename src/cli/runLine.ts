@@ -1,7 +1,7 @@
 import { scrubText } from "../api/redact.js";
-import { TOKEN_ENV_VARS } from "../config/apiConfig.js";
 import type { Env } from "../config/environment.js";
 import { REDACTED } from "../config/printableConfig.js";
+import { TOKEN_ENV_VARS } from "../config/tokenVariables.js";
 import { ExitCode, type ExitCodeValue, ZooUsageError } from "../errors.js";
 import { jsonLine } from "../log/jsonLine.js";
 import type { RunSummary } from "../pipeline/runSummary.js";

@@ -6,7 +6,7 @@ import { ExitCode, type ExitCodeValue } from "../errors.js";
 import { openWarehouse } from "../load/database.js";
 import { assertDatasetFreeForNewDatabase, claimDataset } from "../load/datasetOwner.js";
 import { removeStalePartitionFiles } from "../load/parquetExport.js";
-import { assertWritableDirectory } from "../load/preflight.js";
+import { assertWritableDirectory, createRunDirectories } from "../load/preflight.js";
 import { asStorageError } from "../load/storageError.js";
 import { assertWarehousePath } from "../load/warehouseFile.js";
 import type { Logger } from "../log/logger.js";
@@ -38,9 +38,14 @@ export async function runExport(
 ): Promise<{ summary: RunSummary; exitCode: ExitCodeValue }> {
   // A --db that is not a DuckDB file (a CSV, a Parquet file, ":memory:") fails before anything is created.
   await assertWarehousePath(config.dbPath);
-  await assertWritableDirectory(config.outDir, "--out");
-  await assertWritableDirectory(path.dirname(config.dbPath), "--db");
+  const directories = [
+    { dir: config.outDir, flag: "--out" },
+    { dir: path.dirname(config.dbPath), flag: "--db" },
+  ];
+  for (const { dir, flag } of directories) await assertWritableDirectory(dir, flag);
   await assertDatasetFreeForNewDatabase(config.dbPath, config.outDir);
+  // Every check passed: only now does the run create anything, so that a refusal leaves nothing.
+  await createRunDirectories(directories);
   // The database next: another tool's DuckDB file, or a locked one, fails before --out is written.
   // Opening applies the schema, views and comments in a transaction: a full disk can meet it there.
   const warehouse = await openWarehouse(config.dbPath);

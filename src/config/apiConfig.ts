@@ -6,14 +6,11 @@ import { API_FLAGS, type ApiFlags } from "./apiFlags.js";
 import { type Env, envValue } from "./environment.js";
 import { configFromFlags } from "./flagDefinition.js";
 import { invalidOptions } from "./invalidOptions.js";
+import { TOKEN_ENV_VARS } from "./tokenVariables.js";
 
 export type { ApiFlags };
 
-/**
- * Token variables in the order the official clients use them:
- * the Zoo CLI and Go client, then the Rust/Python and TypeScript legacy names.
- */
-export const TOKEN_ENV_VARS = ["ZOO_API_TOKEN", "KITTYCAD_API_TOKEN", "KITTYCAD_TOKEN"] as const;
+export { TOKEN_ENV_VARS };
 
 const positiveInt = z.number().int().positive();
 

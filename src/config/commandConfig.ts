@@ -1,4 +1,5 @@
 import { type ApiConfig, type ApiFlags, loadApiConfig } from "./apiConfig.js";
+import { DEMO_DEFAULTS, OPERATION_GET_DEFAULTS } from "./commandDefaults.js";
 import { databasePath } from "./databaseSetting.js";
 import type { Env } from "./environment.js";
 import { type ExportConfig, type ExportFlags, loadExportConfig } from "./exportConfig.js";
@@ -21,11 +22,7 @@ export function exportCommandConfig(input: { flags: ApiFlags & ExportFlags; env:
   return { api: loadApiConfig(input), export: loadExportConfig(input) };
 }
 
-/** The demo's own flag defaults (its export flags default as export's do). */
-export const DEMO_DEFAULTS = { calls: 50_000 } as const;
-
-/** The defaults of `operation get`'s own flags. */
-export const OPERATION_GET_DEFAULTS = { timeoutSeconds: 600 } as const;
+export { DEMO_DEFAULTS, OPERATION_GET_DEFAULTS };
 
 export interface DemoFlags extends ExportFlags {
   calls?: number | undefined;

@@ -146,7 +146,7 @@ describe("who spent it", () => {
       });
       const matched = await queryDb(
         db,
-        "SELECT call_id::VARCHAR AS call_id, match_status, token_kind, token_id::VARCHAR AS token_id, token_label FROM call_token_match ORDER BY created_at, call_id",
+        "SELECT id::VARCHAR AS call_id, match_status, token_kind, token_id::VARCHAR AS token_id, token_label FROM call_token_match ORDER BY created_at, id",
       );
       expect(matched).toEqual(expected);
       const statuses = new Set(expected.map((row) => `${row.match_status} ${row.token_kind}`));

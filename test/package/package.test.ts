@@ -36,6 +36,13 @@ test("npm pack ships only the CLI's run-time files and its docs: no test, bench,
   );
   expect(outside).toEqual([]);
   expect(files.filter((file) => /\.(duckdb|key|wal)$|^test\/|^bench\//.test(file))).toEqual([]);
+  // A source map would point at src/, which is not shipped: none ships, and no script names one.
+  expect(files.filter((file) => file.endsWith(".map"))).toEqual([]);
+  const namingAMap = files.filter(
+    (file) =>
+      file.endsWith(".js") && readFileSync(path.join(REPO_ROOT, file), "utf8").includes("sourceMappingURL"),
+  );
+  expect(namingAMap).toEqual([]);
 });
 
 test.each(["--version", "-V"])("%s prints the package's version", async (flag) => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { toMicros } from "../helpers/apiTruth.js";
 import { runCli } from "../helpers/cli.js";
-import { exportOnce, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
+import { exportOnce, queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
 
 /**
  * The report's "who spent it": per person and per token label in --json, the terminal and the page,
@@ -74,6 +74,33 @@ test("--json: spend per person and per token label sum exactly to the total", as
   ) as typeof figures;
   expect(sum(period.spenders.per_member)).toBe(toMicros(period.totals.cost_usd));
   expect(period.totals.calls).toBeLessThan(totals.calls);
+});
+
+test("the view keys each call on id; a view that names it call_id (older versions) reports the same", async () => {
+  const columns = await queryDb(
+    workspace.db,
+    "SELECT column_name FROM duckdb_columns() WHERE table_name = 'call_token_match' AND column_name IN ('id', 'call_id')",
+  );
+  expect(columns).toEqual([{ column_name: "id" }]);
+  const { copyFile, rm } = await import("node:fs/promises");
+  const older = `${workspace.dir}/older.duckdb`;
+  await copyFile(workspace.db, older);
+  try {
+    await writeDb(
+      older,
+      "CREATE TABLE saved_match AS SELECT * FROM call_token_match; CREATE OR REPLACE VIEW call_token_match AS SELECT * RENAME (id AS call_id) FROM saved_match;",
+    );
+    const spendersOf = async (db: string) => {
+      const result = await runCli(["report", "--db", db, "--json"]);
+      expect(result.code, result.stderr).toBe(0);
+      return (JSON.parse(result.stdout) as { spenders: unknown }).spenders;
+    };
+    const current = await spendersOf(workspace.db);
+    expect(current).not.toBeNull();
+    expect(await spendersOf(older)).toEqual(current);
+  } finally {
+    await rm(older, { force: true });
+  }
 });
 
 test("terminal and HTML show the block; an older database reports null", async () => {

@@ -86,6 +86,9 @@ test("no API token and no page token appears in any output or file", async () =>
     }
     // Sanity: the search does see what was written (the request ids of the failures, for one).
     expect(written).toContain("request id");
+    // The --debug request lines name the page token's place, marked as a person reads it.
+    expect(results[0]?.stderr).toMatch(/GET \/user\/api-calls\?\S*page_token=\[redacted\]/);
+    expect(written).not.toContain("%5Bredacted%5D");
   } finally {
     await proxy.close();
     await cleanup();

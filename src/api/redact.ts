@@ -11,6 +11,8 @@ export function redactSecret(secret: string): string {
 
 /** The path and query of a URL with `page_token` shortened, for messages and logs. */
 export function describeUrl(url: URL): string {
+  // Most requests (an operation, a listing's first page) have nothing to shorten: no copy to parse.
+  if (url.search === "") return url.pathname;
   const shown = new URL(url.toString());
   const token = shown.searchParams.get("page_token");
   if (token !== null) shown.searchParams.set("page_token", redactSecret(token));

@@ -70,7 +70,7 @@ async function exportOnce(build, run) {
       cli: build.cli,
       nodeArgs: ["--import", pathToFileURL(path.join(ROOT, "bench", "lib", "operationsCpuHook.mjs")).href],
     });
-    const measured = /BENCH_OPERATIONS_CPU (\S+) (\d+)/.exec(stderr);
+    const measured = /BENCH_OPERATIONS_CPU (\S+) (\d+) (\S+)/.exec(stderr);
     const ids = await storedOperationIds(db);
     const busy = profDir === undefined ? undefined : await operationsPhaseCpu(profDir);
     return {
@@ -78,6 +78,8 @@ async function exportOnce(build, run) {
       ids,
       cpuUsPerOperation:
         measured === null ? undefined : Math.round(Number(measured[1]) / Number(measured[2])),
+      processCpuUsPerOperation:
+        measured === null ? undefined : Math.round(Number(measured[3]) / Number(measured[2])),
       busyUsPerOperation: busy === undefined ? undefined : Math.round(busy.cpuUs / ids.length),
       concurrency: summary.operations?.concurrency,
     };
@@ -106,6 +108,7 @@ try {
       const {
         phaseSeconds,
         cpuUsPerOperation,
+        processCpuUsPerOperation,
         busyUsPerOperation,
         concurrency: trace,
       } = exports[build.label];
@@ -113,6 +116,7 @@ try {
         phaseSeconds,
         ratio: Number((ceiling.seconds / phaseSeconds).toFixed(3)),
         cpuUsPerOperation,
+        processCpuUsPerOperation,
         ...(busyUsPerOperation === undefined ? {} : { busyUsPerOperation }),
         concurrency: trace,
       };

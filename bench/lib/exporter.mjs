@@ -48,11 +48,24 @@ export function runNode(args, { env = {}, nodeArgs = [] } = {}) {
 /**
  * One `zoo-usage export` as a user runs it: the built CLI in its own process, token and host from
  * the environment. Wall time is measured around the whole process (start-up and close included).
+ * `cli` runs another build instead (a copy of dist/ from an earlier commit, to compare side by side);
+ * `nodeArgs` go to node before the script (e.g. `--import` of a bench hook, whose stderr is returned).
  */
-export async function runExport({ sim, db, out, extraArgs = [], cpuProfDir }) {
-  const nodeArgs = cpuProfDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", cpuProfDir];
+export async function runExport({
+  sim,
+  db,
+  out,
+  extraArgs = [],
+  cpuProfDir,
+  cli = CLI,
+  nodeArgs: extraNodeArgs = [],
+}) {
+  const nodeArgs = [
+    ...(cpuProfDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", cpuProfDir]),
+    ...extraNodeArgs,
+  ];
   const result = await runNode(
-    [CLI, "export", "--json", "--db", db, "--out", out, "--no-summary", ...extraArgs],
+    [cli, "export", "--json", "--db", db, "--out", out, "--no-summary", ...extraArgs],
     { env: { ZOO_API_TOKEN: sim.token, ZOO_HOST: sim.url, TZ: "UTC" }, nodeArgs },
   );
   let summary;
@@ -66,6 +79,7 @@ export async function runExport({ sim, db, out, extraArgs = [], cpuProfDir }) {
   }
   return {
     summary,
+    stderr: result.stderr,
     wallSeconds: result.wallSeconds,
     cpuSeconds: result.cpuSeconds,
     maxRssMb: result.maxRssMb,

@@ -201,3 +201,27 @@ function hexDigit(byte: number): number {
   if (byte >= 0x41 && byte <= 0x46) return byte - 0x37;
   return 0;
 }
+
+/** An output value of base64 digits only, with at most its two '=' of padding at the end. */
+const PLAIN_BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
+
+/**
+ * Bytes `value` decodes to as base64, as Buffer.from(value, "base64").length, without decoding it:
+ * the digits before the first '=' (the decoder skips any other character), three bytes for every
+ * four. A value with a character past ASCII is left to the decoder, whose treatment of those the
+ * count does not model.
+ */
+export function decodedBase64Length(value: string): number {
+  if (PLAIN_BASE64.test(value)) {
+    const equals = value.indexOf("=");
+    return Math.floor(((equals === -1 ? value.length : equals) * 3) / 4);
+  }
+  let digits = 0;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code >= 0x80) return Buffer.from(value, "base64").length;
+    if (code === EQUALS) break;
+    digits += BASE64_CHAR[code] as number;
+  }
+  return Math.floor((digits * 3) / 4);
+}

@@ -16,6 +16,8 @@ export function redactSecret(secret: string): string {
  * `{"v`), so no prefix of it is kept.
  */
 export function describeUrl(url: URL): string {
+  // Most requests (an operation, a listing's first page) have nothing to shorten: no copy to parse.
+  if (url.search === "") return url.pathname;
   const shown = new URL(url.toString());
   if (!shown.searchParams.has("page_token")) return `${shown.pathname}${shown.search}`;
   shown.searchParams.set("page_token", "REDACTED");

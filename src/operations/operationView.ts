@@ -1,6 +1,6 @@
 import { type AsyncOperation, isUnknownAsyncOperation } from "../api/schemas/index.js";
 import { printableLines } from "../log/printable.js";
-import { outputFiles } from "../transform/outputFiles.js";
+import { outputSizes } from "../transform/outputFiles.js";
 
 /** The terminal statuses of ApiCallStatus: nothing changes after these. */
 export const TERMINAL_STATUSES = new Set(["completed", "failed"]);
@@ -67,7 +67,7 @@ export function describeOperation(operation: AsyncOperation): string {
     if (COMMON_FIELDS.has(key) || value === undefined) continue;
     lines.push(`  ${key.padEnd(11)} ${formatValue(value)}`);
   }
-  const files = outputFiles(fields);
+  const files = outputSizes(fields);
   if (files.length > 0) {
     const total = files.reduce((sum, file) => sum + file.bytes, 0);
     lines.push(

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import type { MeasuredOutput } from "../api/outputSize.js";
 import {
-  AsyncOperationSchema,
   isRfc3339DateTime,
   isUnknownAsyncOperation,
   isUuid,
+  parseAsyncOperation,
 } from "../api/schemas/index.js";
 import { toMicros } from "./apiCallRow.js";
 import { inspectJson, MAX_RECORD_BYTES, storableText } from "./limits.js";
-import { outputFiles } from "./outputFiles.js";
+import { outputSizes } from "./outputFiles.js";
 
 /**
  * Endpoint templates whose successful POST starts an async operation. From the spec: these paths
@@ -109,24 +109,39 @@ const UNKNOWN_TYPE_TIMES = ["created_at", "started_at", "completed_at", "updated
 /**
  * What about a body the schema accepted still cannot be stored: text no column can hold, and for an
  * unknown `type` (which the schema does not check) a field of a UUID or TIMESTAMPTZ column holding
- * something else. Undefined when the body can be stored.
+ * something else. No problem when the body can be stored; `chars` bounds its size (inspectJson).
  */
-function unstorable(fields: Record<string, unknown>, unknownType: boolean): string | undefined {
-  const { issue } = inspectJson("", fields);
-  if (issue !== undefined) return `✖ ${issue.problem}\n  → at ${storableText(issue.at)}`;
-  if (!unknownType) return undefined;
+function unstorable(
+  fields: Record<string, unknown>,
+  unknownType: boolean,
+): { problem?: string; chars: number } {
+  const { issue, chars } = inspectJson("", fields);
+  if (issue !== undefined) return { problem: `✖ ${issue.problem}\n  → at ${storableText(issue.at)}`, chars };
+  if (!unknownType) return { chars };
   for (const field of UNKNOWN_TYPE_UUIDS) {
     const value = fields[field];
     if (value !== undefined && value !== null && !(typeof value === "string" && isUuid(value)))
-      return `✖ expected a UUID (8-4-4-4-12 hex digits)\n  → at ${field}`;
+      return { problem: `✖ expected a UUID (8-4-4-4-12 hex digits)\n  → at ${field}`, chars };
   }
   for (const field of UNKNOWN_TYPE_TIMES) {
     const value = fields[field];
     if (value !== undefined && value !== null && !(typeof value === "string" && isRfc3339DateTime(value)))
-      return `✖ expected an RFC 3339 date-time with a zone on a real calendar day\n  → at ${field}`;
+      return {
+        problem: `✖ expected an RFC 3339 date-time with a zone on a real calendar day\n  → at ${field}`,
+        chars,
+      };
   }
-  return undefined;
+  return { chars };
 }
+
+/**
+ * A row's JSON in UTF-8 bytes is at most this many times its body's `chars` (inspectJson), plus
+ * ROW_OVERHEAD_BYTES: JSON escapes write a character in up to 6 bytes, and a value of the body
+ * appears at most three times in the row (a column, `details` or `raw_unknown`, the output list).
+ */
+const ROW_BYTES_PER_CHAR = 18;
+/** Column names, the id, times and sizes every row has, with room to spare. */
+const ROW_OVERHEAD_BYTES = 64 * 1024;
 
 /**
  * Validates a fetched body and maps it to a row; an unknown `type` is kept raw, not rejected. What
@@ -140,19 +155,22 @@ export function transformOperation(
 ): OperationResult {
   const result = operationRow(id, body, fetchedAt, measured);
   if (!result.ok) return result;
+  // Serialising the row to measure it costs as much as the rest: only a large body needs it.
+  if (result.chars * ROW_BYTES_PER_CHAR + ROW_OVERHEAD_BYTES < MAX_RECORD_BYTES)
+    return { ok: true, row: result.row };
   const bytes = Buffer.byteLength(JSON.stringify(result.row));
   if (bytes > MAX_RECORD_BYTES)
     return {
       ok: false,
       reason: `✖ operation is ${bytes} bytes as a row, above the ${MAX_RECORD_BYTES}-byte limit on one JSON object the loader reads (DuckDB read_json maximum_object_size)`,
     };
-  return result;
+  return { ok: true, row: result.row };
 }
 
 /**
  * Output names and sizes of a body whose output contents were left out while it was read
  * (OutputSkippingFilter): the names are the body's, the sizes were counted as the bytes passed,
- * as base64 or, for the multi-file iteration, as plain text (see outputFiles).
+ * as base64 or, for the multi-file iteration, as plain text (see outputSizes).
  */
 function measuredFiles(
   fields: Record<string, unknown>,
@@ -174,8 +192,8 @@ function operationRow(
   body: unknown,
   fetchedAt: string,
   measured: ReadonlyMap<string, MeasuredOutput> | undefined,
-): OperationResult {
-  const parsed = AsyncOperationSchema.safeParse(body);
+): { ok: true; row: OperationRow; chars: number } | { ok: false; reason: string } {
+  const parsed = parseAsyncOperation(body);
   if (!parsed.success) return { ok: false, reason: z.prettifyError(parsed.error) };
   const operation = parsed.data;
   const fields: Record<string, unknown> = isUnknownAsyncOperation(operation) ? operation.raw : operation;
@@ -185,12 +203,9 @@ function operationRow(
       reason: `✖ operation id ${storableText(fields.id)} differs from the API call id ${id}\n  → at id`,
     };
   }
-  const problem = unstorable(fields, isUnknownAsyncOperation(operation));
+  const { problem, chars } = unstorable(fields, isUnknownAsyncOperation(operation));
   if (problem !== undefined) return { ok: false, reason: problem };
-  const files =
-    measured === undefined
-      ? outputFiles(fields).map((file) => ({ name: file.name, bytes: file.bytes }))
-      : measuredFiles(fields, measured);
+  const files = measured === undefined ? outputSizes(fields) : measuredFiles(fields, measured);
   const unknown = isUnknownAsyncOperation(operation);
   const sizedBody = files.length > 0 ? { ...fields, outputs: files } : fields;
   const details: Record<string, unknown> = {};
@@ -202,6 +217,7 @@ function operationRow(
   const center = fields.center_of_mass as { x?: unknown; y?: unknown; z?: unknown } | null | undefined;
   return {
     ok: true,
+    chars,
     row: {
       id,
       fetch_status: "found",

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { OutputSkippingFilter } from "../../src/api/operationBody.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { outputFiles } from "../../src/transform/outputFiles.js";
+import { outputFiles, outputSizes } from "../../src/transform/outputFiles.js";
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 
 /** Feeds `body` to a fresh filter in chunks of `size` bytes; returns what it kept and measured. */
@@ -111,6 +111,30 @@ test("any base64-looking value, stray characters included, is sized as Buffer.fr
       expect(outputs.get("a.step")?.base64Bytes).toBe(Buffer.from(value, "base64").length);
     }),
     { numRuns: 300, seed: 17 },
+  );
+});
+
+test("a parsed output is sized without decoding it, as outputFiles sizes it by decoding", () => {
+  // Clean base64 (with its padding), stray and url-safe characters, a '=' inside, non-ASCII text.
+  const character = fc.oneof(
+    {
+      weight: 30,
+      arbitrary: fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"),
+    },
+    { weight: 1, arbitrary: fc.constantFrom("-", "_", " ", "\n", "$", "=", "==", "é", "Ł", "😀", "\ud800") },
+  );
+  const value = fc.array(character, { maxLength: 300 }).map((chars) => chars.join(""));
+  fc.assert(
+    fc.property(
+      fc.constantFrom("file_conversion", "text_to_cad", "text_to_cad_multi_file_iteration"),
+      fc.dictionary(fc.string({ maxLength: 5 }), fc.oneof(value, fc.constant(7)), { maxKeys: 4 }),
+      (type, outputs) => {
+        const fields = JSON.parse(JSON.stringify({ type, outputs }));
+        const decoded = outputFiles(fields).map(({ name, bytes }) => ({ name, bytes }));
+        expect(outputSizes(fields)).toEqual(decoded);
+      },
+    ),
+    { numRuns: 500, seed: 29 },
   );
 });
 

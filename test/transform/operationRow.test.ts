@@ -110,6 +110,22 @@ describe("transformOperation", () => {
     if (!result.ok) expect(result.reason).toMatch(reason);
   });
 
+  test.each([
+    ["long text", "x".repeat(17 * 1024 * 1024)],
+    // 3 M characters that JSON writes as 6 bytes each: a body far below the limit in characters.
+    ["control characters", "\u0001".repeat(3 * 1024 * 1024)],
+  ])("a row above the loader's object limit is rejected with its size: %s", (_, notes) => {
+    const result = transformOperation(ID, { ...conversion, notes }, AT);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.reason).toMatch(/bytes as a row, above the 16777216-byte limit/);
+  });
+
+  test("a large row below the limit loads whole", () => {
+    const result = transformOperation(ID, { ...conversion, notes: "x".repeat(8 * 1024 * 1024) }, AT);
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(String(result.row.details?.notes).length).toBe(8 * 1024 * 1024);
+  });
+
   test("not found is a row of its own", () => {
     expect(notFoundOperation(ID, AT)).toMatchObject({
       id: ID,

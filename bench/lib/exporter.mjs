@@ -49,11 +49,11 @@ export function runNode(args, { env = {}, nodeArgs = [] } = {}) {
  * One `zoo-usage export` as a user runs it: the built CLI in its own process, token and host from
  * the environment. Wall time is measured around the whole process (start-up and close included).
  */
-export async function runExport({ sim, db, out, extraArgs = [], cpuProfDir }) {
+export async function runExport({ sim, db, out, extraArgs = [], cpuProfDir, env = {} }) {
   const nodeArgs = cpuProfDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", cpuProfDir];
   const result = await runNode(
     [CLI, "export", "--json", "--db", db, "--out", out, "--no-summary", ...extraArgs],
-    { env: { ZOO_API_TOKEN: sim.token, ZOO_HOST: sim.url, TZ: "UTC" }, nodeArgs },
+    { env: { ZOO_API_TOKEN: sim.token, ZOO_HOST: sim.url, TZ: "UTC", ...env }, nodeArgs },
   );
   let summary;
   try {

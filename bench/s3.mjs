@@ -51,6 +51,10 @@ const s3Env = {
   AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${s3.port}`,
 };
 const ratios = [];
+const phases = (result) =>
+  Object.entries(result.summary.phase_seconds)
+    .map(([phase, seconds]) => `${phase} ${seconds.toFixed(1)}`)
+    .join(" ");
 try {
   console.log(`${calls} calls, --no-operations, ${rounds} rounds; walls in seconds`);
   for (let round = 1; round <= rounds; round++) {
@@ -74,7 +78,7 @@ try {
     console.log(
       `round ${round} (${order.join(" first, ")}): local ${results.local.wallSeconds.toFixed(1)}  s3 ${results.s3.wallSeconds.toFixed(1)}  ratio ${ratio.toFixed(2)}  ` +
         `upload ${upload.objects} objects, ${(upload.bytes / 1e6).toFixed(1)} MB, ${upload.seconds.toFixed(1)} s; ` +
-        `parquet phase local ${results.local.summary.phase_seconds.parquet.toFixed(1)} s, s3 ${results.s3.summary.phase_seconds.parquet.toFixed(1)} s`,
+        `phases local ${phases(results.local)}, s3 ${phases(results.s3)}`,
     );
   }
   const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)];

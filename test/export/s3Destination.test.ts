@@ -201,13 +201,14 @@ test("a run killed during an upload keeps its partitions dirty, and the next run
   }
 }, 180_000);
 
-test("503 SlowDown is retried with backoff, and the run completes", async () => {
+test("503 SlowDown and dropped connections are retried with backoff, and the run completes", async () => {
   const { db, cleanup } = await tempWorkspace();
   try {
     let refused = 0;
     s3.intercept = (request) => {
-      if (!isPartitionPut(request) || refused >= 3) return undefined;
+      if (!isPartitionPut(request) || refused >= 4) return undefined;
       refused += 1;
+      if (refused % 2 === 0) return "drop";
       return {
         status: 503,
         body: "<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>",
@@ -216,10 +217,10 @@ test("503 SlowDown is retried with backoff, and the run completes", async () => 
     s3.requests.length = 0;
     const result = await runCli(exportArgs(db, "throttled"), { env: env(), timeoutMs: 120_000 });
     expect(result.code, result.stderr).toBe(0);
-    expect(refused).toBe(3);
+    expect(refused).toBe(4);
     const keys = await expectBucketEqualsWarehouse(db, "throttled");
     const partitions = keys.filter((key) => key.endsWith("/data.parquet")).length;
-    expect(s3.requests.filter(isPartitionPut).length).toBe(partitions + 3);
+    expect(s3.requests.filter(isPartitionPut).length).toBe(partitions + 4);
   } finally {
     s3.intercept = undefined;
     await cleanup();

@@ -21,11 +21,8 @@ export interface S3Request {
   search: string;
 }
 
-/** An answer the proxy gives instead of the server's (503 SlowDown, a refusal). */
-export interface S3Injected {
-  status: number;
-  body: string;
-}
+/** An answer the proxy gives instead of the server's (503 SlowDown, a refusal), or a dropped connection. */
+export type S3Injected = { status: number; body: string } | "drop";
 
 /**
  * A real S3-compatible server (s3rver in a child process, on 127.0.0.1, port 0, files in a temp dir) with a proxy in
@@ -72,6 +69,10 @@ export async function startS3Server(buckets: readonly string[]): Promise<S3Serve
     const request = { method: incoming.method ?? "GET", path: url.pathname, search: url.search };
     requests.push(request);
     const injected = state.intercept?.(request);
+    if (injected === "drop") {
+      incoming.socket.destroy();
+      return;
+    }
     if (injected !== undefined) {
       incoming.resume();
       outgoing.writeHead(injected.status, { "content-type": "application/xml" }).end(injected.body);

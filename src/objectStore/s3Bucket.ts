@@ -29,6 +29,8 @@ export class S3Bucket {
     private readonly client: S3Client,
     readonly location: S3Location,
     private readonly retry: S3RetryStrategy,
+    /** Keys a listing page asks for: S3's maximum, 1000, unless a test pages sooner. */
+    private readonly listPageSize = 1000,
   ) {}
 
   /** The retries made so far (throttling, network errors, 5xx). */
@@ -44,7 +46,7 @@ export class S3Bucket {
     return s3Key(this.location, ...parts);
   }
 
-  /** Every key under a path of the prefix (ListObjectsV2, 1000 keys a page). */
+  /** Every key under a path of the prefix (ListObjectsV2, page after page). */
   async keysUnder(...parts: readonly string[]): Promise<string[]> {
     const prefix = `${this.key(...parts)}/`;
     const keys: string[] = [];
@@ -56,6 +58,7 @@ export class S3Bucket {
             Bucket: this.location.bucket,
             Prefix: prefix === "/" ? undefined : prefix,
             ContinuationToken: token,
+            MaxKeys: this.listPageSize,
           }),
         ),
       );
@@ -175,6 +178,7 @@ export async function openS3Bucket(
   settings: S3Settings,
   retryPolicy: RetryPolicy,
   now: () => number,
+  listPageSize?: number,
 ): Promise<S3Bucket> {
   const [sdk, storage] = await Promise.all([import("@aws-sdk/client-s3"), import("@aws-sdk/lib-storage")]);
   const retry = new S3RetryStrategy(retryPolicy, now);
@@ -190,5 +194,5 @@ export async function openS3Bucket(
       ? { requestChecksumCalculation: "WHEN_REQUIRED", responseChecksumValidation: "WHEN_REQUIRED" }
       : {}),
   });
-  return new S3Bucket(sdk, storage, client, location, retry);
+  return new S3Bucket(sdk, storage, client, location, retry, listPageSize);
 }

@@ -22,15 +22,15 @@ const CREDENTIALS = new Set([
 const NETWORK = /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH)$/;
 
 const CREDENTIALS_HINT =
-  "Check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary credentials), or AWS_PROFILE; with another store than AWS, AWS_ENDPOINT_URL_S3 must name it. Nothing was exported.";
+  "Check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary credentials), or AWS_PROFILE; with another store than AWS, AWS_ENDPOINT_URL_S3 must name it. Partitions not uploaded stay marked for the next run.";
 
 /**
  * An S3 request's failure as the one error type: what was asked (`doing`, with the s3:// location,
  * never a credential), the store's error code, HTTP status and request id, and what to do.
  * Credentials, a missing bucket and refused access are the user's to fix (exit 2); a store that is
- * unreachable or failing after the retries is exit 3, like the API's. The SDK's own message is
- * quoted only for codes it describes (no request of S3's quotes a credential in it), and the SDK
- * error is not kept as the cause: its fields hold the signed request.
+ * unreachable or failing after the retries is exit 3, like the API's. The store's message is quoted
+ * (S3's error messages name keys and buckets, never a secret); the SDK error is not kept as the
+ * cause, whose stack would add only the SDK's internals to `--debug`.
  */
 export function s3Failure(error: unknown, doing: string): ZooUsageError {
   if (error instanceof ZooUsageError) return error;
@@ -59,7 +59,7 @@ export function s3Failure(error: unknown, doing: string): ZooUsageError {
   if (name === "NoSuchBucket" || (name === "NotFound" && /bucket/i.test(doing)))
     return made(
       "bucket",
-      "Create the bucket, or correct its name in --out (s3://bucket/prefix) and the endpoint (AWS_ENDPOINT_URL_S3). Nothing was exported.",
+      "Create the bucket, or correct its name in --out (s3://bucket/prefix) and the endpoint (AWS_ENDPOINT_URL_S3). Partitions not uploaded stay marked for the next run.",
     );
   if (name === "AccessDenied" || name === "AllAccessDisabled" || status === 403)
     return made(
@@ -77,7 +77,7 @@ export function s3Failure(error: unknown, doing: string): ZooUsageError {
   )
     return made(
       "unreachable",
-      "Check the network and the endpoint (AWS_ENDPOINT_URL_S3); the database is intact and the next run uploads what is missing.",
+      "Check the network and the endpoint (AWS_ENDPOINT_URL_S3). Partitions not uploaded stay marked for the next run.",
     );
   return made(
     "failed",

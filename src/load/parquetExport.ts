@@ -31,8 +31,6 @@ const ROW_GROUP_ROWS = 16_384;
  */
 const ZSTD_LEVEL = 2;
 
-export { PARTITION_FILE };
-
 /**
  * Rewrites the partitions of a dataset marked dirty in the database. Each partition is written by
  * DuckDB into the target's staging path, then published whole (a rename over the local file, or an

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
@@ -223,6 +223,33 @@ test("503 SlowDown and dropped connections are retried with backoff, and the run
     expect(s3.requests.filter(isPartitionPut).length).toBe(partitions + 4);
   } finally {
     s3.intercept = undefined;
+    await cleanup();
+  }
+}, 180_000);
+
+test("credentials from a profile (AWS_PROFILE and the shared files) are taken as the AWS CLI takes them", async () => {
+  const { dir, db, cleanup } = await tempWorkspace();
+  try {
+    const credentials = path.join(dir, "credentials");
+    await writeFile(credentials, "[zoo-usage]\naws_access_key_id = S3RVER\naws_secret_access_key = S3RVER\n");
+    const { AWS_ACCESS_KEY_ID: _id, AWS_SECRET_ACCESS_KEY: _secret, ...withoutKeys } = env();
+    const profileEnv = {
+      ...withoutKeys,
+      AWS_PROFILE: "zoo-usage",
+      AWS_SHARED_CREDENTIALS_FILE: credentials,
+      AWS_CONFIG_FILE: path.join(dir, "config"),
+    };
+    const result = await runCli(exportArgs(db, "profile"), { env: profileEnv, timeoutMs: 120_000 });
+    expect(result.code, result.stderr).toBe(0);
+    expect(summaryOf(result.stdout).upload?.objects).toBeGreaterThan(0);
+    // Another profile's name: refused as credentials, before any data work.
+    const other = await runCli(exportArgs(path.join(dir, "other.duckdb"), "profile"), {
+      env: { ...profileEnv, AWS_PROFILE: "no-such-profile" },
+      timeoutMs: 120_000,
+    });
+    expect(other.code, other.stderr).toBe(2);
+    expect(other.stdout).toContain("output.s3_credentials");
+  } finally {
     await cleanup();
   }
 }, 180_000);

@@ -59,6 +59,7 @@ export async function runExport({
   cpuProfDir,
   cli = CLI,
   nodeArgs: extraNodeArgs = [],
+  env = {},
 }) {
   const nodeArgs = [
     ...(cpuProfDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", cpuProfDir]),
@@ -66,7 +67,7 @@ export async function runExport({
   ];
   const result = await runNode(
     [cli, "export", "--json", "--db", db, "--out", out, "--no-summary", ...extraArgs],
-    { env: { ZOO_API_TOKEN: sim.token, ZOO_HOST: sim.url, TZ: "UTC" }, nodeArgs },
+    { env: { ZOO_API_TOKEN: sim.token, ZOO_HOST: sim.url, TZ: "UTC", ...env }, nodeArgs },
   );
   let summary;
   try {

@@ -1,11 +1,10 @@
 import { readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type { ZooClient } from "../api/client.js";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../api/retryPolicy.js";
 import type { ExportConfig } from "../config/exportConfig.js";
 import { ExitCode, type ExitCodeValue } from "../errors.js";
 import { openWarehouse } from "../load/database.js";
-import { assertDatasetFreeForNewDatabase, claimDataset } from "../load/datasetOwner.js";
-import { removeStalePartitionFiles } from "../load/parquetExport.js";
 import { assertWritableDirectory, createRunDirectories } from "../load/preflight.js";
 import { asStorageError } from "../load/storageError.js";
 import { assertWarehousePath } from "../load/warehouseFile.js";
@@ -15,10 +14,12 @@ import { printable, printableLines } from "../log/printable.js";
 import type { Progress } from "../log/progress.js";
 import { packParts, wrapLine } from "../log/terminalText.js";
 import { groupDigits } from "../log/usdText.js";
+import { isS3Url } from "../objectStore/s3Location.js";
 import { exportApiCalls } from "../pipeline/exportApiCalls.js";
 import type { RunSummary } from "../pipeline/runSummary.js";
 import { SecretBox } from "../secrets/secretBox.js";
 import { loadSecretKey } from "../secrets/secretKey.js";
+import { type ExportDestination, openDestination } from "./exportDestination.js";
 
 export interface ExportEffects {
   logger: Logger;
@@ -28,6 +29,8 @@ export interface ExportEffects {
   runId: string;
   /** Told the summary of a run that fails after it started, before the error is thrown. */
   onFailedRun?: ((summary: RunSummary) => void) | undefined;
+  /** The API's retry policy, which an object store's requests follow too (default: the policy's own). */
+  retry?: RetryPolicy | undefined;
 }
 
 /** `zoo-usage export`: one run into the warehouse; returns the summary and the exit code it maps to. */
@@ -38,23 +41,40 @@ export async function runExport(
 ): Promise<{ summary: RunSummary; exitCode: ExitCodeValue }> {
   // A --db that is not a DuckDB file (a CSV, a Parquet file, ":memory:") fails before anything is created.
   await assertWarehousePath(config.dbPath);
-  const directories = [
-    { dir: config.outDir, flag: "--out" },
-    { dir: path.dirname(config.dbPath), flag: "--db" },
-  ];
-  for (const { dir, flag } of directories) await assertWritableDirectory(dir, flag);
-  await assertDatasetFreeForNewDatabase(config.dbPath, config.outDir);
+  const spoolDir = `${spoolPrefix(config.dbPath)}${effects.runId}`;
+  const destination = await openDestination(config, {
+    retry: effects.retry ?? DEFAULT_RETRY_POLICY,
+    now: () => effects.now().getTime(),
+    stagingDir: path.join(spoolDir, "parquet"),
+  });
+  try {
+    return await exportInto(client, config, effects, destination, spoolDir);
+  } finally {
+    destination.close();
+  }
+}
+
+async function exportInto(
+  client: ZooClient,
+  config: ExportConfig,
+  effects: ExportEffects,
+  destination: ExportDestination,
+  spoolDir: string,
+): Promise<{ summary: RunSummary; exitCode: ExitCodeValue }> {
+  const databaseDirectory = { dir: path.dirname(config.dbPath), flag: "--db" };
+  await assertWritableDirectory(databaseDirectory.dir, databaseDirectory.flag);
+  await destination.assertFreeForNewDatabase(config.dbPath);
   // Every check passed: only now does the run create anything, so that a refusal leaves nothing.
-  await createRunDirectories(directories);
+  await createRunDirectories([...destination.directories, databaseDirectory]);
   // The database next: another tool's DuckDB file, or a locked one, fails before --out is written.
   // Opening applies the schema, views and comments in a transaction: a full disk can meet it there.
   const warehouse = await openWarehouse(config.dbPath);
   try {
     const key = await loadSecretKey({ fromEnv: config.secretKey, keyFile: config.keyFile });
-    await claimDataset(warehouse, config.outDir, effects.now());
-    // What killed runs left behind; this process holds the database, and the database owns --out.
+    // Claiming --out also removes what killed runs left in it; this process holds the database,
+    // and the database owns --out. The spools of killed runs go too.
+    await destination.claim(warehouse, effects.now());
     await removeStaleSpools(config.dbPath);
-    await removeStalePartitionFiles(config.outDir);
     const summary = await exportApiCalls(
       {
         client,
@@ -65,11 +85,12 @@ export async function runExport(
         now: effects.now,
         signal: effects.signal,
         onFailedRun: effects.onFailedRun,
+        target: destination.target,
       },
       {
         ...runOptionsOf(config),
         runId: effects.runId,
-        spoolDir: `${spoolPrefix(config.dbPath)}${effects.runId}`,
+        spoolDir,
       },
     );
     return { summary, exitCode: exitCodeOf(summary) };
@@ -141,13 +162,25 @@ export function describeRun(summary: RunSummary, config: ExportConfig): string {
       "    ",
     ),
   );
-  lines.push(`  database ${config.dbPath}`, `  parquet  ${path.join(config.outDir, "api_calls")}`);
-  if (config.operations) lines.push(`           ${path.join(config.outDir, "async_operations")}`);
+  if (summary.upload !== undefined) lines.push(...wrapped(uploadLine(summary.upload, config.outDir)));
+  lines.push(`  database ${config.dbPath}`, `  parquet  ${datasetLocation(config.outDir, "api_calls")}`);
+  if (config.operations) lines.push(`           ${datasetLocation(config.outDir, "async_operations")}`);
   // Warnings and messages quote API data (ids, endpoints, error text): neutralised for the terminal.
   for (const warning of summary.warnings) lines.push(...wrapped(`  warning: ${printable(warning)}`));
   if (summary.message)
     lines.push(...printableLines(`  stopped by: ${summary.message}`).split("\n").flatMap(wrapped));
   return lines.join("\n");
+}
+
+/** A dataset under --out: a directory, or a key prefix of s3://bucket/prefix. */
+function datasetLocation(outDir: string, dataset: string): string {
+  return isS3Url(outDir) ? `${outDir}/${dataset}` : path.join(outDir, dataset);
+}
+
+/** What the run sent to the bucket. */
+function uploadLine(upload: NonNullable<RunSummary["upload"]>, outDir: string): string {
+  const deleted = upload.deleted === 0 ? "" : `, ${counted(upload.deleted, "empty partition")} deleted`;
+  return `  uploaded ${counted(upload.objects, "object")} (${groupDigits(String(upload.bytes))} bytes) to ${outDir} in ${upload.seconds.toFixed(1)} s${deleted}`;
 }
 
 /** Spool folders sit beside the database, named after it, so two databases in one folder never mix. */

@@ -1,7 +1,7 @@
-import path from "node:path";
 import { z } from "zod";
 import { API_SCOPES } from "../api/scope.js";
 import { PARTITIONINGS } from "../load/partitioning.js";
+import { S3_ADDRESSINGS } from "../objectStore/s3Settings.js";
 import { DURATION_UNITS } from "../transform/durationUnit.js";
 import { FIELD_POLICIES } from "../transform/privacy.js";
 import { type Env, envValue } from "./environment.js";
@@ -16,11 +16,16 @@ const SECRET_KEY_VARIABLE = "ZOO_USAGE_SECRET_KEY";
 
 const ExportConfigSchema = z.object({
   dbPath: z.string().min(1),
-  /** Made absolute once known not to be empty (path.resolve("") would be the working directory). */
-  outDir: z
-    .string()
-    .min(1)
-    .transform((dir) => path.resolve(dir)),
+  /** An absolute directory, or a normalised s3://bucket/prefix (outLocation.ts). */
+  outDir: z.string().min(1),
+  /** How an s3:// --out is reached; unused for a directory. */
+  s3: z.object({
+    addressing: z.enum(S3_ADDRESSINGS),
+    /** A custom endpoint (MinIO, R2, B2, GCS interoperability); null for AWS S3 itself. */
+    endpoint: z.url({ protocol: /^https?$/ }).nullable(),
+    /** Null: the SDK's own (the profile's region), or us-east-1 with a custom endpoint. */
+    region: z.string().min(1).nullable(),
+  }),
   /** The API clamps larger pages to 10000, so more would only mislead the request maths. */
   limit: z.number().int().min(1).max(10_000),
   lookbackMs: z.number().int().nonnegative(),
@@ -59,6 +64,28 @@ const ExportConfigSchema = z.object({
 export type ExportConfig = z.infer<typeof ExportConfigSchema>;
 
 /**
+ * The S3 client's endpoint and region, from the variables every AWS SDK and CLI reads: a
+ * service-specific endpoint beats the general one, AWS_REGION beats AWS_DEFAULT_REGION.
+ */
+function s3FromEnv(env: Env): { endpoint?: FromVariable; region?: FromVariable } {
+  const first = (...variables: string[]): FromVariable | undefined => {
+    for (const name of variables) {
+      const value = envValue(env, name);
+      if (value !== undefined) return { value, name };
+    }
+    return undefined;
+  };
+  const endpoint = first("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL");
+  const region = first("AWS_REGION", "AWS_DEFAULT_REGION");
+  return { ...(endpoint && { endpoint }), ...(region && { region }) };
+}
+
+interface FromVariable {
+  value: string;
+  name: string;
+}
+
+/**
  * Pure: flags > environment > defaults as EXPORT_FLAGS declares them, validated, with errors naming
  * the flag or variable the value came from.
  */
@@ -66,8 +93,16 @@ export function loadExportConfig(input: { flags: ExportFlags; env: Env }): Expor
   const { flags, env } = input;
   const { candidate, names } = configFromFlags<ExportConfig>(EXPORT_FLAGS, flags, env);
   const dbPath = String(candidate.dbPath);
+  const s3 = s3FromEnv(env);
+  if (s3.endpoint !== undefined) names["s3.endpoint"] = s3.endpoint.name;
+  if (s3.region !== undefined) names["s3.region"] = s3.region.name;
   const parsed = ExportConfigSchema.safeParse({
     ...candidate,
+    s3: {
+      ...(candidate.s3 as object),
+      endpoint: s3.endpoint?.value ?? null,
+      region: s3.region?.value ?? null,
+    },
     secretKey: envValue(env, SECRET_KEY_VARIABLE),
     keyFile: `${dbPath.replace(/\.duckdb$/, "")}.key`,
   });

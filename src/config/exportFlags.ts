@@ -1,11 +1,13 @@
 import { API_SCOPES } from "../api/scope.js";
 import { ZooUsageError } from "../errors.js";
 import { PARTITIONINGS } from "../load/partitioning.js";
+import { S3_ADDRESSINGS } from "../objectStore/s3Settings.js";
 import { DEFAULT_DURATION_UNIT, DURATION_UNITS } from "../transform/durationUnit.js";
 import { DEFAULT_PRIVACY, FIELD_POLICIES } from "../transform/privacy.js";
 import { DEFAULT_DB, warehousePath } from "./databaseSetting.js";
 import { parseDuration } from "./duration.js";
 import type { FlagDefinition, FlagSetting, FlagsOf, FlagValue } from "./flagDefinition.js";
+import { outLocation } from "./outLocation.js";
 
 export const DEFAULT_OUT = "./zoo-usage/parquet";
 
@@ -44,10 +46,18 @@ export const EXPORT_FLAGS = [
   },
   {
     flag: "--out <dir>",
-    help: "Parquet dataset directory",
+    help: "Parquet dataset directory, or s3://bucket/prefix",
     default: DEFAULT_OUT,
     variable: "ZOO_USAGE_OUT",
     field: "outDir",
+    toConfig: outLocation,
+  },
+  {
+    flag: "--s3-addressing <style>",
+    help: "an s3:// --out's addressing: path-style with AWS_ENDPOINT_URL_S3 set, else virtual-hosted (auto)",
+    choices: S3_ADDRESSINGS,
+    default: "auto",
+    field: "s3.addressing",
   },
   {
     flag: "--limit <n>",

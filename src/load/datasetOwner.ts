@@ -15,7 +15,7 @@ export const OWNER_FILE = "_zoo_usage_owner.json";
 /** A claim being written: `.<OWNER_FILE>.<pid>.<random>.tmp`. */
 const TEMPORARY = /^\._zoo_usage_owner\.json\.(\d+)\.[0-9a-f]+\.tmp$/;
 
-interface OwnerRecord {
+export interface OwnerRecord {
   warehouse_id: string;
   database: string;
   claimed_at: string;
@@ -50,7 +50,7 @@ export async function claimDataset(warehouse: Warehouse, outDir: string, now: Da
   throw ownedByOther(outDir, file, owner, warehouse.path);
 }
 
-function ownedByOther(
+export function ownedByOther(
   outDir: string,
   file: string,
   owner: OwnerRecord | undefined,
@@ -80,7 +80,7 @@ export async function assertDatasetFreeForNewDatabase(dbPath: string, outDir: st
   if (owner !== undefined) throw ownedByOther(outDir, file, owner, path.resolve(dbPath));
 }
 
-async function readWarehouseId(warehouse: Warehouse): Promise<string> {
+export async function readWarehouseId(warehouse: Warehouse): Promise<string> {
   const reader = await warehouse.connection.runAndReadAll(
     "SELECT warehouse_id FROM internal.warehouse_identity",
   );
@@ -97,15 +97,20 @@ async function readOwner(file: string): Promise<OwnerRecord | undefined> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw ownerFileError(file, (error as Error).message, error);
   }
+  return parseOwner(text, file);
+}
+
+/** An owner file's text as a record; `where` names the file (or object) in the error. */
+export function parseOwner(text: string, where: string): OwnerRecord {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw ownerFileError(file, "it is not JSON", error);
+    throw ownerFileError(where, "it is not JSON", error);
   }
   const record = parsed as Partial<OwnerRecord> | null;
   if (typeof record?.warehouse_id !== "string" || typeof record.database !== "string") {
-    throw ownerFileError(file, "it has no warehouse_id and database", undefined);
+    throw ownerFileError(where, "it has no warehouse_id and database", undefined);
   }
   return {
     warehouse_id: record.warehouse_id,

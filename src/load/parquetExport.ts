@@ -1,9 +1,11 @@
-import { mkdir, readdir, rename, rm } from "node:fs/promises";
+import { readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { ZooUsageError } from "../errors.js";
 import type { Warehouse } from "./database.js";
+import type { DatasetTarget } from "./datasetTarget.js";
 import { clearDirty, dirtyPartitions, markDirty } from "./dirtyPartitions.js";
 import { quotedIdentifier, quotedString } from "./duckdb.js";
+import { PARTITION_FILE } from "./localDataset.js";
 import { retryOnOutOfMemory } from "./outOfMemory.js";
 import {
   comparePartitions,
@@ -29,20 +31,17 @@ const ROW_GROUP_ROWS = 16_384;
  */
 const ZSTD_LEVEL = 2;
 
-/** One file per partition, always this name: replacing it is a single atomic rename. */
-export const PARTITION_FILE = "data.parquet";
-
 /**
- * Rewrites the partitions of a dataset marked dirty in the database. Each partition is written
- * beside its final name (a dot-file, which Spark, Hive, Trino and DuckDB globs ignore), then renamed
- * over it: a reader sees the old file or the new one, never a partial, missing or doubled partition.
- * The dirty mark is cleared only after the rename, so a crash in between is redone by the next run.
+ * Rewrites the partitions of a dataset marked dirty in the database. Each partition is written by
+ * DuckDB into the target's staging path, then published whole (a rename over the local file, or an
+ * upload that replaces the object); a partition left with no rows is removed. The dirty mark is
+ * cleared only after that, so a crash or a failed upload in between is redone by the next run.
  */
 export async function writeDirtyPartitions(
   warehouse: Warehouse,
   options: {
     dataset: string;
-    outDir: string;
+    target: DatasetTarget;
     partitioning: Partitioning;
     runId: string;
     onPartition?: () => void;
@@ -53,40 +52,44 @@ export async function writeDirtyPartitions(
   },
 ): Promise<number> {
   const { connection } = warehouse;
-  const { before } = options;
-  const partitions = (await dirtyPartitions(connection, options.dataset))
+  const { before, target, dataset } = options;
+  const partitions = (await dirtyPartitions(connection, dataset))
     .filter((partition) => before === undefined || comparePartitions(partition, before) < 0)
     .sort(comparePartitions);
-  const selectSql = sqlFile(`parquet/${options.dataset}.sql`);
+  const selectSql = sqlFile(`parquet/${dataset}.sql`);
   for (const partition of partitions) {
-    const dir = path.join(
-      options.outDir,
-      options.dataset,
-      `${PARTITION_COLUMN[options.partitioning]}=${partition}`,
-    );
-    const finalFile = path.join(dir, PARTITION_FILE);
-    const temporary = path.join(dir, `.${PARTITION_FILE}.${options.runId}.tmp`);
+    const name = `${PARTITION_COLUMN[options.partitioning]}=${partition}`;
+    const finalFile = target.partitionLocation(dataset, name);
     const { start, end } = partitionRange(options.partitioning, partition);
+    let staged: string | undefined;
     try {
-      await mkdir(dir, { recursive: true });
+      staged = await target.stage(dataset, name, options.runId);
+      const file = staged;
       const select = fillSql(selectSql, { start: sqlLiteral(start), end: sqlLiteral(end) });
+      let rows = 0;
       const copy = async () => {
-        await rm(temporary, { force: true });
-        await connection.run(
-          `COPY (${select}) TO ${quotedString(temporary)} (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL ${ZSTD_LEVEL}, ROW_GROUP_SIZE ${ROW_GROUP_ROWS})`,
+        await rm(file, { force: true });
+        const result = await connection.run(
+          `COPY (${select}) TO ${quotedString(file)} (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL ${ZSTD_LEVEL}, ROW_GROUP_SIZE ${ROW_GROUP_ROWS})`,
         );
+        rows = result.rowsChanged;
       };
       await retryOnOutOfMemory(warehouse, copy, (limit) =>
         options.onWarning?.(
           `writing ${finalFile} needed more memory than DuckDB's limit allowed; raised the limit to ${limit} MB and retried it`,
         ),
       );
-      await rename(temporary, finalFile);
+      if (rows > 0) {
+        await target.publish(file, dataset, name);
+      } else {
+        await target.discard(file);
+        await target.remove(dataset, name);
+      }
     } catch (cause) {
-      await rm(temporary, { force: true });
+      if (staged !== undefined) await target.discard(staged);
       throw partitionError(cause, finalFile);
     }
-    await clearDirty(connection, options.dataset, partition);
+    await clearDirty(connection, dataset, partition);
     options.onPartition?.();
   }
   return partitions.length;
@@ -123,16 +126,19 @@ export async function removeStalePartitionFiles(outDir: string): Promise<number>
  */
 export async function markMissingPartitions(
   warehouse: Warehouse,
-  options: { dataset: string; table: string; timeColumn: string; outDir: string; partitioning: Partitioning },
+  options: {
+    dataset: string;
+    table: string;
+    timeColumn: string;
+    target: DatasetTarget;
+    partitioning: Partitioning;
+  },
 ): Promise<number> {
   const { connection } = warehouse;
-  const present = new Set<string>();
   const column = PARTITION_COLUMN[options.partitioning];
-  const datasetDir = path.join(options.outDir, options.dataset);
-  for (const entry of await readdir(datasetDir, { withFileTypes: true }).catch(() => [])) {
-    if (!entry.isDirectory() || !entry.name.startsWith(`${column}=`)) continue;
-    const files = await readdir(path.join(datasetDir, entry.name)).catch(() => [] as string[]);
-    if (files.includes(PARTITION_FILE)) present.add(entry.name.slice(column.length + 1));
+  const present = new Set<string>();
+  for (const name of await options.target.presentPartitions(options.dataset)) {
+    if (name.startsWith(`${column}=`)) present.add(name.slice(column.length + 1));
   }
   const timeColumn = quotedIdentifier(options.timeColumn);
   const table = quotedIdentifier(options.table);
@@ -170,12 +176,14 @@ function allPresent(partitions: Iterable<string>, present: ReadonlySet<string>):
  * through as it is, so its hint does not send the user to free space that is not the problem.
  */
 function partitionError(cause: unknown, file: string): unknown {
+  // An object store's failure already says what to do about the store.
+  if (cause instanceof ZooUsageError) return cause;
   const isFileSystemError = typeof (cause as NodeJS.ErrnoException | null)?.code === "string";
   if (!isFileSystemError && !(asStorageError(cause, file) instanceof ZooUsageError)) return cause;
   return new ZooUsageError({
     code: "output.unwritable",
     message: `Cannot write the Parquet partition ${file}: ${(cause as Error).message}`,
-    hint: "Check that --out is writable and the disk has space; the database is intact and the next run rewrites this partition.",
+    hint: "Check that --out is writable and the disk has space (for an s3:// --out, the staging directory beside the database); the database is intact and the next run rewrites this partition.",
     cause,
   });
 }

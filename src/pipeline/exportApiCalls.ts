@@ -82,6 +82,8 @@ async function runAndSummarize(
   if (durationWarning !== undefined) warn(durationWarning);
   const summary = summaryOf(outcomes, { deps, options, start: context.start.mode });
   summary.partitions_written += partitionsAtEnd;
+  const upload = deps.target.uploads();
+  if (upload !== undefined) summary.upload = upload;
   summary.phase_seconds = {
     prepare,
     ...phaseSeconds(plan, outcomes, sourcesSeconds),
@@ -168,7 +170,7 @@ async function writeDatasets(
     for (const { dataset } of DATASETS) {
       written += await writeDirtyPartitions(deps.warehouse, {
         dataset,
-        outDir: options.outDir,
+        target: deps.target,
         partitioning: options.partitioning,
         runId: options.runId,
         onPartition: () => deps.progress.add({ partitions: 1 }),

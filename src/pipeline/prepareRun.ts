@@ -54,7 +54,7 @@ export async function prepareRun(
   for (const dataset of DATASETS) {
     const missing = await markMissingPartitions(warehouse, {
       ...dataset,
-      outDir: options.outDir,
+      target: deps.target,
       partitioning: options.partitioning,
     });
     if (missing > 0)

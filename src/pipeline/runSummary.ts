@@ -1,3 +1,4 @@
+import type { UploadStats } from "../load/datasetTarget.js";
 import type { FinishedRun } from "../load/runHistory.js";
 import type { PendingRereads } from "../sources/calls/rereadPending.js";
 import type { OperationFetchResult } from "../sources/operations/fetchOperations.js";
@@ -45,6 +46,11 @@ export interface RunSummary extends FinishedRun {
   invoices?: InvoicesSummary;
   /** The credits balance snapshot. */
   balance?: BalanceSummary;
+  /**
+   * An s3:// --out: the partition objects this run uploaded (each replaced whole), their bytes, the
+   * seconds spent uploading, and the partitions left with no rows it deleted; absent for a directory.
+   */
+  upload?: UploadStats;
   /** Peak resident memory of the exporting process (set by the CLI, which owns process facts). */
   peak_rss_mb?: number;
 }

@@ -1,6 +1,7 @@
 import type { ZooClient } from "../api/client.js";
 import type { ExportConfig } from "../config/exportConfig.js";
 import type { Warehouse } from "../load/database.js";
+import type { DatasetTarget } from "../load/datasetTarget.js";
 import type { Logger } from "../log/logger.js";
 import type { Progress } from "../log/progress.js";
 import type { SecretBox } from "../secrets/secretBox.js";
@@ -28,4 +29,6 @@ export interface ExportDeps {
   now: () => Date;
   /** Aborted by SIGINT/SIGTERM: the current batch commits and the run stops. */
   signal: AbortSignal;
+  /** Where the Parquet datasets go: --out's directory or bucket prefix. */
+  target: DatasetTarget;
 }

@@ -37,7 +37,7 @@ const TABLES: readonly Table[] = [
     definitions: EXPORT_FLAGS,
     load: (flags, env) => loadExportConfig({ flags, env }),
     // The secret key comes only from its variable; the key file sits beside the database.
-    withoutFlag: ["secretKey", "keyFile"],
+    withoutFlag: ["secretKey", "keyFile", "s3.endpoint", "s3.region"],
     alsoMoves: { "--db <path>": ["keyFile"] },
   },
   {

@@ -4,6 +4,7 @@ import { createClient } from "../../src/api/createClient.js";
 import { clientSettings, loadApiConfig } from "../../src/config/apiConfig.js";
 import { loadExportConfig } from "../../src/config/exportConfig.js";
 import { openWarehouse } from "../../src/load/database.js";
+import { localDataset } from "../../src/load/localDataset.js";
 import { silentLogger } from "../../src/log/logger.js";
 import { silentProgress } from "../../src/log/progress.js";
 import { prepareRun } from "../../src/pipeline/prepareRun.js";
@@ -35,6 +36,7 @@ export async function runContextFor(baseUrl: string, dir: string) {
     progress: silentProgress,
     now: () => new Date(),
     signal: new AbortController().signal,
+    target: localDataset(options.outDir),
   };
   const runOptions = { ...options, runId: "source-test", spoolDir: path.join(dir, "spool") };
   const warn = (message: string) => warnings.push(message);

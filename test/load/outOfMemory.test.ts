@@ -2,6 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { parquetMetadataAsync } from "hyparquet";
 import { expect, test } from "vitest";
+import { localDataset } from "../../src/load/localDataset.js";
 import { writeDirtyPartitions } from "../../src/load/parquetExport.js";
 import { withTempWarehouse } from "../helpers/exportHarness.js";
 
@@ -19,7 +20,7 @@ test("a Parquet partition that needs more memory than DuckDB's limit is retried 
     const warnings: string[] = [];
     const written = await writeDirtyPartitions(warehouse, {
       dataset: "api_calls",
-      outDir: path.join(dir, "out"),
+      target: localDataset(path.join(dir, "out")),
       partitioning: "month",
       runId: "run",
       onWarning: (message) => warnings.push(message),

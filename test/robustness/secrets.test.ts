@@ -5,11 +5,13 @@ import { createDataset, type RunningSimulator, startSimulator } from "../../src/
 import { type CliResult, runCli } from "../helpers/cli.js";
 import { startCountingProxy } from "../helpers/countingProxy.js";
 import { tempWorkspace } from "../helpers/exportHarness.js";
+import { startS3Server } from "../helpers/s3Server.js";
 
 /**
  * Runs the demo, exports, failure paths and --debug with recognisable tokens, then searches every
  * byte written (stdout, stderr, the database, WAL, key, spool and Parquet files) for the API tokens
- * and for every page token the API handed out: none may appear.
+ * and for every page token the API handed out: none may appear. The same for the AWS secret key and
+ * session token of an s3:// --out, across a run, a throttled one and refused ones.
  */
 const CANARY = "zoo-SECRET-canary-token-4f9c2e7a1b3d";
 const WRONG = "zoo-SECRET-wrong-token-8e1d5c3a9f7b";
@@ -91,6 +93,72 @@ test("no API token and no page token appears in any output or file", async () =>
     expect(written).not.toContain("%5Bredacted%5D");
   } finally {
     await proxy.close();
+    await cleanup();
+  }
+}, 180_000);
+
+const AWS_SECRET = "aws-SECRET-canary-key-7d2f9a4c1e8b";
+const AWS_SESSION = "aws-SESSION-canary-token-3b6e0f5a2c9d";
+
+test("no AWS secret key or session token appears in any output, file or object", async () => {
+  const { dir, db, cleanup } = await tempWorkspace();
+  const s3 = await startS3Server(["canary"]);
+  const results: CliResult[] = [];
+  try {
+    const env = {
+      ZOO_API_TOKEN: CANARY,
+      ZOO_HOST: sim.url,
+      ...s3.env(),
+      AWS_SECRET_ACCESS_KEY: AWS_SECRET,
+      AWS_SESSION_TOKEN: AWS_SESSION,
+    };
+    const exportArgs = ["export", "--db", db, "--out", "s3://canary/usage", "--debug"];
+    results.push(await runCli(exportArgs, { env }));
+    // Throttled uploads, retried and logged with --debug.
+    let refused = 0;
+    s3.intercept = (request) => {
+      if (request.method !== "PUT" || !request.path.endsWith("/data.parquet") || refused >= 2)
+        return undefined;
+      refused += 1;
+      return {
+        status: 503,
+        body: "<Error><Code>SlowDown</Code><Message>Reduce your request rate.</Message></Error>",
+      };
+    };
+    // A second prefix for the same database: every partition is missing there, so all are uploaded.
+    results.push(
+      await runCli(["export", "--db", db, "--out", "s3://canary/again", "--debug", "--json"], { env }),
+    );
+    s3.intercept = undefined;
+    // Refused: another key id, a missing bucket, and --print-config.
+    results.push(await runCli(exportArgs, { env: { ...env, AWS_ACCESS_KEY_ID: "AKIACANARYWRONG00001" } }));
+    results.push(
+      await runCli(["export", "--db", db, "--out", "s3://no-such-bucket/usage", "--debug"], { env }),
+    );
+    results.push(
+      await runCli(["export", "--print-config", "--db", db, "--out", "s3://canary/usage"], { env }),
+    );
+
+    expect(results[0]?.code, results[0]?.stderr).toBe(0);
+    expect(results[1]?.code, results[1]?.stderr).toBe(0);
+    expect(refused).toBe(2);
+    expect(results[2]?.code).toBe(2);
+    expect(results[3]?.code).toBe(2);
+    const objects = path.join(dir, "objects");
+    expect(await s3.download("canary", "usage/", objects)).toContain("_zoo_usage_owner.json");
+    const written = [
+      ...results.map((result) => `${result.stdout}\n${result.stderr}`),
+      await everyByteUnder(dir),
+    ].join("\n");
+    for (const secret of [AWS_SECRET, AWS_SESSION, CANARY]) {
+      expect(written.includes(secret), `secret ${secret.slice(0, 12)}… was written somewhere`).toBe(false);
+    }
+    // Sanity: the search does see what was written: the refusal, and the objects read back.
+    expect(written).toContain("output.s3_credentials");
+    expect(written).toContain("warehouse_id");
+    expect(written).toMatch(/uploaded \d+ objects/);
+  } finally {
+    await s3.close();
     await cleanup();
   }
 }, 180_000);

@@ -17,6 +17,7 @@ const FLOORS: Record<string, number> = {
   extract: 4, // HTTP paging and fetching only
   load: 4, // the DuckDB warehouse: tables, SQL files, transactions, the checkpoint tables
   transform: 3, // pure validation and normalisation
+  objectStore: 3, // S3-compatible object storage: the client, its retries and failures
   api: 2, // HTTP client, schemas, body readers
   secrets: 2,
   errors: 1, // src/errors.ts

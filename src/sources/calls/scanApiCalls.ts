@@ -99,7 +99,7 @@ async function writePassedPartitions(context: ScanContext, committedUpTo: string
   const { deps, options, warn } = context;
   return await writeDirtyPartitions(deps.warehouse, {
     dataset: "api_calls",
-    outDir: options.outDir,
+    target: deps.target,
     partitioning: options.partitioning,
     runId: options.runId,
     before: partitionOf(options.partitioning, committedUpTo),

@@ -1,0 +1,49 @@
+import { mkdir, readdir, rename, rm, rmdir } from "node:fs/promises";
+import path from "node:path";
+import type { DatasetTarget } from "./datasetTarget.js";
+
+/** One file per partition, always this name: replacing it is a single atomic rename. */
+export const PARTITION_FILE = "data.parquet";
+
+/**
+ * The datasets in a local directory. A partition's file is written beside its final name (a
+ * dot-file, which Spark, Hive, Trino and DuckDB globs ignore), then renamed over it: a reader sees
+ * the old file or the new one, never a partial, missing or doubled partition.
+ */
+export function localDataset(outDir: string): DatasetTarget {
+  const partitionDir = (dataset: string, partition: string) => path.join(outDir, dataset, partition);
+  const partitionFile = (dataset: string, partition: string) =>
+    path.join(partitionDir(dataset, partition), PARTITION_FILE);
+  return {
+    location: outDir,
+    datasetLocation: (dataset) => path.join(outDir, dataset),
+    partitionLocation: partitionFile,
+    async presentPartitions(dataset) {
+      const present = new Set<string>();
+      const datasetDir = path.join(outDir, dataset);
+      for (const entry of await readdir(datasetDir, { withFileTypes: true }).catch(() => [])) {
+        if (!entry.isDirectory() || !entry.name.includes("=")) continue;
+        const files = await readdir(path.join(datasetDir, entry.name)).catch(() => [] as string[]);
+        if (files.includes(PARTITION_FILE)) present.add(entry.name);
+      }
+      return present;
+    },
+    async stage(dataset, partition, runId) {
+      const dir = partitionDir(dataset, partition);
+      await mkdir(dir, { recursive: true });
+      return path.join(dir, `.${PARTITION_FILE}.${runId}.tmp`);
+    },
+    async publish(staged, dataset, partition) {
+      await rename(staged, partitionFile(dataset, partition));
+    },
+    async remove(dataset, partition) {
+      await rm(partitionFile(dataset, partition), { force: true });
+      // The directory goes too when nothing else is in it, so that no reader sees an empty partition.
+      await rmdir(partitionDir(dataset, partition)).catch(() => {});
+    },
+    async discard(staged) {
+      await rm(staged, { force: true });
+    },
+    uploads: () => undefined,
+  };
+}

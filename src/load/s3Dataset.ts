@@ -1,0 +1,61 @@
+import { mkdir, rm } from "node:fs/promises";
+import path from "node:path";
+import type { S3Bucket } from "../objectStore/s3Bucket.js";
+import type { DatasetTarget, UploadStats } from "./datasetTarget.js";
+import { PARTITION_FILE } from "./localDataset.js";
+
+/**
+ * The datasets under a bucket prefix, in the local layout. A partition's file is written by DuckDB
+ * into a local staging directory, then uploaded as one object: S3 makes a PUT, or a completed
+ * multipart upload, visible whole, so a reader sees the old object or the new one. The caller
+ * clears a partition's dirty mark only after `publish` returns, that is after S3 confirmed it.
+ */
+export function s3Dataset(
+  bucket: S3Bucket,
+  options: { stagingDir: string; now: () => number },
+): DatasetTarget {
+  const stats: UploadStats = { objects: 0, bytes: 0, seconds: 0, deleted: 0 };
+  const partitionKey = (dataset: string, partition: string) => bucket.key(dataset, partition, PARTITION_FILE);
+  const timed = async <T>(work: () => Promise<T>): Promise<T> => {
+    const started = options.now();
+    try {
+      return await work();
+    } finally {
+      stats.seconds += (options.now() - started) / 1000;
+    }
+  };
+  return {
+    location: bucket.url,
+    datasetLocation: (dataset) => `${bucket.url}/${dataset}`,
+    partitionLocation: (dataset, partition) =>
+      `s3://${bucket.location.bucket}/${partitionKey(dataset, partition)}`,
+    async presentPartitions(dataset) {
+      const present = new Set<string>();
+      const datasetPrefix = `${bucket.key(dataset)}/`;
+      for (const key of await bucket.keysUnder(dataset)) {
+        const [partition, file, ...rest] = key.slice(datasetPrefix.length).split("/");
+        if (partition?.includes("=") && file === PARTITION_FILE && rest.length === 0) present.add(partition);
+      }
+      return present;
+    },
+    async stage(dataset, partition) {
+      const dir = path.join(options.stagingDir, dataset, partition);
+      await mkdir(dir, { recursive: true });
+      return path.join(dir, PARTITION_FILE);
+    },
+    async publish(staged, dataset, partition) {
+      const bytes = await timed(() => bucket.uploadFile(partitionKey(dataset, partition), staged));
+      stats.objects += 1;
+      stats.bytes += bytes;
+      await rm(staged, { force: true });
+    },
+    async remove(dataset, partition) {
+      await timed(() => bucket.delete(partitionKey(dataset, partition)));
+      stats.deleted += 1;
+    },
+    async discard(staged) {
+      await rm(staged, { force: true });
+    },
+    uploads: () => ({ ...stats }),
+  };
+}

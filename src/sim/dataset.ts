@@ -2,6 +2,7 @@ import type { PriceMode } from "./billing.js";
 import { ByteWriter } from "./byteWriter.js";
 import { operationTypeOf } from "./callFacts.js";
 import { CallItems } from "./callItems.js";
+import { callRateShape } from "./callRate.js";
 import { type CallContext, type RawCall, rawCall, writeCallJson } from "./callRecord.js";
 import { CreditLedger } from "./creditLedger.js";
 import { SIM_DEFAULTS } from "./defaults.js";
@@ -71,6 +72,7 @@ export class Dataset implements CallContext {
       calls,
       userCount,
       options.tieShare ?? 0,
+      callRateShape(options),
     );
     this.#identity = new CallIdentity(this.seed);
     this.perCallItems = options.invoiceItems === "per-call";

@@ -4,6 +4,7 @@ import { DEFAULT_DB } from "../config/databaseSetting.js";
 import { DEFAULT_TOP } from "../config/reportConfig.js";
 import type { ExitCodeValue } from "../errors.js";
 import { SIM_DEFAULTS } from "../sim/defaults.js";
+import { addCheckCommand } from "./checkCommand.js";
 import { exportAction } from "./exportAction.js";
 import { exportHelpText } from "./exportHelp.js";
 import { addApiOptions, addExportOptions, logFormatOption, withDefault } from "./flags.js";
@@ -41,6 +42,7 @@ export function buildProgram(io: CliIo, done: Done): Command {
     .addHelpText("after", exportHelpText())
     .action(async (flags) => done(await exportAction(flags, io)));
   addReportCommand(program, io, done);
+  addCheckCommand(program, io, done);
   addExportOptions(program.command("demo"), false)
     .description(
       "run the export against the built-in simulator (no account, no network): what `npm start` does",

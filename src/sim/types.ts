@@ -120,6 +120,11 @@ export interface SimulatorOptions {
   spikeDay?: string;
   /** The planted spike's multiple (default 6). */
   spikeFactor?: number;
+  /**
+   * The stable credits granted 2 days before the clock's start last this many days of the account's
+   * recent spend (default 10, in whole $100); fewer plants credits about to run out.
+   */
+  runwayGrantDays?: number;
   /** Share of calls whose created_at ties with the call before them, 0 (default) to 0.5. */
   tieShare?: number;
   faults?: FaultOptions;

@@ -32,7 +32,7 @@ export const CHECK_DEFAULTS = {
   budgetActualPercent: "80",
   budgetForecastPercent: "100",
   spikeMinUsd: "10",
-  spikeBaseline: "weekday",
+  spikeBaseline: "28d",
   /** An alert already reported today is reported again when its value moved by more than this share. */
   repeatStepPercent: "10",
 } as const;

@@ -21,9 +21,15 @@ export function addCheckCommand(program: Command, io: CliIo, done: (code: ExitCo
     )
     .option(
       "--rules <file>",
-      "the rules file (one rule a line, see docs/check.md); the flags below add or replace rules",
+      withDefault(
+        "the rules file (one rule a line, see docs/check.md); the flags below add or replace rules",
+        "none",
+      ),
     )
-    .option("--budget <usd>", "monthly budget in USD: alerts on actual and forecast spend of the month")
+    .option(
+      "--budget <usd>",
+      withDefault("monthly budget in USD: alerts on actual and forecast spend of the month", "none"),
+    )
     .option(
       "--budget-actual <percent>",
       withDefault("share of --budget the month-to-date spend may reach", CHECK_DEFAULTS.budgetActualPercent),
@@ -32,7 +38,10 @@ export function addCheckCommand(program: Command, io: CliIo, done: (code: ExitCo
       "--budget-forecast <percent>",
       withDefault("share of --budget the month-end forecast may reach", CHECK_DEFAULTS.budgetForecastPercent),
     )
-    .option("--spike-factor <x>", "alert when the last complete day costs this many times its usual day")
+    .option(
+      "--spike-factor <x>",
+      withDefault("alert when the last complete day costs this many times its usual day", "none"),
+    )
     .option("--spike-min <usd>", withDefault("and at least this much", CHECK_DEFAULTS.spikeMinUsd))
     .option(
       "--spike-baseline <baseline>",
@@ -41,13 +50,19 @@ export function addCheckCommand(program: Command, io: CliIo, done: (code: ExitCo
         CHECK_DEFAULTS.spikeBaseline,
       ),
     )
-    .option("--runway-days <n>", "alert when the API credits run out in fewer days")
+    .option("--runway-days <n>", withDefault("alert when the API credits run out in fewer days", "none"))
     .option(
       "--invoice-difference <usd>",
-      "alert on a month whose invoices differ from its calls by at least this (0: any)",
+      withDefault("alert on a month whose invoices differ from its calls by at least this (0: any)", "none"),
     )
-    .option("--pending-days <n>", "alert on calls still pending billing this many days after they were made")
-    .option("--stale-hours <n>", "alert when the last completed export ended more hours ago")
+    .option(
+      "--pending-days <n>",
+      withDefault("alert on calls still pending billing this many days after they were made", "none"),
+    )
+    .option(
+      "--stale-hours <n>",
+      withDefault("alert when the last completed export ended more hours ago", "none"),
+    )
     .option(
       "--repeat-step <percent>",
       withDefault(
@@ -59,7 +74,7 @@ export function addCheckCommand(program: Command, io: CliIo, done: (code: ExitCo
     .option("--json", "one JSON line per alert: rule, subject, value, threshold, period, unit, note")
     .option(
       "--now <instant>",
-      "judge as if it were this UTC instant or day, e.g. 2026-10-15 (default: the clock)",
+      withDefault("judge as if it were this UTC instant or day, e.g. 2026-10-15", "the clock"),
     )
     .option(
       "--backtest",

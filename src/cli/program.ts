@@ -149,6 +149,19 @@ function addSimCommand(program: Command, io: CliIo, done: Done): void {
     .option("--invoice-disagreement", "add $1.23 to one invoice line, for the reconciliation to find")
     .option("--missing-invoice-item", "give one billable call an invoice item no invoice line carries")
     .option("--extra-invoice-line", "bill one invoice item twice, on an extra line of $2.50")
+    .option(
+      "--no-seasonal",
+      "spread the calls evenly (default: quiet weekends, 1.5% growth a week, days that vary)",
+    )
+    .option(
+      "--spike-day <YYYY-MM-DD>",
+      withDefault("give this UTC day 6 times its calls, for `check` to find", "none"),
+    )
+    .option(
+      "--runway-grant-days <n>",
+      withDefault("the credits granted before the start last this many days of spend", 10),
+      positiveInteger,
+    )
     .addOption(
       new Option(
         "--invoice-items <shape>",

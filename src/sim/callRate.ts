@@ -123,9 +123,14 @@ export function callRateShape(options: {
   spikeFactor?: number | undefined;
 }): CallRateShape {
   const spike = options.spikeDay;
+  const spikeDay =
+    spike === undefined ? undefined : Math.floor(Date.parse(`${spike}T00:00:00Z`) / 86_400_000);
+  if (spikeDay !== undefined && !Number.isFinite(spikeDay)) {
+    throw new RangeError(`spikeDay must be a UTC day written YYYY-MM-DD, not ${JSON.stringify(spike)}`);
+  }
   return {
     seasonal: options.seasonal ?? true,
-    spikeDay: spike === undefined ? undefined : Math.floor(Date.parse(`${spike}T00:00:00Z`) / 86_400_000),
+    spikeDay,
     spikeFactor: options.spikeFactor ?? DEFAULT_SPIKE_FACTOR,
   };
 }

@@ -76,12 +76,8 @@ export class Dataset implements CallContext {
     );
     this.#identity = new CallIdentity(this.seed);
     this.perCallItems = options.invoiceItems === "per-call";
-    this.ledger = new CreditLedger(
-      this,
-      this.#initialNowMs * 1000,
-      this.perCallItems,
-      options.runwayGrantDays,
-    );
+    const { runwayGrantDays } = options;
+    this.ledger = new CreditLedger(this, this.#initialNowMs * 1000, this.perCallItems, runwayGrantDays);
     // The planted disagreements land on user 0's account.
     const first = this.#profiles[0];
     const planted =

@@ -40,8 +40,8 @@ export const CHECK_DEFAULTS = {
 /** Where a value came from, for the error: a flag, or a line and field of the rules file. */
 type Where = string;
 
-/** One `key=value` field of a rules line, or a quoted value ("CI token"). */
-const FIELD = /^([a-z-]+)=(?:"((?:[^"\\]|\\.)*)"|(\S*))/;
+/** One `key=value` field of a rules line, the value plain or in double quotes ("CI token"). */
+const FIELD = /^([a-z-]+)=(?:"((?:[^"\\]|\\.)*)"(?=\s|$)|([^"\s]\S*|)(?=\s|$))/;
 
 /**
  * The rules file: one rule a line, `rule key=value ...`, a value with spaces in double quotes; blank

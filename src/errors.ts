@@ -7,6 +7,8 @@ export const ExitCode = {
   ok: 0,
   /** Unexpected failure: a bug, or an error we did not classify. */
   internal: 1,
+  /** `zoo-usage check` reported an alert (the same code: cron mails on either). */
+  alert: 1,
   /** Bad command line, configuration or environment (missing token, bad URL, unwritable path). */
   usage: 2,
   /** The API refused or failed: auth, not found, retry budget spent. */

@@ -14,6 +14,7 @@ import { printableLines } from "../log/printable.js";
 import { createProgress, type Progress } from "../log/progress.js";
 import { isS3Url } from "../objectStore/s3Location.js";
 import type { RunSummary } from "../pipeline/runSummary.js";
+import { checkAfterExport, prepareExportCheck } from "./exportCheck.js";
 import { type CliIo, printJson } from "./io.js";
 import { RunLine } from "./runLine.js";
 import { listenForStop } from "./stopSignals.js";
@@ -71,11 +72,14 @@ export async function exportAndSummarise(
 ): Promise<ExitCodeValue> {
   const { stdout } = io;
   let settings: ReturnType<typeof clientSettings>;
+  let check: Awaited<ReturnType<typeof prepareExportCheck>>;
   try {
     settings = clientSettings(config.api);
     assertSecureTransport(settings.baseUrl);
+    check = await prepareExportCheck(config.export, output.json === true, io);
   } catch (error) {
-    // The token and the URL are checked here, before the run starts: with --json, its line says so.
+    // The token, the URL and the --check rules are checked here, before the run starts: with
+    // --json, its line says so.
     if (output.json) runLine.failure(error, {});
     throw error;
   }
@@ -137,7 +141,7 @@ export async function exportAndSummarise(
         stdout(printableLines(describeCostSummary(await costSummaryOf(config.export))));
       }
     }
-    return exitCode;
+    return await checkAfterExport(check, exitCode, io, logger);
   } catch (error) {
     // Stopped before the run made a summary: whatever the start-up step was doing when its
     // request was abandoned, the run was interrupted, not failed.

@@ -4,6 +4,7 @@ import { DEFAULT_DB } from "../config/databaseSetting.js";
 import { DEFAULT_TOP } from "../config/reportConfig.js";
 import type { ExitCodeValue } from "../errors.js";
 import { SIM_DEFAULTS } from "../sim/defaults.js";
+import { addCheckCommand } from "./checkCommand.js";
 import { exportHelpText } from "./exportHelp.js";
 import { addApiOptions, addExportOptions, logFormatOption, withDefault } from "./flags.js";
 import type { CliIo } from "./io.js";
@@ -43,6 +44,7 @@ export function buildProgram(io: CliIo, done: Done): Command {
       done(await exportAction(flags, io));
     });
   addReportCommand(program, io, done);
+  addCheckCommand(program, io, done);
   addExportOptions(program.command("demo"), false)
     .description(
       "run the export against the built-in simulator (no account, no network): what `npm start` does",
@@ -149,6 +151,19 @@ function addSimCommand(program: Command, io: CliIo, done: Done): void {
     .option("--invoice-disagreement", "add $1.23 to one invoice line, for the reconciliation to find")
     .option("--missing-invoice-item", "give one billable call an invoice item no invoice line carries")
     .option("--extra-invoice-line", "bill one invoice item twice, on an extra line of $2.50")
+    .option(
+      "--no-seasonal",
+      "spread the calls evenly (default: quiet weekends, 1.5% growth a week, days that vary)",
+    )
+    .option(
+      "--spike-day <YYYY-MM-DD>",
+      withDefault("give this UTC day 6 times its calls, for `check` to find", "none"),
+    )
+    .option(
+      "--runway-grant-days <n>",
+      withDefault("the credits granted before the start last this many days of spend", 10),
+      positiveInteger,
+    )
     .addOption(
       new Option(
         "--invoice-items <shape>",

@@ -32,6 +32,9 @@ export interface SimFlags {
   rateReset?: number;
   rateTruncated?: number;
   faultSeed?: number;
+  seasonal?: boolean;
+  spikeDay?: string;
+  runwayGrantDays?: number;
 }
 
 /** `zoo-usage sim`: serves the simulator until SIGINT or SIGTERM, then closes it. */
@@ -69,6 +72,9 @@ export async function simAction(flags: SimFlags, io: CliIo): Promise<ExitCodeVal
       ...(flags.tieShare === undefined ? {} : { tieShare: flags.tieShare }),
       outputBytes: flags.outputBytes,
       ...(flags.lateBilling === undefined ? {} : { lateBilling: { share: flags.lateBilling } }),
+      seasonal: flags.seasonal ?? true,
+      ...(flags.spikeDay === undefined ? {} : { spikeDay: flags.spikeDay }),
+      ...(flags.runwayGrantDays === undefined ? {} : { runwayGrantDays: flags.runwayGrantDays }),
       faults: {
         latencyMs: flags.latencyMs,
         rate429: flags.rate429,

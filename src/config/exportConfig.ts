@@ -57,6 +57,8 @@ const ExportConfigSchema = z.object({
    * each): a cap on what a night can cost, not a correctness limit, since the rest wait for the next run.
    */
   maxPendingRereads: z.number().int().min(0).max(1_000_000),
+  /** The rules file `zoo-usage check` judges after the run (--check); null for no check. */
+  checkRules: z.string().min(1).nullable(),
   /** Optional secret key from ZOO_USAGE_SECRET_KEY; otherwise a key file beside the database. */
   secretKey: z.string().optional(),
   keyFile: z.string(),

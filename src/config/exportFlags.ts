@@ -167,6 +167,13 @@ export const EXPORT_FLAGS = [
     default: 1000,
     field: "maxPendingRereads",
   },
+  {
+    flag: "--check <rules>",
+    help: "after the run (completed or partial), run `zoo-usage check --rules <rules>` on the database; an export's own non-zero exit code wins, else check's (1: an alert)",
+    default: "none",
+    field: "checkRules",
+    toConfig: (rules) => (rules.value === "none" ? null : String(rules.value)),
+  },
 ] as const satisfies readonly FlagDefinition[];
 
 /**

@@ -32,6 +32,7 @@ export const SCHEMA_STEPS = [
   "internal/own_calls.sql",
   "internal/pending_rereads.sql",
   "internal/warehouse_identity.sql",
+  "internal/alert_state.sql",
   MOVE_INTERNAL_STATE,
   "internal/warehouse_id.sql",
   "views/calls.sql",
@@ -41,6 +42,7 @@ export const SCHEMA_STEPS = [
   "views/credits.sql",
   "views/reconciliation.sql",
   "views/spenders.sql",
+  "views/forecast.sql",
 ] as const;
 
 /** The sql/ files of the schema, in the order they are applied. */

@@ -1,4 +1,5 @@
 import type { CreditFigures } from "./readBalanceFigures.js";
+import type { ForecastFigures } from "./readForecastFigures.js";
 import type { InvoiceFigures } from "./readInvoiceFigures.js";
 import type { SpenderFigures } from "./readSpenderFigures.js";
 
@@ -159,4 +160,6 @@ export interface ReportFigures {
   credits: CreditFigures | null;
   /** Spend per person and per token label; present only when the database has call_token_match. */
   spenders: SpenderFigures | null;
+  /** The month-end forecast (forecast_month); null without the view or 14 days of history. */
+  forecast?: ForecastFigures | null;
 }

@@ -3,6 +3,7 @@ import { cents } from "./cents.js";
 import { creditsSection } from "./creditsHtml.js";
 import { escapeHtml as esc } from "./escapeHtml.js";
 import type { ReportFigures } from "./figures.js";
+import { forecastCard } from "./forecastHtml.js";
 import { type BarRow, barChart } from "./htmlBars.js";
 import { callsSection } from "./htmlCalls.js";
 import { dailyCallsSection, dailySpendSection } from "./htmlDaily.js";
@@ -88,6 +89,7 @@ function cards(figures: ReportFigures): string {
       `exactly ${groupDigits(totals.cost_usd)} USD, ${groupCount(totals.priced_calls)} priced calls`,
       `${totals.cost_usd} USD`,
     ),
+    ...(figures.forecast ? [forecastCard(figures.forecast)] : []),
     card("Calls", groupCount(totals.calls), `${groupCount(figures.period.days_with_calls)} days with calls`),
     card(
       "Failures",

@@ -1,5 +1,6 @@
 import { dayRange, daySpan } from "./calendar.js";
 import type { ReportFigures } from "./figures.js";
+import { FORECAST_COLOR, withForecast } from "./forecastHtml.js";
 import { COLORS, legend } from "./htmlParts.js";
 import { columnChart } from "./svgCharts.js";
 import { chartValue } from "./usd.js";
@@ -27,11 +28,14 @@ function truncationNote(truncated: boolean): string {
 
 /** Spend per UTC day; a day without calls is a zero column, not a gap in the axis. */
 export function dailySpendSection(figures: ReportFigures): string {
-  const { days, truncated } = chartDays(figures);
+  const { days: spent, truncated } = chartDays(figures);
   const byDay = new Map(figures.days.map((day) => [day.day, day]));
+  // The month-end forecast's days ahead, as a line (and columns past the last day when open-ended).
+  const { columns: days, line } = withForecast(spent, figures.forecast, figures.period.to === null);
   const chart = columnChart({
     title: "Spend per UTC day, USD",
     columns: days,
+    line,
     unit: "USD",
     series: [
       {
@@ -44,7 +48,14 @@ export function dailySpendSection(figures: ReportFigures): string {
       },
     ],
   });
-  return `<section><h2>Daily spend</h2>${chart}${truncationNote(truncated)}</section>`;
+  const key =
+    line === undefined
+      ? ""
+      : legend([
+          ["spend", COLORS.spend],
+          ["forecast", FORECAST_COLOR],
+        ]);
+  return `<section><h2>Daily spend</h2>${key}${chart}${truncationNote(truncated)}</section>`;
 }
 
 /** Calls per UTC day, the failed ones stacked on top. */

@@ -5,6 +5,7 @@ import { isoTime } from "../log/isoTime.js";
 import { daySpan, trailingWindow } from "./calendar.js";
 import type { ReportFigures } from "./figures.js";
 import { readBalanceFigures } from "./readBalanceFigures.js";
+import { readForecastFigures } from "./readForecastFigures.js";
 import { readInvoiceFigures } from "./readInvoiceFigures.js";
 import { readOperationFigures } from "./readOperationFigures.js";
 import { readOwnCallFigures } from "./readOwnCallFigures.js";
@@ -135,6 +136,7 @@ export async function readReportFigures(
     operations: await readOperationFigures(connection, ranked),
     credits: await readBalanceFigures(connection),
     spenders: await readSpenderFigures(connection, period, options.showEmail === true),
+    forecast: await readForecastFigures(connection),
   };
 }
 

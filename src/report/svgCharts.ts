@@ -27,6 +27,8 @@ export interface ColumnChartOptions {
   labelWidth?: number;
   width?: number;
   height?: number;
+  /** Drawn as a line over the columns (a forecast); NaN leaves a column without a point. */
+  line?: Series | undefined;
 }
 
 /** Text size in SVG units. */
@@ -50,9 +52,12 @@ export function columnChart(options: ColumnChartOptions): string {
   const totals = options.columns.map((_, i) =>
     options.series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0),
   );
-  if (count === 0 || !totals.some((total) => total > 0)) return emptyChart(options.title, width, height);
+  const lineValues = (options.line?.values ?? []).filter((value) => Number.isFinite(value));
+  if (count === 0 || ![...totals, ...lineValues].some((total) => total > 0)) {
+    return emptyChart(options.title, width, height);
+  }
 
-  const ticks = niceTicks(Math.max(...totals));
+  const ticks = niceTicks(Math.max(...totals, ...lineValues));
   const top = ticks[ticks.length - 1] ?? 1;
   const y = (value: number) => margin.top + plotHeight - (value / top) * plotHeight;
   const band = plotWidth / count;
@@ -84,6 +89,8 @@ export function columnChart(options: ColumnChartOptions): string {
       base += value;
     }
   });
+  if (options.line !== undefined)
+    parts.push(...linePoints(options.line, options.columns, band, margin.left, y));
   const every = labelEvery(count, band, options.labelWidth ?? 64);
   const label = options.label ?? dayLabel;
   options.columns.forEach((column, i) => {
@@ -97,6 +104,28 @@ export function columnChart(options: ColumnChartOptions): string {
     `<text x="${margin.left - 6}" y="${margin.top - 12}" text-anchor="end" fill="${MUTED}">${esc(options.unit)}</text>`,
   );
   return frame(options.title, width, height, parts);
+}
+
+/** A dashed line through the column centres that have a value, each point with its exact text. */
+function linePoints(
+  line: Series,
+  columns: string[],
+  band: number,
+  left: number,
+  y: (value: number) => number,
+): string[] {
+  const points = columns.flatMap((column, i) => {
+    const value = line.values[i] ?? Number.NaN;
+    if (!Number.isFinite(value)) return [];
+    return [{ x: (left + i * band + band / 2).toFixed(1), y: y(value).toFixed(1), column, i }];
+  });
+  return [
+    `<polyline fill="none" stroke="${line.color}" stroke-width="2" stroke-dasharray="5 3" points="${points.map((p) => `${p.x},${p.y}`).join(" ")}"/>`,
+    ...points.map(
+      (p) =>
+        `<circle class="mark" cx="${p.x}" cy="${p.y}" r="3" fill="${line.color}"><title>${esc(`${p.column} ${line.name}: ${line.texts[p.i] ?? ""}`)}</title></circle>`,
+    ),
+  ];
 }
 
 function dayLabel(day: string, index: number): string {

@@ -19,7 +19,7 @@ const WELCOME_GRANT_MICROS = 20_000_000;
 /** A second grant lands this long before the simulator's start, so the credits still run then. */
 const RUNWAY_GRANT_LEAD_US = 2 * US_PER_DAY;
 /** ... sized to this many days of the account's recent spend, so they last about a week more. */
-const RUNWAY_GRANT_DAYS = 10;
+export const RUNWAY_GRANT_DAYS = 10;
 const RECENT_DAYS = 14;
 const GRANT_STEP_MICROS = 100_000_000;
 
@@ -59,8 +59,11 @@ export class AccountLedger {
 
   readonly #startUs: number;
 
-  constructor(startUs: number, runwayUs: number) {
+  readonly #runwayDays: number;
+
+  constructor(startUs: number, runwayUs: number, runwayDays = RUNWAY_GRANT_DAYS) {
     this.#startUs = startUs;
+    this.#runwayDays = runwayDays;
     const welcome: Grant = { atUs: startUs, micros: WELCOME_GRANT_MICROS };
     const runway: Grant = { atUs: runwayUs, micros: "runway" };
     this.#grants = [welcome, runway].sort((a, b) => a.atUs - b.atUs);
@@ -121,7 +124,7 @@ export class AccountLedger {
   }
 
   /**
-   * RUNWAY_GRANT_DAYS of the account's daily spend over the RECENT_DAYS before `atUs` (or since its
+   * runwayDays (RUNWAY_GRANT_DAYS unless planted) of the account's daily spend over the RECENT_DAYS before `atUs` (or since its
    * history began, if later), in whole $100, at least $100.
    */
   #runwayGrant(atUs: number): number {
@@ -129,7 +132,9 @@ export class AccountLedger {
     const windowDays = Math.min(RECENT_DAYS, Math.max(1, Math.ceil((atUs - this.#startUs) / US_PER_DAY)));
     let recent = 0;
     for (let day = today - windowDays; day <= today; day++) recent += this.#spendByDay.get(day) ?? 0;
-    const wanted = (recent / windowDays) * RUNWAY_GRANT_DAYS;
+    const wanted = (recent / windowDays) * this.#runwayDays;
+    // A planted short runway is sized to the micro-dollar: whole $100 would outlast a few days.
+    if (this.#runwayDays < RUNWAY_GRANT_DAYS) return Math.max(1, Math.round(wanted));
     return Math.max(1, Math.ceil(wanted / GRANT_STEP_MICROS)) * GRANT_STEP_MICROS;
   }
 }
@@ -158,6 +163,7 @@ export class CreditLedger {
     private readonly source: LedgerSource,
     private readonly runwayGrantUs: number,
     private readonly keepCalls: boolean,
+    private readonly runwayDays = RUNWAY_GRANT_DAYS,
   ) {}
 
   get processedUs(): number {
@@ -169,7 +175,11 @@ export class CreditLedger {
     let ledger = this.accounts.get(account);
     if (ledger === undefined) {
       const startUs = this.source.timeline.createdAt(0);
-      ledger = new AccountLedger(startUs, Math.max(startUs, this.runwayGrantUs - RUNWAY_GRANT_LEAD_US));
+      ledger = new AccountLedger(
+        startUs,
+        Math.max(startUs, this.runwayGrantUs - RUNWAY_GRANT_LEAD_US),
+        this.runwayDays,
+      );
       this.accounts.set(account, ledger);
     }
     return ledger;

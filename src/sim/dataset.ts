@@ -2,6 +2,7 @@ import type { PriceMode } from "./billing.js";
 import { ByteWriter } from "./byteWriter.js";
 import { operationTypeOf } from "./callFacts.js";
 import { CallItems } from "./callItems.js";
+import { callRateShape } from "./callRate.js";
 import { type CallContext, type RawCall, rawCall, writeCallJson } from "./callRecord.js";
 import { CreditLedger } from "./creditLedger.js";
 import { SIM_DEFAULTS } from "./defaults.js";
@@ -71,10 +72,12 @@ export class Dataset implements CallContext {
       calls,
       userCount,
       options.tieShare ?? 0,
+      callRateShape(options),
     );
     this.#identity = new CallIdentity(this.seed);
     this.perCallItems = options.invoiceItems === "per-call";
-    this.ledger = new CreditLedger(this, this.#initialNowMs * 1000, this.perCallItems);
+    const { runwayGrantDays } = options;
+    this.ledger = new CreditLedger(this, this.#initialNowMs * 1000, this.perCallItems, runwayGrantDays);
     // The planted disagreements land on user 0's account.
     const first = this.#profiles[0];
     const planted =

@@ -71,4 +71,5 @@ export const SALT = {
   lateBilling: 80,
   lateBillingMonthEnd: 81,
   lateBillingDelay: 82,
+  dayRate: 83,
 } as const;

@@ -1,3 +1,4 @@
+import { CallRate, type CallRateShape } from "./callRate.js";
 import { unit } from "./random.js";
 import { SALT } from "./salts.js";
 import { US_PER_DAY, US_PER_HOUR } from "./time.js";
@@ -12,7 +13,8 @@ const MIN_INTERVAL_US = 10;
 const MAX_TIE_GROUP = 4;
 
 /**
- * The call stream: call i is created at start + (i + jitter(i)) * interval, for i = 0, 1, 2, ...
+ * The call stream: call i is created at start + rate((i + jitter(i)) * interval), for i = 0, 1, 2, ...
+ * (rate: the even stream's time onto real time, busier on busy days, see CallRate)
  * without end, so advancing the clock simply reveals more of it. A share of calls (`tieShare`) is
  * created in the same microsecond as the call before it, as rows written together are on the real
  * API (real histories hold calls that tie on created_at). created_at is non-decreasing in i, so
@@ -25,6 +27,7 @@ export class Timeline {
   readonly #seed: number;
   readonly #neverLateBelow: number;
   readonly #tieShare: number;
+  readonly #rate: CallRate;
 
   /**
    * `neverLateBelow`: the first calls are never late and never tied, so every user has visible calls
@@ -37,6 +40,7 @@ export class Timeline {
     calls: number,
     neverLateBelow: number,
     tieShare = 0,
+    shape: CallRateShape = { seasonal: false },
   ) {
     if (!(days > 0) || !(calls > 0)) throw new RangeError("the simulator needs days > 0 and calls > 0");
     if (!(tieShare >= 0 && tieShare <= 0.5)) throw new RangeError("the simulator needs 0 <= tieShare <= 0.5");
@@ -45,7 +49,10 @@ export class Timeline {
     this.#tieShare = tieShare;
     this.startUs = nowUs - Math.round(days * US_PER_DAY);
     this.intervalUs = (days * US_PER_DAY) / calls;
-    if (this.intervalUs < MIN_INTERVAL_US) {
+    this.#rate = new CallRate(seed, this.startUs, nowUs, shape);
+    // The busiest days squeeze the calls closest together: keep them MIN_INTERVAL_US apart there too.
+    const squeeze = this.#rate.isEven ? 1 : 4 * (shape.spikeFactor ?? 1);
+    if (this.intervalUs / squeeze < MIN_INTERVAL_US) {
       throw new RangeError(`too many calls for ${days} days: keep calls/days below ${US_PER_DAY / 10}`);
     }
   }
@@ -53,7 +60,7 @@ export class Timeline {
   createdAt(i: number): number {
     const first = this.tieGroupStart(i);
     const jitter = unit(this.#seed, first, SALT.jitter) * MAX_JITTER;
-    return this.startUs + Math.floor((first + jitter) * this.intervalUs);
+    return this.startUs + Math.floor(this.#rate.realElapsed((first + jitter) * this.intervalUs));
   }
 
   /** Whether call i has the same created_at as call i - 1. */
@@ -78,7 +85,7 @@ export class Timeline {
   /** The number of calls created at or before `us` (calls 0 .. n-1). */
   countCreatedBy(us: number): number {
     if (us < this.startUs) return 0;
-    let n = Math.max(0, Math.floor((us - this.startUs) / this.intervalUs) + 1);
+    let n = Math.max(0, Math.floor(this.#rate.virtualElapsed(us - this.startUs) / this.intervalUs) + 1);
     while (n > 0 && this.createdAt(n - 1) > us) n--;
     while (this.createdAt(n) <= us) n++;
     return n;

@@ -111,6 +111,20 @@ export interface SimulatorOptions {
    * and failed calls charged, for tests of exact money handling.
    */
   priceMode?: "realistic" | "adversarial";
+  /**
+   * true (default): the call rate follows the weekdays (weekends quiet), grows by 1.5% a week and
+   * varies from day to day, as a real account's does. false: calls evenly spread over time.
+   */
+  seasonal?: boolean;
+  /** A UTC day (YYYY-MM-DD) with `spikeFactor` times its usual calls: a planted spend spike. */
+  spikeDay?: string;
+  /** The planted spike's multiple (default 6). */
+  spikeFactor?: number;
+  /**
+   * The stable credits granted 2 days before the clock's start last this many days of the account's
+   * recent spend (default 10, in whole $100); fewer plants credits about to run out.
+   */
+  runwayGrantDays?: number;
   /** Share of calls whose created_at ties with the call before them, 0 (default) to 0.5. */
   tieShare?: number;
   faults?: FaultOptions;

@@ -13,6 +13,7 @@ const SIM: SimulatorOptions = {
   days: 120,
   users: 4,
   now: new Date("2026-06-20T00:00:00Z"),
+  seasonal: false,
 };
 
 let sim: RunningSimulator;

@@ -50,7 +50,10 @@ describe("the schema files", () => {
   });
 
   test("the bookkeeping an older database's open moves out of main is every table of sql/internal", () => {
-    const tables = filesUnder("internal").flatMap(created);
+    // internal.alert_state (zoo-usage check's memory) came after the move: never in main, never moved.
+    const tables = filesUnder("internal")
+      .flatMap(created)
+      .filter((table) => table !== "internal.alert_state");
     expect(tables.length).toBe(INTERNAL_TABLES.length);
     expect([...INTERNAL_TABLES].map((table) => `internal.${table}`).sort()).toEqual(tables.sort());
   });

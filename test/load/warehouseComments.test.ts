@@ -66,6 +66,7 @@ describe("warehouse comments", () => {
     expect([...uncommented(objects), ...uncommented(columns)]).toEqual([]);
     const internalTables = objects.filter((row) => String(row.name).startsWith("internal."));
     expect(internalTables.map((row) => row.name).sort()).toEqual([
+      "internal.alert_state",
       "internal.export_state",
       "internal.own_calls",
       "internal.page_ladder",

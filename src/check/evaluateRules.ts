@@ -1,0 +1,123 @@
+import type { CheckRules, SubjectBudget } from "../config/checkRules.js";
+import type { DuckDBConnection } from "../load/duckdb.js";
+import { sqlFile } from "../load/sqlFiles.js";
+import type { Alert, AlertUnit } from "./alert.js";
+
+/** When the check judges: as of the start of UTC day asOf (YYYY-MM-DD), at the instant now. */
+export interface CheckMoment {
+  asOf: string;
+  now: Date;
+}
+
+/**
+ * Every rule against the warehouse, in a fixed order: budget, spike, per-subject budgets, runway,
+ * invoice differences, pending billing, stale export. Each rule is one sql/check/ file.
+ */
+export async function evaluateRules(
+  connection: DuckDBConnection,
+  rules: CheckRules,
+  moment: CheckMoment,
+): Promise<Alert[]> {
+  const alerts: Alert[] = [];
+  const asOf = moment.asOf;
+  const now = moment.now.toISOString();
+  if (rules.budget !== undefined) {
+    const { usd, actualPercent, forecastPercent } = rules.budget;
+    alerts.push(
+      ...(await fired(connection, "check/budget.sql", "account", "usd", {
+        as_of: asOf,
+        usd,
+        actual_percent: actualPercent,
+        forecast_percent: forecastPercent,
+      })),
+    );
+  }
+  if (rules.spike !== undefined) {
+    const { factor, minUsd, baseline } = rules.spike;
+    alerts.push(
+      ...(await fired(connection, "check/spike.sql", "account", "usd", {
+        as_of: asOf,
+        factor,
+        min: minUsd,
+        baseline,
+      })),
+    );
+  }
+  for (const budget of rules.subjectBudgets) {
+    const alert = await subjectBudget(connection, budget, asOf);
+    if (alert !== undefined) alerts.push(alert);
+  }
+  if (rules.runwayDays !== undefined) {
+    alerts.push(
+      ...(await fired(connection, "check/runway.sql", "credits", "days", { days: rules.runwayDays })),
+    );
+  }
+  if (rules.invoiceDifferenceUsd !== undefined) {
+    alerts.push(
+      ...(await fired(connection, "check/invoice_difference.sql", "invoice", "usd", {
+        as_of: asOf,
+        usd: rules.invoiceDifferenceUsd,
+      })),
+    );
+  }
+  if (rules.pendingDays !== undefined) {
+    alerts.push(
+      ...(await fired(connection, "check/pending.sql", "billing", "calls", { now, days: rules.pendingDays })),
+    );
+  }
+  if (rules.staleHours !== undefined) {
+    alerts.push(
+      ...(await fired(connection, "check/stale.sql", "export", "hours", { now, hours: rules.staleHours })),
+    );
+  }
+  return alerts;
+}
+
+/** The rows a rule's file returns (rule, period, value, threshold, note), as alerts. */
+async function fired(
+  connection: DuckDBConnection,
+  file: string,
+  subject: string,
+  unit: AlertUnit,
+  values: Record<string, string>,
+): Promise<Alert[]> {
+  const rows = (await connection.runAndReadAll(sqlFile(file), values)).getRowObjectsJS();
+  return rows.map((row) => ({
+    rule: String(row.rule),
+    subject,
+    value: String(row.value),
+    threshold: String(row.threshold),
+    period: String(row.period),
+    unit: row.value === "never" ? "hours" : unit,
+    note: row.note === null ? "" : String(row.note),
+  }));
+}
+
+const SUBJECT_RULE = { endpoint: "endpoint-budget", member: "member-budget", token: "token-budget" } as const;
+
+/** One subject's month-to-date spend against its budget; reaching the budget fires. */
+async function subjectBudget(
+  connection: DuckDBConnection,
+  budget: SubjectBudget,
+  asOf: string,
+): Promise<Alert | undefined> {
+  const rows = (
+    await connection.runAndReadAll(sqlFile("check/subject_spend.sql"), {
+      as_of: asOf,
+      kind: budget.kind,
+      subject: budget.subject,
+      budget: budget.usd,
+    })
+  ).getRowObjectsJS();
+  const row = rows[0];
+  if (row === undefined || row.over !== true) return undefined;
+  return {
+    rule: SUBJECT_RULE[budget.kind],
+    subject: budget.subject,
+    value: String(row.usd),
+    threshold: budget.usd,
+    period: String(row.period),
+    unit: "usd",
+    note: "month to date",
+  };
+}

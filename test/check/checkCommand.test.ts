@@ -1,0 +1,143 @@
+import { existsSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import { runCli } from "../helpers/cli.js";
+import { queryDb, tempWorkspace } from "../helpers/exportHarness.js";
+import { simHistory } from "../helpers/simHistory.js";
+
+/**
+ * `zoo-usage check` and `export --check` as cron runs them, on the built CLI: exit codes (0 quiet, 1
+ * an alert, 2 a config error naming the line and field), JSON and people lines, and an alert
+ * reported once a day (recorded in internal.alert_state) unless --all.
+ */
+
+const BOUND_MS = 60_000;
+let history: { db: string; cleanup: () => Promise<void> };
+let workspace: Awaited<ReturnType<typeof tempWorkspace>>;
+
+beforeAll(async () => {
+  history = await simHistory({ seed: 1, calls: 5_000, days: 60 });
+  workspace = await tempWorkspace();
+}, 120_000);
+
+afterAll(async () => {
+  await history.cleanup();
+  await workspace.cleanup();
+});
+
+describe("zoo-usage check", () => {
+  test("a rules file with a bad field is a config error (2) naming the line and the field", async () => {
+    const rules = path.join(workspace.dir, "bad.conf");
+    await writeFile(rules, "# nightly\nbudget usd=500 actual=80\nspike factor=three\n");
+    const result = await runCli(["check", "--db", history.db, "--rules", rules], { timeoutMs: BOUND_MS });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("bad.conf line 3: spike: factor must be a non-negative number");
+    expect(result.stdout).toBe("");
+  });
+
+  test("no rule at all is a config error too", async () => {
+    const result = await runCli(["check", "--db", history.db], { timeoutMs: BOUND_MS });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("no rule to check");
+  });
+
+  test("nothing fires: exit 0, nothing printed (cron mails nothing)", async () => {
+    const result = await runCli(
+      ["check", "--db", history.db, "--stale-hours", "26", "--now", "2026-11-01T02:00:00Z"],
+      { timeoutMs: BOUND_MS },
+    );
+    expect(result).toMatchObject({ code: 0, stdout: "" });
+  });
+
+  test("an alert is reported once a day: JSON line, then quiet, --all again, the next day again", async () => {
+    const at = (now: string, ...more: string[]) =>
+      runCli(["check", "--db", history.db, "--stale-hours", "26", "--now", now, "--json", ...more], {
+        timeoutMs: BOUND_MS,
+      });
+    const first = await at("2026-11-02T06:00:00Z");
+    expect(first.code).toBe(1);
+    expect(
+      first.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
+      {
+        rule: "stale",
+        subject: "export",
+        value: "30.0",
+        threshold: "26",
+        period: "2026-11-01T00:00:00Z",
+        unit: "hours",
+        note: "the last completed run ended 2026-11-01 00:00 UTC",
+      },
+    ]);
+    expect(await queryDb(history.db, "SELECT rule, value FROM internal.alert_state")).toEqual([
+      { rule: "stale", value: "30.0" },
+    ]);
+    // Two hours on: 32.0 hours is a move of 6.7%, under the 10% step.
+    expect(await at("2026-11-02T08:00:00Z")).toMatchObject({ code: 0, stdout: "" });
+    expect((await at("2026-11-02T08:00:00Z", "--all")).code).toBe(1);
+    // Four hours on, 34.0 is 13% above what was reported: reported again.
+    expect((await at("2026-11-02T10:00:00Z")).code).toBe(1);
+    const nextDay = await runCli(
+      ["check", "--db", history.db, "--stale-hours", "26", "--now", "2026-11-03T06:00:00Z"],
+      { timeoutMs: BOUND_MS },
+    );
+    expect(nextDay.code).toBe(1);
+    expect(nextDay.stdout.trim()).toBe(
+      "stale: export, 2026-11-01T00:00:00Z: 54.0 hours reaches 26 hours (the last completed run ended 2026-11-01 00:00 UTC)",
+    );
+  });
+
+  test("--backtest on a short history says there is nothing to replay yet", async () => {
+    const result = await runCli(["check", "--db", history.db, "--backtest"], { timeoutMs: BOUND_MS });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("nothing to replay yet");
+  });
+});
+
+describe("export --check", () => {
+  let sim: RunningSimulator;
+  beforeAll(async () => {
+    sim = await startSimulator({ seed: 7, calls: 3_000, days: 90, users: 1, invoiceDisagreement: true });
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+
+  test("bad rules stop the export before it starts (2); good ones run after it, its alert exits 1", async () => {
+    const env = { ZOO_API_TOKEN: sim.users[0]?.token ?? "" };
+    const db = path.join(workspace.dir, "export-check.duckdb");
+    const out = path.join(workspace.dir, "export-check");
+    const bad = path.join(workspace.dir, "bad-export.conf");
+    await writeFile(bad, "stale hour=26\n");
+    const refused = await runCli(
+      ["export", "--base-url", sim.url, "--db", db, "--out", out, "--check", bad],
+      {
+        env,
+        timeoutMs: BOUND_MS,
+      },
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("bad-export.conf line 1: stale: unknown field hour");
+    expect(existsSync(db)).toBe(false);
+    const rules = path.join(workspace.dir, "nightly.conf");
+    await writeFile(rules, "invoice-difference usd=0\nstale hours=26\n");
+    const result = await runCli(
+      ["export", "--base-url", sim.url, "--db", db, "--out", out, "--check", rules, "--json"],
+      { env, timeoutMs: BOUND_MS },
+    );
+    expect(result.code).toBe(1);
+    const lines = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines[0]).toMatchObject({ status: "completed" });
+    expect(lines.slice(1)).toEqual([
+      expect.objectContaining({ rule: "invoice-difference", value: "1.230000", threshold: "0.000000" }),
+    ]);
+  });
+});

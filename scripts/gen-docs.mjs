@@ -181,8 +181,14 @@ const VIEW_PAGES = [
     file: "warehouse-reference-usage.md",
     title: "Warehouse reference: usage views",
     summary:
-      "The views of calls, cost, duration and async operations, each column with its type and comment, and their macros.",
-    sources: ["views/calls.sql", "views/cost.sql", "views/duration.sql", "views/operations.sql"],
+      "The views of calls, cost, the month-end forecast, duration and async operations, each column with its type and comment, and their macros.",
+    sources: [
+      "views/calls.sql",
+      "views/cost.sql",
+      "views/forecast.sql",
+      "views/duration.sql",
+      "views/operations.sql",
+    ],
   },
   {
     file: "warehouse-reference-billing.md",

@@ -18,6 +18,10 @@ const OLD_LINE =
 /** The paths the recipe names, replaced by the test's own. */
 const WORK_DIR = "/srv/zoo-usage";
 const TOKEN_FILE = "/etc/zoo-usage/token";
+/** The rules file of the recipe that chains `zoo-usage check` after the export. */
+const RULES_FILE = "/etc/zoo-usage/check.conf";
+/** What the chained check says when the export never made a database (a run refused at start-up). */
+const NO_DATABASE = ["error: No zoo-usage database at", "  hint:", "  code: config.invalid"];
 
 interface Recipe {
   where: string;
@@ -54,6 +58,7 @@ const recipes = await documentedRecipes();
 
 test("the README and the docs hold the recipe, with CRON_TZ and PATH, in one line without %", () => {
   expect(recipes.map((recipe) => recipe.where)).toContain("README.md");
+  expect(recipes.filter((recipe) => recipe.command.includes("zoo-usage check"))).not.toEqual([]);
   for (const recipe of recipes) {
     expect(recipe.env, recipe.where).toEqual(["CRON_TZ=UTC", "PATH=/usr/local/bin:/usr/bin:/bin"]);
     // In a crontab line, % starts the command's stdin: the line must have none.
@@ -78,12 +83,16 @@ if (dash === "") {
   let sim: RunningSimulator;
   beforeAll(async () => {
     requireBuiltCli();
-    sim = await startSimulator({ seed: 28, calls: 300, days: 5, users: 1 });
+    // History up to the machine's clock, which the chained check judges by.
+    sim = await startSimulator({ seed: 28, calls: 300, days: 5, users: 1, now: new Date() });
   });
   afterAll(() => sim.close());
 
-  /** A fresh work directory with the seeded export.jsonl, the token file and a `zoo-usage` on PATH. */
-  async function cronHome(token: string) {
+  /**
+   * A fresh work directory with the seeded export.jsonl, the token file, a rules file (a stale rule
+   * that a run completed just now never fires, unless `rules` says otherwise) and a `zoo-usage` on PATH.
+   */
+  async function cronHome(token: string, rules = "stale hours=26\n") {
     const workspace = await tempWorkspace();
     const bin = path.join(workspace.dir, "bin");
     await mkdir(bin);
@@ -92,6 +101,7 @@ if (dash === "") {
     await chmod(shim, 0o755);
     await writeFile(path.join(workspace.dir, "token"), `${token}\n`);
     await writeFile(path.join(workspace.dir, "export.jsonl"), `${OLD_LINE}\n`);
+    await writeFile(path.join(workspace.dir, "check.conf"), rules);
     return { ...workspace, bin };
   }
 
@@ -104,7 +114,8 @@ if (dash === "") {
   ): Promise<{ status: number | null; mail: string }> {
     const command = edit(recipe.command)
       .replace(`cd ${WORK_DIR} `, `cd '${home.dir}' `)
-      .replace(TOKEN_FILE, `'${path.join(home.dir, "token")}'`);
+      .replace(TOKEN_FILE, `'${path.join(home.dir, "token")}'`)
+      .replace(RULES_FILE, `'${path.join(home.dir, "check.conf")}'`);
     const cronPath = recipe.env.find((line) => line.startsWith("PATH="))?.slice("PATH=".length) ?? "";
     return new Promise((resolve, reject) => {
       const child = spawn(dash, ["-c", command], {
@@ -123,8 +134,39 @@ if (dash === "") {
     });
   }
 
+  /** The mail's lines, and those the chained check added after the export's (none without a check). */
+  function exportMail(recipe: Recipe, mail: string): string[] {
+    const all = mail.trimEnd().split("\n");
+    if (!recipe.command.includes("zoo-usage check")) return all;
+    const exportPart = all.slice(0, all.length - NO_DATABASE.length);
+    all.slice(exportPart.length).forEach((line, i) => {
+      expect(line.startsWith(NO_DATABASE[i] ?? "")).toBe(true);
+    });
+    return exportPart;
+  }
+
   const lines = async (dir: string) =>
     (await readFile(path.join(dir, "export.jsonl"), "utf8")).trimEnd().split("\n");
+
+  describe.each(recipes.filter((recipe) => recipe.command.includes("zoo-usage check")))(
+    "the cron recipe of $where, with the check chained, run by dash",
+    (recipe) => {
+      test("a run that succeeds and an alert fires: the mail is the check's alert only", async () => {
+        // A budget of one micro-dollar: the month's spend passes 80% of it.
+        const home = await cronHome(sim.users[0]?.token ?? "", "budget usd=0.000001 actual=80\n");
+        try {
+          const { status, mail } = await runRecipe(recipe, home, { ZOO_HOST: sim.url });
+          expect(status).toBe(1);
+          const mailed = mail.trimEnd().split("\n");
+          expect(mailed.length).toBeGreaterThan(0);
+          expect(mailed.every((line) => line.includes("budget"))).toBe(true);
+          expect(mail).not.toContain("zoo-usage export: exit");
+        } finally {
+          await home.cleanup();
+        }
+      });
+    },
+  );
 
   describe.each(recipes)("the cron recipe of $where, run by dash", (recipe) => {
     test("a run that succeeds: nothing mailed, its line appended", async () => {
@@ -146,7 +188,7 @@ if (dash === "") {
       try {
         // An insecure host: refused before the run starts, exit 2, its reason in the line.
         const { mail } = await runRecipe(recipe, home, { ZOO_HOST: "http://host.example:8080" });
-        const [first, line, ...more] = mail.trimEnd().split("\n");
+        const [first, line, ...more] = exportMail(recipe, mail);
         expect(first).toBe("zoo-usage export: exit 2");
         expect(more).toEqual([]);
         expect(JSON.parse(line ?? "")).toMatchObject({
@@ -169,7 +211,7 @@ if (dash === "") {
         const { mail } = await runRecipe(recipe, home, { ZOO_HOST: sim.url }, (command) =>
           command.replace("--json", "--jsno"),
         );
-        expect(mail.trimEnd().split("\n")).toEqual([
+        expect(exportMail(recipe, mail)).toEqual([
           "zoo-usage export: exit 2",
           "zoo-usage export printed no JSON line (see export.log)",
         ]);

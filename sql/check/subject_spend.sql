@@ -17,6 +17,6 @@ LEFT JOIN api_calls_enriched AS c
     WHEN 'endpoint' THEN c.endpoint_template = $subject
     WHEN 'member' THEN coalesce(c.email = $subject, false) OR CAST(c.user_id AS VARCHAR) = $subject
       OR c.user_id IN (SELECT id FROM org_members WHERE email = $subject OR name = $subject)
-    ELSE c.id IN (SELECT call_id FROM call_token_match WHERE match_status = 'matched' AND token_label = $subject)
+    ELSE c.id IN (SELECT id FROM call_token_match WHERE match_status = 'matched' AND token_label = $subject)
   END
 GROUP BY p.month;

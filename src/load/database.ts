@@ -24,13 +24,17 @@ export interface Warehouse {
 }
 
 /**
- * DuckDB's memory limit for an export, per DuckDB thread: each thread of a Parquet write or an
- * insert holds its own buffers, so a limit shared by all threads runs out on a month's partition.
- * Past it DuckDB spills to its temp folder, or fails with an "Out of Memory Error" where it cannot
- * (an insert's buffers, which a full batch needs in one piece); the loader and the Parquet writer
- * then raise it and retry (outOfMemory.ts), up to the ceiling.
+ * DuckDB's memory limit for an export: per DuckDB thread (each thread of a Parquet write or an
+ * insert holds its own buffers, so a limit shared by all threads runs out on a month's partition),
+ * and never below the floor, whatever the cores: the account tables' joins (spenders over a large
+ * account's API tokens) need more than one thread's share. The limit is not what the export uses:
+ * what DuckDB holds follows the batches, which are bounded in bytes. Past it DuckDB spills to its
+ * temp folder beside the database, or fails with an "Out of Memory Error" where it cannot (an
+ * insert's buffers, which a full batch needs in one piece); the loader and the Parquet writer then
+ * raise it and retry (outOfMemory.ts), up to the ceiling.
  */
 const MEMORY_LIMIT_MB_PER_THREAD = 128;
+const MEMORY_LIMIT_FLOOR_MB = 512;
 const MEMORY_LIMIT_CEILING_MB = 4096;
 
 /**
@@ -97,7 +101,10 @@ export async function openWarehouse(
 }
 
 function initialMemoryLimitMb(): number {
-  return Math.min(MEMORY_LIMIT_CEILING_MB, MEMORY_LIMIT_MB_PER_THREAD * duckdbThreads());
+  return Math.min(
+    MEMORY_LIMIT_CEILING_MB,
+    Math.max(MEMORY_LIMIT_FLOOR_MB, MEMORY_LIMIT_MB_PER_THREAD * duckdbThreads()),
+  );
 }
 
 function duckdbThreads(): number {

@@ -1,3 +1,4 @@
+import { readdirSync, rmdirSync, rmSync } from "node:fs";
 import { mkdir, readdir, rm, rmdir } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
@@ -96,6 +97,7 @@ export async function openWarehouse(
     close() {
       connection.closeSync();
       instance.closeSync();
+      if (!options.readOnly) removeSpillFolderSync(`${resolved}.tmp`);
     },
   };
 }
@@ -160,6 +162,22 @@ async function removeStaleSpillFiles(dir: string): Promise<void> {
     if (entry.startsWith("duckdb_temp_")) await rm(path.join(dir, entry), { force: true });
   }
   if (entries.length > 0) await rmdir(dir).catch(() => undefined);
+}
+
+/**
+ * The spill folder once the writer has closed: DuckDB removes its own files at close, and nobody
+ * else used the folder (one writer per file, and no reader while it writes). Only DuckDB's names are
+ * removed, and the folder only once it is empty.
+ */
+function removeSpillFolderSync(dir: string): void {
+  try {
+    for (const entry of readdirSync(dir)) {
+      if (entry.startsWith("duckdb_temp_")) rmSync(path.join(dir, entry), { force: true });
+    }
+    rmdirSync(dir);
+  } catch {
+    // No folder (nothing spilled), or something else left in it: kept as it is.
+  }
 }
 
 /**

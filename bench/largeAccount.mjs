@@ -47,11 +47,15 @@ try {
     },
   );
   const summary = JSON.parse(run.stdout || "{}");
+  console.error(
+    `export exit ${run.code}, ${summary.status}, peak RSS ${summary.peak_rss_mb} MB, ${run.wallSeconds.toFixed(1)} s`,
+  );
+  if (run.code !== 0) console.error(run.stderr.slice(-3000));
   const instance = await DuckDBInstance.create(db, { access_mode: "READ_ONLY" });
   const connection = await instance.connect();
   const stored = (
     await connection.runAndReadAll(
-      "SELECT (SELECT count(*) FROM api_calls)::INTEGER, (SELECT count(DISTINCT token) FROM api_calls)::INTEGER, (SELECT count(*) FROM api_tokens)::INTEGER",
+      "SELECT (SELECT count(*) FROM api_calls)::INTEGER, (SELECT count(DISTINCT token_hash) FROM api_calls)::INTEGER, (SELECT count(*) FROM api_tokens)::INTEGER",
     )
   ).getRows()[0];
   connection.closeSync();

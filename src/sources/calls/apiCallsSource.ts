@@ -16,10 +16,11 @@ import { type PageRecords, readPageRecords } from "./pageRecords.js";
 import type { StartPoint } from "./startPoint.js";
 
 /**
- * The spooled JSON of one batch at most (records of ~700 bytes reach the record count first): the
- * insert reads a batch's files in one statement, and its memory grows with their bytes.
+ * The spooled JSON of one batch at most, about one full page of 10,000 ordinary records: the insert
+ * reads a batch's files in one statement and its memory grows with their bytes, so a batch is one or
+ * two pages whatever the page size, and long records commit sooner.
  */
-const BATCH_BYTES = 32 * 1024 * 1024;
+const BATCH_BYTES = 8 * 1024 * 1024;
 
 /** The list request of a scan: GET /user/api-calls (an org's calls have the same schema and paging). */
 export type ListCalls = ZooClient["listApiCalls"];

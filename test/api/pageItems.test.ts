@@ -26,6 +26,14 @@ describe("splitCompactPage: a compact page cut into its items' bytes, only when 
     expect(texts('{"items":[],"next_page":null}')).toEqual([]);
   });
 
+  test("a nested next_page or items key inside an item cannot be taken for the page's", () => {
+    const inner = '[{"x":[1],"next_page":"inner","items":[2]}]';
+    expect(split(`{"items":${inner},"next_page":"outer"}`)?.nextPage).toBe("outer");
+    expect(texts(`{"items":${inner},"next_page":"outer"}`)).toEqual([inner.slice(1, -1)]);
+    expect(split(`{"next_page":"outer","items":${inner}}`)?.nextPage).toBe("outer");
+    expect(texts(`{"next_page":"outer","items":${inner}}`)).toEqual([inner.slice(1, -1)]);
+  });
+
   test("any other shape, a body cut short or an empty item is left to JSON.parse", () => {
     for (const text of [
       '{ "next_page":null,"items":[]}',

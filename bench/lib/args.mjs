@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 export const USAGE = `usage: node bench/run.mjs [--quick] [--sizes 200k,1m] [--latencies 0,50] [--out FILE]
                          [--work DIR] [--keep] [--cpu-prof DIR] [--no-operations] [--no-naive]
                          [--fixed-history] [--output-bytes 2m] [--operations-concurrency 32]
-                         [--operations-window-days 35] [--limit 1000]
+                         [--operations-window-days 35] [--limit 10000]
   --quick            sizes 10k,20k (a smoke run of about ten minutes)
   --sizes            history sizes in calls (k and m suffixes), default 200k,1m
   --latencies        simulated latency per request in ms, default 0,50
@@ -19,7 +19,7 @@ export const USAGE = `usage: node bench/run.mjs [--quick] [--sizes 200k,1m] [--l
                      job the simulator serves (k and m suffixes; 0: its small stand-ins), default 2m
   --operations-concurrency N  most operations in flight, for the export and its ceiling alike, default 32 (the export's default)
   --operations-window-days N  the export's default operations window, for its ceiling, default 35
-  --limit N          page size of the list requests (export and ceilings), default 1000`;
+  --limit N          page size of the list requests (export and ceilings), default 10000 (the export's)`;
 
 function parseCount(text) {
   const match = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim());
@@ -52,7 +52,7 @@ export function parseBenchArgs(argv) {
       "output-bytes": { type: "string", default: "2m" },
       "operations-concurrency": { type: "string", default: "32" },
       "operations-window-days": { type: "string", default: "35" },
-      limit: { type: "string", default: "1000" },
+      limit: { type: "string", default: "10000" },
       help: { type: "boolean", default: false },
     },
   });

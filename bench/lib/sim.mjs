@@ -6,7 +6,7 @@ import { CLI } from "./paths.mjs";
  * The simulator in its own process (so that it never competes with the measured code for the
  * event loop), driven through its /_sim/* control endpoints (src/sim/control.ts).
  */
-export async function startSim({ calls, latencyMs, seed = 1, days = 90, outputBytes = 0, now }) {
+export async function startSim({ calls, latencyMs, seed = 1, days = 90, outputBytes = 0, now, apiTokens }) {
   const child = spawn(
     process.execPath,
     [
@@ -26,6 +26,7 @@ export async function startSim({ calls, latencyMs, seed = 1, days = 90, outputBy
       String(latencyMs),
       ...(outputBytes > 0 ? ["--output-bytes", String(outputBytes)] : []),
       ...(now === undefined ? [] : ["--now", now]),
+      ...(apiTokens === undefined ? [] : ["--api-tokens", String(apiTokens)]),
     ],
     { stdio: ["ignore", "pipe", "inherit"] },
   );

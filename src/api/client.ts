@@ -2,11 +2,11 @@ import { z } from "zod";
 import { ZooUsageError } from "../errors.js";
 import { exactItems, parseWithNumberTexts } from "./exactJson.js";
 import { invalidBody } from "./invalidBody.js";
-import { itemsArrayJson } from "./itemsJson.js";
 import { nextPageReadAhead } from "./nextPageReadAhead.js";
 import { type BodyFilter, OutputSkippingFilter } from "./operationBody.js";
 import type { MeasuredOutput } from "./outputSize.js";
 import { pageEnvelope } from "./pageEnvelope.js";
+import { PageItems, SplitPage, splitCompactPage } from "./pageItems.js";
 import type { AsyncOperation } from "./schemas/index.js";
 import { isUuid, parseAsyncOperation } from "./schemas/index.js";
 import { type ApiScope, scopedPath } from "./scope.js";
@@ -19,13 +19,12 @@ export type SortMode = "created_at_ascending" | "created_at_descending";
  * downstream, so that one bad record lands in `rejects` instead of failing the whole page.
  */
 export interface RawApiCallsPage {
-  items: unknown[];
   /**
-   * The `items` array's bytes as the server wrote them (itemsArrayJson), when the body is compact
-   * (Dropshot's `next_page` first, or `items` first): the loader can hand them to DuckDB without
-   * serialising each record.
+   * The page's records, unvalidated. A compact page (Dropshot's `next_page` first, or `items` first)
+   * keeps each item as the bytes the server sent (PageItems.bytesOf), parsed one at a time when
+   * asked: the loader can hand those bytes to DuckDB without serialising the record again.
    */
-  itemsJson: Buffer | undefined;
+  items: PageItems;
   nextPage: string | null;
   requestId: string | undefined;
 }
@@ -78,17 +77,17 @@ export class ZooClient {
         // first, CreatedAtSortMode says ascending only): always say which one.
         sort_by: params.sortBy ?? "created_at_ascending",
       },
-      onNextPageSeen === undefined
-        ? { signal: params.signal }
-        : { signal: params.signal, ...nextPageReadAhead(onNextPageSeen) },
+      {
+        signal: params.signal,
+        parse: splitCompactPage,
+        ...(onNextPageSeen === undefined ? {} : nextPageReadAhead(onNextPageSeen)),
+      },
     );
-    const { items, nextPage } = pageEnvelope(response.body, `GET ${path}`, response.requestId);
-    return {
-      items: exactItems(items, response.bytes),
-      itemsJson: itemsArrayJson(response.bytes, response.body),
-      nextPage,
-      requestId: response.requestId,
-    };
+    const { body, requestId } = response;
+    if (body instanceof SplitPage)
+      return { items: PageItems.raw(body.items), nextPage: body.nextPage, requestId };
+    const { items, nextPage } = pageEnvelope(body, `GET ${path}`, requestId);
+    return { items: PageItems.parsed(exactItems(items, response.bytes)), nextPage, requestId };
   }
 
   /**
@@ -102,7 +101,7 @@ export class ZooClient {
     limit?: number;
     pageToken?: string | null;
     signal?: AbortSignal | undefined;
-  }): Promise<RawApiCallsPage> {
+  }): Promise<{ items: unknown[]; nextPage: string | null; requestId: string | undefined }> {
     const path = scopedPath(params.scope, "payment/invoices");
     const response = await this.transport.getJson(
       path,
@@ -117,7 +116,7 @@ export class ZooClient {
     );
     const body = parseWithNumberTexts(response.bytes.toString("utf8"));
     const { items, nextPage } = pageEnvelope(body, `GET ${path}`, response.requestId);
-    return { items, itemsJson: undefined, nextPage, requestId: response.requestId };
+    return { items, nextPage, requestId: response.requestId };
   }
 
   /**

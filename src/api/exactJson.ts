@@ -43,6 +43,19 @@ export function exactItems(items: unknown[], bytes: Buffer): unknown[] {
 }
 
 /**
+ * One item as exactItems makes it: `item` is JSON.parse's reading of `bytes`, read again with an
+ * exact duration when JSON.parse rounded it (and kept as it is when the exact reader cannot take it).
+ */
+export function exactItem(item: unknown, bytes: Buffer): unknown {
+  if (!hasInexactDuration([item])) return item;
+  try {
+    return new ExactParser(bytes.toString("utf8")).value("item");
+  } catch {
+    return item;
+  }
+}
+
+/**
  * A JSON number kept as the text the server wrote ("12.30", "1e-7"): what parseWithNumberTexts makes
  * of every number, so that money reaches the schema with every digit sent and no double between.
  */

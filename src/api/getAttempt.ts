@@ -47,6 +47,11 @@ export interface RequestContext {
    * it happens: a caller pacing its requests backs off without waiting for the retry to end.
    */
   onRetry?: (error: ZooUsageError) => void;
+  /**
+   * Reads a successful body in place of JSON.parse, or returns undefined to leave it to JSON.parse
+   * (a listing page cut into its items' bytes, splitCompactPage): no string of the whole body is made.
+   */
+  parse?: (bytes: Buffer) => unknown;
 }
 
 /** What one attempt needs of the transport that makes it. */
@@ -116,6 +121,10 @@ export async function attemptGet(
     // one sent by onBody would wait for the decoding and parse below, which take milliseconds on a
     // full page.
     await setImmediate();
+  }
+  if (success && context.parse !== undefined) {
+    const body = context.parse(bytes);
+    if (body !== undefined) return { body, bytes, requestId, apiCallId };
   }
   const text = bytes.toString("utf8");
   if (success) {

@@ -138,6 +138,11 @@ function addSimCommand(program: Command, io: CliIo, done: Done): void {
     .option("--days <n>", "days of history the calls span", positiveInteger, 90)
     .option("--users <n>", "number of users (users 1-3 form an org, user 1 its admin)", positiveInteger, 4)
     .option(
+      "--api-tokens <n>",
+      withDefault("API tokens of user 0, its calls spread over them", "1 to 3"),
+      positiveInteger,
+    )
+    .option(
       "--now <iso>",
       withDefault("simulated time at start, then moved only by POST /_sim/clock", SIM_DEFAULTS.simNow),
       isoDate,

@@ -9,6 +9,7 @@ export interface SimFlags {
   calls: number;
   days: number;
   users: number;
+  apiTokens?: number;
   now?: Date;
   token?: string;
   priceAsString?: boolean;
@@ -58,6 +59,7 @@ export async function simAction(flags: SimFlags, io: CliIo): Promise<ExitCodeVal
       now: flags.now ?? new Date(),
       ...(flags.now === undefined ? { wallClock: () => new Date() } : {}),
       firstUserToken: flags.token,
+      ...(flags.apiTokens === undefined ? {} : { firstUserApiTokens: flags.apiTokens }),
       priceAsString: flags.priceAsString ?? false,
       priceMode: flags.priceMode,
       recordOwnTraffic: flags.recordOwnTraffic ?? false,

@@ -63,7 +63,9 @@ export const EXPORT_FLAGS = [
     flag: "--limit <n>",
     help: "page size of GET /user/api-calls (1-10000)",
     parse: "positiveInteger",
-    default: 1000,
+    // Dropshot's largest page: at a real network's latency a page costs a round trip, and the
+    // scan's memory does not grow with the page (a page's items are read one at a time).
+    default: 10_000,
     field: "limit",
   },
   {

@@ -1,3 +1,4 @@
+import { readdirSync, rmdirSync, rmSync } from "node:fs";
 import { mkdir, readdir, rm, rmdir } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
@@ -24,13 +25,17 @@ export interface Warehouse {
 }
 
 /**
- * DuckDB's memory limit for an export, per DuckDB thread: each thread of a Parquet write or an
- * insert holds its own buffers, so a limit shared by all threads runs out on a month's partition.
- * Past it DuckDB spills to its temp folder, or fails with an "Out of Memory Error" where it cannot
- * (an insert's buffers, which a full batch needs in one piece); the loader and the Parquet writer
- * then raise it and retry (outOfMemory.ts), up to the ceiling.
+ * DuckDB's memory limit for an export: per DuckDB thread (each thread of a Parquet write or an
+ * insert holds its own buffers, so a limit shared by all threads runs out on a month's partition),
+ * and never below the floor, whatever the cores: the account tables' joins (spenders over a large
+ * account's API tokens) need more than one thread's share. The limit is not what the export uses:
+ * what DuckDB holds follows the batches, which are bounded in bytes. Past it DuckDB spills to its
+ * temp folder beside the database, or fails with an "Out of Memory Error" where it cannot (an
+ * insert's buffers, which a full batch needs in one piece); the loader and the Parquet writer then
+ * raise it and retry (outOfMemory.ts), up to the ceiling.
  */
 const MEMORY_LIMIT_MB_PER_THREAD = 128;
+const MEMORY_LIMIT_FLOOR_MB = 512;
 const MEMORY_LIMIT_CEILING_MB = 4096;
 
 /**
@@ -92,12 +97,16 @@ export async function openWarehouse(
     close() {
       connection.closeSync();
       instance.closeSync();
+      if (!options.readOnly) removeSpillFolderSync(`${resolved}.tmp`);
     },
   };
 }
 
 function initialMemoryLimitMb(): number {
-  return Math.min(MEMORY_LIMIT_CEILING_MB, MEMORY_LIMIT_MB_PER_THREAD * duckdbThreads());
+  return Math.min(
+    MEMORY_LIMIT_CEILING_MB,
+    Math.max(MEMORY_LIMIT_FLOOR_MB, MEMORY_LIMIT_MB_PER_THREAD * duckdbThreads()),
+  );
 }
 
 function duckdbThreads(): number {
@@ -153,6 +162,22 @@ async function removeStaleSpillFiles(dir: string): Promise<void> {
     if (entry.startsWith("duckdb_temp_")) await rm(path.join(dir, entry), { force: true });
   }
   if (entries.length > 0) await rmdir(dir).catch(() => undefined);
+}
+
+/**
+ * The spill folder once the writer has closed: DuckDB removes its own files at close, and nobody
+ * else used the folder (one writer per file, and no reader while it writes). Only DuckDB's names are
+ * removed, and the folder only once it is empty.
+ */
+function removeSpillFolderSync(dir: string): void {
+  try {
+    for (const entry of readdirSync(dir)) {
+      if (entry.startsWith("duckdb_temp_")) rmSync(path.join(dir, entry), { force: true });
+    }
+    rmdirSync(dir);
+  } catch {
+    // No folder (nothing spilled), or something else left in it: kept as it is.
+  }
 }
 
 /**

@@ -85,28 +85,61 @@ abstract class StreamedSpoolFile {
  * twice with one batch in flight, plus the joined copy written at commit time).
  */
 export class RowSpool extends StreamedSpoolFile {
+  /** Characters appended so far (bytes, give or take the non-ASCII ones). */
+  bytes = 0;
+
   append(lines: readonly string[]): void {
     if (lines.length === 0) return;
-    this.write(`${lines.join("\n")}\n`);
+    const text = `${lines.join("\n")}\n`;
+    this.write(text);
     this.count += lines.length;
+    this.bytes += text.length;
   }
 }
 
 /**
- * One batch's raw records as one JSON array: each page's `items` bytes as the server sent them,
- * joined. DuckDB reads it as fast as NDJSON (format 'array'); JavaScript never serialises those
- * records, nor even encodes them again.
+ * One batch's raw records as one JSON array: each item's bytes as the server sent them, joined.
+ * DuckDB reads it as fast as NDJSON (format 'array'); JavaScript never serialises those records,
+ * nor even encodes them again. Items that lay side by side in one body (the usual page: all of
+ * them) are written as the one stretch of that body they span, commas included, without a copy.
  */
 export class ItemsSpool extends StreamedSpoolFile {
-  /** `itemsJson` is a page's `[...]` array; `records` how many items it holds. */
-  append(itemsJson: Buffer, records: number): void {
-    if (records === 0) return;
-    this.write(this.count === 0 ? "[" : ",");
-    this.write(itemsJson.subarray(1, -1));
-    this.count += records;
+  /** Bytes appended so far. */
+  bytes = 0;
+
+  append(items: readonly Buffer[]): void {
+    let run: Buffer | undefined;
+    for (const item of items) {
+      if (run !== undefined && follows(run, item)) {
+        run = Buffer.from(run.buffer, run.byteOffset, item.byteOffset + item.length - run.byteOffset);
+        continue;
+      }
+      if (run !== undefined) this.writeItems(run);
+      run = item;
+    }
+    if (run !== undefined) this.writeItems(run);
+    this.count += items.length;
+  }
+
+  private writeItems(run: Buffer): void {
+    this.write(this.bytes === 0 ? "[" : ",");
+    this.write(run);
+    this.bytes += run.length + 1;
   }
 
   protected override closing(): string {
     return "]";
   }
 }
+
+/** True when `item` starts one comma after `run` ends, in the same memory: `run,item`. */
+function follows(run: Buffer, item: Buffer): boolean {
+  return (
+    item.buffer === run.buffer &&
+    item.byteOffset === run.byteOffset + run.length + 1 &&
+    run.buffer instanceof ArrayBuffer &&
+    new Uint8Array(run.buffer, run.byteOffset + run.length, 1)[0] === COMMA
+  );
+}
+
+const COMMA = 0x2c;

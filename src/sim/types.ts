@@ -104,6 +104,8 @@ export interface SimulatorOptions {
   host?: string;
   port?: number;
   firstUserToken?: string;
+  /** API tokens of the first user, instead of 1 to 3 (a large account: its calls use them all). */
+  firstUserApiTokens?: number;
   priceAsString?: boolean;
   /**
    * "realistic" (default): prices follow Zoo's pricing rules, so they are whole cents and failed

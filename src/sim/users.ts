@@ -25,7 +25,12 @@ export interface UserProfile extends SimUser {
  * there are two users or more, and an org of three members exists from four users on. Later users
  * join the org or not by chance. There is one org: an org is the users with the same orgId.
  */
-export function createUsers(seed: number, count: number, firstUserToken?: string): UserProfile[] {
+export function createUsers(
+  seed: number,
+  count: number,
+  firstUserToken?: string,
+  firstUserApiTokens?: number,
+): UserProfile[] {
   if (!Number.isInteger(count) || count < 1) throw new RangeError("the simulator needs users >= 1");
   const users: UserProfile[] = [];
   for (let u = 0; u < count; u++) {
@@ -33,9 +38,15 @@ export function createUsers(seed: number, count: number, firstUserToken?: string
     const domain = pick(EMAIL_DOMAINS, seed, u, SALT.userEmail + 100);
     const suffix = (hash32(seed, u, SALT.userEmail + 200) % 900) + 100;
     const hasOrg = u >= 1 && (u <= 3 || unit(seed, u, SALT.userOrg) < 0.5);
-    const tokenCount = u === 1 ? 3 : 1 + (hash32(seed, u, SALT.userApiTokens) % 3);
+    const tokenCount =
+      u === 0 && firstUserApiTokens !== undefined
+        ? firstUserApiTokens
+        : u === 1
+          ? 3
+          : 1 + (hash32(seed, u, SALT.userApiTokens) % 3);
+    // Eight ids a user; a first user's tokens past eight come from a range no user reaches.
     const apiTokens = Array.from({ length: tokenCount }, (_, k) =>
-      derivedUuid(seed, u * 8 + k, SALT.userApiTokens),
+      derivedUuid(seed, k < 8 ? u * 8 + k : EXTRA_TOKEN_INDEX + k, SALT.userApiTokens),
     );
     const ownTokens = u === 1 ? withSharedLastFour(apiTokens) : apiTokens;
     users.push({
@@ -52,6 +63,9 @@ export function createUsers(seed: number, count: number, firstUserToken?: string
   }
   return users;
 }
+
+/** Where the ids of a first user's tokens past its eighth start (--api-tokens). */
+const EXTRA_TOKEN_INDEX = 2 ** 40;
 
 /** The org's service accounts (two): tokens of the org rather than of a user (ServiceAccount). */
 export function serviceAccountTokens(seed: number): string[] {

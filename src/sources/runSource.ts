@@ -32,6 +32,8 @@ export interface Source<Page, Batch> {
   take(batch: Batch, page: Page): Promise<PageCounts>;
   /** Records and rejects in the batch: it commits when this reaches the batch size. */
   size(batch: Batch): number;
+  /** True when the batch is full by another measure than its records (its bytes): it commits now. */
+  full?(batch: Batch): boolean;
   /** Load and checkpoint: commits the batch with the position it reaches, in one transaction. */
   commit(batch: Batch): Promise<CommitCounts>;
   /**
@@ -126,7 +128,8 @@ export async function runSource<Page, Batch>(
       options.onPage?.(found);
       const size = source.size(batch);
       const { batchRecords } = options;
-      if (shouldCommit({ size, batchRecords, idle: committer.idle, aborted: options.signal.aborted })) {
+      const full = source.full?.(batch) ?? false;
+      if (shouldCommit({ size, batchRecords, idle: committer.idle, aborted: options.signal.aborted, full })) {
         await committer.start(batch);
         batch = source.newBatch(batch);
         batchPages = 0;
@@ -197,7 +200,8 @@ export function shouldCommit(batch: {
   batchRecords: number;
   idle: boolean;
   aborted: boolean;
+  full?: boolean;
 }): boolean {
-  if (batch.size >= batch.batchRecords || batch.aborted) return true;
+  if (batch.size >= batch.batchRecords || batch.aborted || batch.full === true) return true;
   return batch.idle && batch.size >= Math.min(EAGER_COMMIT_RECORDS, batch.batchRecords);
 }

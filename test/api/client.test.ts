@@ -146,7 +146,7 @@ describe("ZooClient against the simulator", () => {
     do {
       const page = await other.client.listApiCalls({ limit: 500, pageToken: token });
       operationId ??= (
-        page.items as { id: string; method: string; endpoint?: string; status_code?: number }[]
+        [...page.items] as { id: string; method: string; endpoint?: string; status_code?: number }[]
       ).find(
         (call) =>
           call.method === "POST" && call.endpoint?.startsWith("/file/") && (call.status_code ?? 0) < 300,

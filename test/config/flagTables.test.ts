@@ -80,7 +80,11 @@ function otherValue(definition: FlagDefinition): string | number | boolean {
     if (other === undefined) throw new Error(`${definition.flag} has no choice but its default`);
     return other;
   }
-  if (definition.parse !== undefined) return Number(definition.default) + 1;
+  if (definition.parse !== undefined) {
+    // One below a default that may be its flag's largest value (--limit: 10000), else one above.
+    const value = Number(definition.default);
+    return value > 1 ? value - 1 : value + 1;
+  }
   if (definition.flag.endsWith("<duration>")) return "2h";
   if (definition.flag.endsWith("<url>")) return "http://127.0.0.1:1/elsewhere";
   return `/tmp/elsewhere/${attributeName(definition.flag)}`;

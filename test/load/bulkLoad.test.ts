@@ -1,6 +1,7 @@
 import { mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { splitCompactPage } from "../../src/api/pageItems.js";
 import { type Batch, noteRecord, serializeRow } from "../../src/load/apiCallBatch.js";
 import { ApiCallLoader } from "../../src/load/apiCallLoader.js";
 import { openWarehouse, TABLE_ROW_GROUP_ROWS, type Warehouse } from "../../src/load/database.js";
@@ -150,7 +151,10 @@ async function load(
         if (result.ok) batch.rows.append([serializeRow(result.row)]);
       }
     }
-    if (bulk) batch.items.append(Buffer.from(itemsText), items.length);
+    if (bulk)
+      batch.items.append(
+        splitCompactPage(Buffer.from(`{"items":${itemsText},"next_page":null}`))?.items ?? [],
+      );
     const result = await loader.commit(batch);
     await inspect?.(warehouse);
     expect(result.inserted).toBe(items.length);
@@ -238,7 +242,7 @@ test("a batch that needs more memory than DuckDB's limit is retried with a highe
       await warehouse.connection.run("SET memory_limit = '8MB'");
     });
     expect(limited.rows.length).toBe(items.length);
-    expect(limited.warnings.join("\n")).toMatch(/raised the limit to 256 MB and retried/);
+    expect(limited.warnings.join("\n")).toMatch(/raised the limit to \d+ MB and retried/);
   } finally {
     await cleanup();
   }

@@ -35,3 +35,12 @@ test.each(
 )("$what: commits $commits", ({ size, batchRecords, idle, aborted, commits }) => {
   expect(shouldCommit({ size, batchRecords, idle, aborted })).toBe(commits);
 });
+
+test("a batch full by its bytes commits whatever its records, even with a commit in flight", () => {
+  expect(shouldCommit({ size: 1_200, batchRecords: 25_000, idle: false, aborted: false, full: true })).toBe(
+    true,
+  );
+  expect(shouldCommit({ size: 1_200, batchRecords: 25_000, idle: false, aborted: false, full: false })).toBe(
+    false,
+  );
+});

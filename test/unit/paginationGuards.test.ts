@@ -1,4 +1,5 @@
 import { expect, test } from "vitest";
+import { PageItems } from "../../src/api/pageItems.js";
 import { type FetchPage, paginate } from "../../src/extract/paginate.js";
 import { PaginationAnomaly } from "../../src/extract/paginationAnomaly.js";
 
@@ -31,7 +32,7 @@ function fakeApi(pages: Record<string, FakePage>, misread?: (next: string) => st
     if (page === undefined) throw new Error(`400: no page for token ${token}`);
     if (page.next !== null) onNextPageSeen(misread ? misread(page.next) : page.next);
     await Promise.resolve();
-    return { items: page.items, itemsJson: undefined, nextPage: page.next, requestId: undefined };
+    return { items: PageItems.parsed(page.items), nextPage: page.next, requestId: undefined };
   };
   return { fetchPage, requests, signals };
 }
@@ -46,7 +47,7 @@ async function scan(fetchPage: FetchPage, startToken: string | null = null, maxP
   let anomaly: PaginationAnomaly | undefined;
   try {
     for await (const { page, requestToken } of paginate(fetchPage, startToken, { maxPages })) {
-      items.push(...(page.items as string[]));
+      items.push(...([...page.items] as string[]));
       requestTokens.push(requestToken);
     }
   } catch (error) {

@@ -2,26 +2,25 @@ import type { RawApiCallsPage, ZooClient } from "../../api/client.js";
 import { ZooUsageError } from "../../errors.js";
 import { type PageEvent, paginate } from "../../extract/paginate.js";
 import { PaginationAnomaly } from "../../extract/paginationAnomaly.js";
-import { type Batch, noteRecord, serializeRow } from "../../load/apiCallBatch.js";
-import { type ApiCallLoader, serializeReject } from "../../load/apiCallLoader.js";
+import { type Batch, noteRecord } from "../../load/apiCallBatch.js";
+import type { ApiCallLoader } from "../../load/apiCallLoader.js";
 import { finishScan } from "../../load/checkpoint.js";
 import type { Warehouse } from "../../load/database.js";
 import type { ScopeOwner } from "../../load/warehouseScope.js";
 import type { SecretBox } from "../../secrets/secretBox.js";
-import {
-  type CheckResult,
-  isEarlier,
-  rawForRejects,
-  type TransformContext,
-  toMicros,
-  toRow,
-} from "../../transform/apiCallRow.js";
-import { isBulkLoadable } from "../../transform/bulkLoadable.js";
+import { isEarlier, type TransformContext } from "../../transform/apiCallRow.js";
 import type { CommitCounts, PageCounts, Source } from "../runSource.js";
-import { checkPage } from "./checkPage.js";
 import { CursorGuard } from "./cursorGuard.js";
 import type { FutureCalls } from "./futureCalls.js";
+import { type PageRecords, readPageRecords } from "./pageRecords.js";
 import type { StartPoint } from "./startPoint.js";
+
+/**
+ * The spooled JSON of one batch at most, about one full page of 10,000 ordinary records: the insert
+ * reads a batch's files in one statement and its memory grows with their bytes, so a batch is one or
+ * two pages whatever the page size, and long records commit sooner.
+ */
+const BATCH_BYTES = 8 * 1024 * 1024;
 
 /** The list request of a scan: GET /user/api-calls (an org's calls have the same schema and paging). */
 export type ListCalls = ZooClient["listApiCalls"];
@@ -89,19 +88,30 @@ export class ApiCallsSource implements Source<PageEvent, Batch> {
   }
 
   async take(batch: Batch, { page, requestToken }: PageEvent): Promise<PageCounts> {
-    const checked = await checkPage(page.items, this.context.transform);
-    const calls = checked.flatMap((result) => (result.ok ? [result.call] : []));
-    const cursorProblem = this.cursor.check(calls);
+    const { transform, runId, now } = this.context;
+    const records = await readPageRecords(page.items, {
+      transform,
+      derived: batch.derived,
+      runId,
+      now,
+      where: `GET ${this.context.owner.scope === "org" ? "/org" : "/user"}/api-calls`,
+    });
+    const cursorProblem = this.cursor.check(records.calls);
     // The page is not taken: the next run reads it again from the token that fetched it.
     if (cursorProblem !== undefined) throw new PaginationAnomaly(cursorProblem, requestToken);
-    this.cursor.accept(calls);
-    const counts = this.addRecords(batch, page, checked);
+    this.cursor.accept(records.calls);
+    const counts = this.addRecords(batch, records);
     this.notePosition(batch, page);
     return counts;
   }
 
   size(batch: Batch): number {
     return batch.rows.count + batch.items.count + batch.rejects.length;
+  }
+
+  /** A batch of long records commits before its record count is reached: DuckDB reads it whole. */
+  full(batch: Batch): boolean {
+    return batch.rows.bytes + batch.items.bytes >= BATCH_BYTES;
   }
 
   async commit(batch: Batch): Promise<CommitCounts> {
@@ -121,41 +131,16 @@ export class ApiCallsSource implements Source<PageEvent, Batch> {
     await finishScan(warehouse, now(), lookbackMs);
   }
 
-  /**
-   * A page's records into the batch: rejects with their reason, valid calls as rows or, when DuckDB
-   * reads the page raw to the same rows, as the page's items the server sent.
-   */
-  private addRecords(batch: Batch, page: RawApiCallsPage, checked: readonly CheckResult[]): PageCounts {
-    const { transform, runId, now } = this.context;
-    const bulk =
-      page.itemsJson !== undefined &&
-      checked.every((result) => result.ok && isBulkLoadable(result.call, result.source));
-    const rows: string[] = [];
-    const counts: PageCounts = { records: 0, rejected: 0 };
-    for (const [index, result] of checked.entries()) {
-      if (!result.ok) {
-        counts.rejected += 1;
-        batch.rejects.push(
-          serializeReject({
-            run_id: runId,
-            rejected_at: now().toISOString(),
-            record_id: result.recordId,
-            reason: result.reason,
-            raw_json: rawForRejects(page.items[index], transform),
-          }),
-        );
-        continue;
-      }
-      const { call } = result;
-      this.checkOwner(batch, call.id, call.user_id, call.org_id ?? null);
-      counts.records += 1;
-      noteRecord(batch, this.checkpointTime(call.id, toMicros(call.created_at)));
-      if (bulk) batch.derived.add(call);
-      else rows.push(serializeRow(toRow(call, result.source, transform)));
+  /** A page's records into the batch: rejects, rows, and the items DuckDB reads as sent. */
+  private addRecords(batch: Batch, records: PageRecords): PageCounts {
+    for (const call of records.calls) {
+      this.checkOwner(batch, call.id, call.userId, call.orgId);
+      noteRecord(batch, this.checkpointTime(call.id, call.createdMicros));
     }
-    if (bulk && page.itemsJson !== undefined) batch.items.append(page.itemsJson, counts.records);
-    else batch.rows.append(rows);
-    return counts;
+    batch.rejects.push(...records.rejects);
+    batch.rows.append(records.rows);
+    batch.items.append(records.rawItems);
+    return { records: records.calls.length, rejected: records.rejects.length };
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { RawApiCallsPage } from "../../api/client.js";
+import { PageItems } from "../../api/pageItems.js";
 import { type PageEvent, paginate } from "../../extract/paginate.js";
 import { PaginationAnomaly } from "../../extract/paginationAnomaly.js";
 import type { Warehouse } from "../../load/database.js";
@@ -62,11 +63,10 @@ export class ListingSource<Row, Counts> implements Source<PageEvent, ListingBatc
   ) {}
 
   pages(): AsyncIterable<PageEvent> {
-    const page = async (token: string | null, signal: AbortSignal): Promise<RawApiCallsPage> => ({
-      itemsJson: undefined,
-      requestId: undefined,
-      ...(await this.listing.page(token, signal)),
-    });
+    const page = async (token: string | null, signal: AbortSignal): Promise<RawApiCallsPage> => {
+      const { items, nextPage } = await this.listing.page(token, signal);
+      return { items: PageItems.parsed(items), nextPage, requestId: undefined };
+    };
     return paginate((token, _onNext, signal) => page(token, signal), null, {
       maxPages: this.effects.maxPages,
       listing: this.listing.reads,

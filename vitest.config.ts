@@ -14,6 +14,9 @@ export default defineConfig({
     // when the machine is busy, and must still pass.
     testTimeout: 300_000,
     hookTimeout: 300_000,
+    // expect.poll waits for an event (a request counted, a socket closed); its 1 s default is a
+    // timing assertion in disguise on a busy machine.
+    expect: { poll: { timeout: 60_000 } },
     env: { TZ: "UTC" },
     // In CI, also a JSON report: .ci/run reads its counts for the summary line, and
     // scripts/slowest-tests.mjs its durations. Every skipped test is listed with its reason, and

@@ -90,4 +90,4 @@ test("no API token and no page token appears in any output or file", async () =>
     await proxy.close();
     await cleanup();
   }
-}, 180_000);
+});

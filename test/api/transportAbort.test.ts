@@ -6,7 +6,10 @@ import { ZooUsageError } from "../../src/errors.js";
 import { createLogger, silentLogger } from "../../src/log/logger.js";
 import { errorBody, type HostileApi, sendJson, startHostileApi } from "../helpers/hostileApi.js";
 
-/** Requests and retry waits end when their caller lets go: the run's signal, the page's own, or close(). */
+/**
+ * Requests and retry waits end when their caller lets go: the run's signal, the page's own, or close().
+ * A test's 30 s timeout is half the Retry-After: a wait that was not cut fails it, on any machine.
+ */
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -53,7 +56,7 @@ test("the run's signal ends a Retry-After: 60 wait at once, with no further requ
   expect(error.code).toBe("api.interrupted");
   expect(error.exitCode).toBe(130);
   expect(api.requests).toHaveLength(1);
-}, 5000);
+}, 30_000);
 
 test("a page's own signal abandons it (a dropped read-ahead) without stopping the client", async () => {
   const api = await hostile(retryAfter60());
@@ -65,7 +68,7 @@ test("a page's own signal abandons it (a dropped read-ahead) without stopping th
   dropped.abort();
   expect((await failureOf(page)).code).toBe("api.interrupted");
   expect(api.requests).toHaveLength(1);
-}, 5000);
+}, 30_000);
 
 test("close() abandons a request nobody awaits any more", async () => {
   const api = await hostile(() => undefined); // accepts, never answers
@@ -74,7 +77,7 @@ test("close() abandons a request nobody awaits any more", async () => {
   await expect.poll(() => api.requests.length).toBe(1);
   await client.close();
   expect((await failure).code).toBe("api.interrupted");
-}, 5000);
+}, 30_000);
 
 test("RetryLog: the first five retries in full, then counts per cause in one summary line", () => {
   const lines: string[] = [];

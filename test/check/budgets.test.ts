@@ -20,7 +20,7 @@ let warehouse: Warehouse;
 beforeAll(async () => {
   history = await simHistory({ seed: 1, calls: 20_000, days: 120 });
   warehouse = await openWarehouse(history.db, { readOnly: true });
-}, 120_000);
+});
 
 afterAll(async () => {
   warehouse.close();

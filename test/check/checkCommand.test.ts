@@ -20,7 +20,7 @@ let workspace: Awaited<ReturnType<typeof tempWorkspace>>;
 beforeAll(async () => {
   history = await simHistory({ seed: 1, calls: 5_000, days: 60 });
   workspace = await tempWorkspace();
-}, 120_000);
+});
 
 afterAll(async () => {
   await history.cleanup();

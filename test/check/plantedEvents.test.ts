@@ -47,7 +47,7 @@ const opened = new Map<string, Warehouse>();
 beforeAll(async () => {
   for (const seed of [1, 2, 3]) histories.set(`seed ${seed}`, await simHistory({ ...HISTORY, seed }));
   histories.set("planted", await simHistory({ ...HISTORY, ...PLANTED }));
-}, 240_000);
+});
 
 afterAll(async () => {
   for (const warehouse of opened.values()) warehouse.close();

@@ -15,7 +15,7 @@ let history: { db: string; cleanup: () => Promise<void> };
 beforeAll(async () => {
   // Ends mid-month (2026-10-15T12:00Z): the forecast has 17 days ahead to draw.
   history = await simHistory({ seed: 2, calls: 10_000, days: 90, now: new Date("2026-10-15T12:00:00Z") });
-}, 120_000);
+});
 
 afterAll(async () => {
   await history.cleanup();

@@ -7,7 +7,7 @@ import { loadExportConfig } from "../../src/config/exportConfig.js";
 import { loadReportConfig } from "../../src/config/reportConfig.js";
 import { ExitCode } from "../../src/errors.js";
 import { SIM_DEFAULTS } from "../../src/sim/defaults.js";
-import { runCli } from "../helpers/cli.js";
+import { HANG_BOUND_MS, runCli } from "../helpers/cli.js";
 
 /** `--help` of the built CLI, checked to end well. */
 async function help(args: string[]): Promise<string> {
@@ -214,7 +214,7 @@ test("help read by a reader that stops early (`| head -1`) ends quietly, exit 0"
   // The reader is gone before the help is written, as `head -1` is after its line: the writes have
   // nowhere to go.
   child.stdout.destroy();
-  const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  const timer = setTimeout(() => child.kill("SIGKILL"), HANG_BOUND_MS);
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
   clearTimeout(timer);
   expect(stderr).toBe("");

@@ -48,7 +48,7 @@ describe("operations phase pace", () => {
     expect(pace?.peak).toBeLessThanOrEqual(16);
     expect(stored).toBe(summary.operations?.fetched);
     expect(stored).toBeGreaterThan(100);
-  }, 60_000);
+  });
 
   test("under a storm of 429s the phase completes and the concurrency comes down", async () => {
     const { summary, exitCode, stored } = await exportWith({ rate429: 0.3 });
@@ -60,9 +60,9 @@ describe("operations phase pace", () => {
     expect(pace?.final).toBeLessThan(4);
     expect(stored).toBe(summary.operations?.fetched);
     expect(stored).toBeGreaterThan(100);
-  }, 60_000);
+  });
 
-  test("SIGINT mid-phase: stops within seconds, every operation answered is committed, the next run finishes", async () => {
+  test("SIGINT mid-phase: stops with requests still held, every operation answered is committed, the next run finishes", async () => {
     sim = await startSimulator({ seed: 5, calls: 1500, days: 3, users: 1 });
     const env = { ZOO_API_TOKEN: sim.users[0]?.token ?? "", ZOO_HOST: sim.url };
     const workspace = await tempWorkspace();
@@ -72,17 +72,16 @@ describe("operations phase pace", () => {
       const gate = sim.holdRequests(200);
       let child: ChildProcess | undefined;
       const run = runCli(args, { env, timeoutMs: 60_000, onSpawn: (spawned) => (child = spawned) });
-      let signalledAt = 0;
       let held = 0;
       try {
         await whileRunning(gate.reached, run, "an operation request was held");
-        signalledAt = Date.now();
         child?.kill("SIGINT");
         const first = await run;
-        const stoppedWithinMs = Date.now() - signalledAt;
         held = gate.held;
         expect(first.code, first.stderr).toBe(130);
-        expect(stoppedWithinMs).toBeLessThan(3000);
+        // It stopped without waiting for its requests: they are held until released, below (an
+        // event, where a stopwatch would fail on a busy machine; the run's bound catches a wait).
+        expect(held).toBeGreaterThan(0);
       } finally {
         gate.release();
       }
@@ -97,5 +96,5 @@ describe("operations phase pace", () => {
     } finally {
       await workspace.cleanup();
     }
-  }, 90_000);
+  });
 });

@@ -110,7 +110,7 @@ describe("an s3:// --out", () => {
     expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM internal.parquet_dirty")).toEqual([
       { n: 0 },
     ]);
-  }, 120_000);
+  });
 
   test("a run with nothing new uploads nothing", async () => {
     const { db } = await workspace;
@@ -121,7 +121,7 @@ describe("an s3:// --out", () => {
       expect.objectContaining({ objects: 0, bytes: 0, deleted: 0 }),
     );
     expect(s3.requests.filter(isPartitionPut)).toEqual([]);
-  }, 120_000);
+  });
 
   test("a day later only the changed partitions are uploaded, and an emptied one is deleted", async () => {
     const { db } = await workspace;
@@ -156,7 +156,7 @@ describe("an s3:// --out", () => {
     expect(summary.upload?.deleted).toBe(1);
     const keys = await expectBucketEqualsWarehouse(db, "cold");
     expect(keys).not.toContain("api_calls/created_day=2001-01-01/data.parquet");
-  }, 120_000);
+  });
 
   test("the prefix's owner marker refuses a second warehouse before anything is made", async () => {
     const { dir } = await workspace;
@@ -166,7 +166,7 @@ describe("an s3:// --out", () => {
     expect(result.stderr).toContain("output.other_warehouse");
     expect(result.stderr).toContain(`s3://${BUCKET}/cold/_zoo_usage_owner.json`);
     expect(existsSync(other)).toBe(false);
-  }, 120_000);
+  });
 });
 
 test("a run killed during an upload keeps its partitions dirty, and the next run finishes them", async () => {
@@ -199,7 +199,7 @@ test("a run killed during an upload keeps its partitions dirty, and the next run
   } finally {
     await cleanup();
   }
-}, 180_000);
+});
 
 test("503 SlowDown and dropped connections are retried with backoff, and the run completes", async () => {
   const { db, cleanup } = await tempWorkspace();
@@ -225,7 +225,7 @@ test("503 SlowDown and dropped connections are retried with backoff, and the run
     s3.intercept = undefined;
     await cleanup();
   }
-}, 180_000);
+});
 
 test("credentials from a profile (AWS_PROFILE and the shared files) are taken as the AWS CLI takes them", async () => {
   const { dir, db, cleanup } = await tempWorkspace();
@@ -252,7 +252,7 @@ test("credentials from a profile (AWS_PROFILE and the shared files) are taken as
   } finally {
     await cleanup();
   }
-}, 180_000);
+});
 
 interface RefusalCase {
   what: string;

@@ -55,4 +55,4 @@ test("sim by hand: burn within 2x of the daily spend, a runway of some days", as
   } finally {
     await workspace.cleanup();
   }
-}, 60_000);
+});

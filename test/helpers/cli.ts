@@ -3,6 +3,11 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
+/**
+ * The least time a test gives a process before it takes it for hung and kills it: a bound, never a
+ * measure. What takes a second on an idle machine takes tens of seconds on a busy one.
+ */
+export const HANG_BOUND_MS = 120_000;
 export const CLI = path.join(REPO_ROOT, "dist/cli/main.js");
 
 /** The end-to-end tests run the built binary, as a user would; `npm test` builds it first. */
@@ -26,7 +31,10 @@ export function runCli(
     onSpawn?: (child: ChildProcess) => void;
     /** Run through this shell: args[0..] are the shell's own ("-c", script, $0, $1 = CLI path...). */
     shell?: string;
-    /** SIGKILL the child after this long (the result then has signal SIGKILL): a bound, not a sync. */
+    /**
+     * SIGKILL the child after this long, and never before HANG_BOUND_MS (the result then has signal
+     * SIGKILL): a bound for a hang, not a sync.
+     */
     timeoutMs?: number;
   } = {},
 ): Promise<CliResult> {
@@ -50,7 +58,7 @@ export function runCli(
     const timer =
       options.timeoutMs === undefined
         ? undefined
-        : setTimeout(() => child.kill("SIGKILL"), options.timeoutMs);
+        : setTimeout(() => child.kill("SIGKILL"), Math.max(options.timeoutMs, HANG_BOUND_MS));
     child.on("error", reject);
     child.on("close", (code, signal) => {
       clearTimeout(timer);

@@ -124,7 +124,7 @@ test("an invoice with a lone surrogate in a metadata key and one of 20 MB are re
   ]);
   expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM api_calls")).toEqual([{ n: 1 }]);
   expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM rejects")).toEqual([{ n: 2 }]);
-}, 60_000);
+});
 
 const TOKEN = {
   id: "0a1b2c3d-0000-4000-8000-0000000000aa",
@@ -166,7 +166,7 @@ test("a token with a lone surrogate or a 17 MB label is a reject; a label with c
   const second = await run();
   expect(second.exitCode).toBe(4);
   expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM api_tokens")).toEqual([{ n: 1 }]);
-}, 60_000);
+});
 
 function balance(monthly: string, stable: string, extra = ""): string {
   return `{"created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z","monthly_api_credits_remaining":1,"monthly_api_credits_remaining_monetary_value":${monthly},"stable_api_credits_remaining":2,"stable_api_credits_remaining_monetary_value":${stable}${extra}}`;
@@ -208,7 +208,7 @@ test("a balance of two values at the DECIMAL(18,6) maximum is stored and summed;
   expect(await queryDb(db, "SELECT remaining_usd::VARCHAR AS remaining FROM credit_runway")).toEqual([
     { remaining: "1000000000000.000001" },
   ]);
-}, 60_000);
+});
 
 test("a warehouse made before money_raw and money_flags gains them on open, where a new one has them", async () => {
   const workspace = await resources.workspace();

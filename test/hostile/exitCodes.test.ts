@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { describeRun } from "../../src/commands/export.js";
 import { loadExportConfig } from "../../src/config/exportConfig.js";
 import { newRunSummary, type RunSummary } from "../../src/pipeline/runSummary.js";
-import { runCli } from "../helpers/cli.js";
+import { HANG_BOUND_MS, runCli } from "../helpers/cli.js";
 import {
   errorBody,
   HOSTILE_USER_ID,
@@ -27,7 +27,7 @@ const { hostile, workspace, onCleanup } = resourcesPerTest();
 
 /** Kills a CLI child that outlives the test's bound, so a regression fails instead of hanging. */
 function bounded(child: ChildProcess): void {
-  const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  const timer = setTimeout(() => child.kill("SIGKILL"), HANG_BOUND_MS);
   child.on("exit", () => clearTimeout(timer));
 }
 

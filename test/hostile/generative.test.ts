@@ -272,4 +272,4 @@ test("any drawn records: no failed run, nothing lost, what can be stored is stor
     ),
     { numRuns: 30, seed: Number(process.env.GEN_SEED ?? 20261123), endOnFailure: true },
   );
-}, 120_000);
+});

@@ -101,4 +101,4 @@ test("any drawn operation body the validator accepts loads, and DuckDB refuses n
     // The draws must reach the loader, or this proves nothing.
     expect(accepted).toBeGreaterThan(20);
   });
-}, 60_000);
+});

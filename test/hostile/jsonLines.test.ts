@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { describe, expect, test } from "vitest";
-import { outputSeen, REPO_ROOT, runCli } from "../helpers/cli.js";
+import { HANG_BOUND_MS, outputSeen, REPO_ROOT, runCli } from "../helpers/cli.js";
 import { exportOnce } from "../helpers/exportHarness.js";
 import { errorBody, pagedHandler, resourcesPerTest, sendJson, validCall } from "../helpers/hostileApi.js";
 import { expectJsonLogLines } from "../helpers/jsonLogLines.js";
@@ -117,7 +117,7 @@ describe("--json prints exactly one line of JSON on stdout", () => {
       ],
       { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "inherit"] },
     );
-    const timer = setTimeout(() => holder.kill("SIGKILL"), 30_000);
+    const timer = setTimeout(() => holder.kill("SIGKILL"), HANG_BOUND_MS);
     onCleanup(async () => {
       clearTimeout(timer);
       holder.kill("SIGKILL");

@@ -1,7 +1,7 @@
 import fc from "fast-check";
-import { describe, expect, test } from "vitest";
-import type { Warehouse } from "../../src/load/database.js";
-import { withTempWarehouse } from "../helpers/exportHarness.js";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { openWarehouse, type Warehouse } from "../../src/load/database.js";
+import { tempWorkspace } from "../helpers/exportHarness.js";
 import { type BookShape, makeBook, micros, usd, writeBook } from "./billingBook.js";
 
 /**
@@ -11,6 +11,31 @@ import { type BookShape, makeBook, micros, usd, writeBook } from "./billingBook.
  */
 
 type Row = Record<string, unknown>;
+
+let shared: Warehouse;
+let cleanup: () => Promise<void>;
+beforeAll(async () => {
+  const workspace = await tempWorkspace();
+  cleanup = workspace.cleanup;
+  shared = await openWarehouse(workspace.db);
+});
+afterAll(async () => {
+  shared?.close();
+  await cleanup?.();
+});
+
+/**
+ * The file's one warehouse, empty for each test: its book is written in a transaction rolled back
+ * after it. Opening a warehouse (schema, views, comments) costs more than most books.
+ */
+async function withEmptyWarehouse(use: (warehouse: Warehouse) => Promise<void>): Promise<void> {
+  await shared.connection.run("BEGIN TRANSACTION");
+  try {
+    await use(shared);
+  } finally {
+    await shared.connection.run("ROLLBACK");
+  }
+}
 
 async function rows(warehouse: Warehouse, sql: string): Promise<Row[]> {
   const reader = await warehouse.connection.runAndReadAll(sql);
@@ -44,7 +69,7 @@ async function checkInvariants(warehouse: Warehouse, priced: number): Promise<Ro
 }
 
 async function withBook(shape: BookShape, use: (warehouse: Warehouse, months: Row[]) => Promise<void>) {
-  await withTempWarehouse(async (warehouse) => {
+  await withEmptyWarehouse(async (warehouse) => {
     const book = makeBook(shape);
     await writeBook(warehouse, book);
     const months = await checkInvariants(warehouse, book.calls.length);
@@ -141,7 +166,7 @@ test("credit-covered calls are not billed, with their exact amount; the draft's 
 });
 
 test("a late call waits for the next invoice, then is invoiced on it", async () => {
-  await withTempWarehouse(async (warehouse) => {
+  await withEmptyWarehouse(async (warehouse) => {
     const book = makeBook({ items: "call", late: true });
     // Before September's invoice: the late call is awaiting, August agrees.
     await writeBook(warehouse, { ...book, invoices: book.invoices.filter((i) => i.id !== "in_2026-09") });
@@ -265,7 +290,7 @@ describe("each planted disagreement is found once, with its amount", () => {
 });
 
 test("an extra line no call names is another charge, shown apart, never a difference", async () => {
-  await withTempWarehouse(async (warehouse) => {
+  await withEmptyWarehouse(async (warehouse) => {
     const book = makeBook({ items: "call" });
     const august = book.invoices.find((invoice) => invoice.id === "in_2026-08");
     if (august === undefined) throw new Error("no August invoice");
@@ -285,7 +310,7 @@ test("an extra line no call names is another charge, shown apart, never a differ
 });
 
 test("what the credits paid: the lesser of the calls not billed and the credits seen consumed", async () => {
-  await withTempWarehouse(async (warehouse) => {
+  await withEmptyWarehouse(async (warehouse) => {
     const book = makeBook({ items: "call", creditCovered: 4 });
     await writeBook(warehouse, book);
     // August: 3.00 consumed between two snapshots inside the month, and the plan's 20.00 allowance.
@@ -338,7 +363,7 @@ test("what the credits paid: the lesser of the calls not billed and the credits 
 });
 
 test("any combination of shapes: every priced call in one class, sums exact, no false differs", async () => {
-  await withTempWarehouse(async (warehouse) => {
+  await withEmptyWarehouse(async (warehouse) => {
     const shapes = fc.record({
       items: fc.constantFrom("call" as const, "month" as const),
       subscription: fc.boolean(),

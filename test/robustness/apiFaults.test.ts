@@ -86,7 +86,7 @@ describe("faults from the API", () => {
       await proxy.close();
       await cleanup();
     }
-  }, 60_000);
+  });
 
   test("when the retry budget runs out, the run commits what it has, exits 4, and the next run continues", async () => {
     let failing = true;

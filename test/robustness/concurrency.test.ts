@@ -59,4 +59,4 @@ test("two exports at once on one database: one runs, the other fails fast; the r
     await reference.cleanup();
     await shared.cleanup();
   }
-}, 120_000);
+});

@@ -95,7 +95,7 @@ test("no API token and no page token appears in any output or file", async () =>
     await proxy.close();
     await cleanup();
   }
-}, 180_000);
+});
 
 const AWS_SECRET = "aws-SECRET-canary-key-7d2f9a4c1e8b";
 const AWS_SESSION = "aws-SESSION-canary-token-3b6e0f5a2c9d";
@@ -161,4 +161,4 @@ test("no AWS secret key or session token appears in any output, file or object",
     await s3.close();
     await cleanup();
   }
-}, 180_000);
+});

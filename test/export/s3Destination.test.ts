@@ -37,8 +37,24 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
   return { ZOO_API_TOKEN: token, ZOO_HOST: sim.url, ...s3.env(), ...extra };
 }
 
+/**
+ * Pages of 500: a nightly run starts at the stored page position before its lookback window, so
+ * with pages smaller than the ~2,500-call history it reads the window, not the whole history.
+ */
 function exportArgs(db: string, prefix: string, ...more: string[]): string[] {
-  return ["export", "--db", db, "--out", `s3://${BUCKET}/${prefix}`, "--partition", "day", "--json", ...more];
+  return [
+    "export",
+    "--db",
+    db,
+    "--out",
+    `s3://${BUCKET}/${prefix}`,
+    "--partition",
+    "day",
+    "--limit",
+    "500",
+    "--json",
+    ...more,
+  ];
 }
 
 function summaryOf(stdout: string): Record<string, unknown> & { upload?: Record<string, number> } {

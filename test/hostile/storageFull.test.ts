@@ -19,7 +19,8 @@ beforeAll(async () => {
 afterAll(() => sim.close());
 
 /** Small batches: each batch's spool file fits under the limit, the growing database does not. */
-const EXPORT = ["export", "--no-operations", "--batch-records", "500"];
+// Pages of 500 too: the spool files of a batch stay small, and the database is what fills the disk.
+const EXPORT = ["export", "--no-operations", "--batch-records", "500", "--limit", "500"];
 
 function expectStorageFailure(result: CliResult, db: string, why: RegExp, hint: RegExp): void {
   expect(result.code, result.stderr).toBe(2);

@@ -1,9 +1,9 @@
-import { stat } from "node:fs/promises";
-import path from "node:path";
 import type { CheckConfig } from "../config/checkConfig.js";
 import { ExitCode, type ExitCodeValue, ZooUsageError } from "../errors.js";
 import { alertKey, readAlertState, recordReportedAlerts } from "../load/alertState.js";
 import { openWarehouse, type Warehouse } from "../load/database.js";
+import { existingDatabase } from "../load/existingDatabase.js";
+import { presentViews } from "../load/presentViews.js";
 import type { Logger } from "../log/logger.js";
 import { counted } from "../log/plural.js";
 import { type Alert, alertJson, alertLine } from "./alert.js";
@@ -87,27 +87,8 @@ function utcDay(instant: Date): string {
   return instant.toISOString().slice(0, 10);
 }
 
-async function existingDatabase(configured: string): Promise<string> {
-  const dbPath = path.resolve(configured);
-  // Read-only DuckDB cannot open a missing file and says so cryptically: say it plainly first.
-  const file = await stat(dbPath).catch(() => null);
-  if (file === null || !file.isFile()) {
-    throw new ZooUsageError({
-      code: "config.invalid",
-      message: `No zoo-usage database at ${dbPath}`,
-      hint: "Run `zoo-usage export` first, or point --db or $ZOO_USAGE_DB at the database.",
-    });
-  }
-  return dbPath;
-}
-
 async function requireViews(warehouse: Warehouse): Promise<void> {
-  const rows = (
-    await warehouse.connection.runAndReadAll(
-      "SELECT view_name FROM duckdb_views() WHERE NOT internal AND schema_name = 'main'",
-    )
-  ).getRowObjectsJS();
-  const present = new Set(rows.map((row) => String(row.view_name)));
+  const present = await presentViews(warehouse.connection);
   const missing = REQUIRED_VIEWS.filter((view) => !present.has(view));
   if (missing.length > 0) {
     throw new ZooUsageError({

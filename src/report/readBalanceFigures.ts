@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
+import { hasViews } from "../load/presentViews.js";
 import { sqlFile } from "../load/sqlFiles.js";
-import { hasViews } from "./presentViews.js";
 import { present } from "./readInvoiceFigures.js";
 import { optionalText, queryRows, text } from "./rowValues.js";
 

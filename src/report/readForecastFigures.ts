@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { hasViews } from "./presentViews.js";
+import { hasViews } from "../load/presentViews.js";
 import { count, queryRows, text } from "./rowValues.js";
 
 /**

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
+import { hasViews } from "../load/presentViews.js";
 import { sqlFile } from "../load/sqlFiles.js";
 import type { OperationFigures } from "./figures.js";
-import { hasViews } from "./presentViews.js";
 import { count, optionalText, queryRows, text } from "./rowValues.js";
 
 /** The views the operation sections read; another part of zoo-usage creates them. */

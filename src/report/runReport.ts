@@ -1,12 +1,11 @@
-import { stat } from "node:fs/promises";
-import path from "node:path";
 import type { ReportConfig } from "../config/reportConfig.js";
 import { ZooUsageError } from "../errors.js";
 import { openWarehouse, type Warehouse } from "../load/database.js";
+import { existingDatabase } from "../load/existingDatabase.js";
+import { presentViews } from "../load/presentViews.js";
 import type { Logger } from "../log/logger.js";
 import type { ReportFigures } from "./figures.js";
 import { renderHtml } from "./html.js";
-import { presentViews } from "./presentViews.js";
 import { readReportFigures } from "./readFigures.js";
 import { renderTerminal } from "./terminal.js";
 import { writeFileAtomic } from "./writeAtomic.js";
@@ -44,16 +43,7 @@ export function toJson(value: unknown): string {
 }
 
 async function readFigures(config: ReportConfig, generatedAt: Date): Promise<ReportFigures> {
-  const dbPath = path.resolve(config.dbPath);
-  // Read-only DuckDB cannot open a missing file and says so cryptically: say it plainly first.
-  const file = await stat(dbPath).catch(() => null);
-  if (file === null || !file.isFile()) {
-    throw new ZooUsageError({
-      code: "config.invalid",
-      message: `No zoo-usage database at ${dbPath}`,
-      hint: "Run `zoo-usage export` first (or `npm start` for the demo), or point --db or $ZOO_USAGE_DB at the database.",
-    });
-  }
+  const dbPath = await existingDatabase(config.dbPath);
   const warehouse = await openWarehouse(dbPath, { readOnly: true });
   try {
     await requireViews(warehouse);

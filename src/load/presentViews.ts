@@ -1,17 +1,14 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { queryRows } from "./rowValues.js";
 
 /**
- * The views the database has in its main schema. A report opens read-only and never adds a view,
- * so a warehouse written by an older version shows only the sections its views can fill.
+ * The views the database has in its main schema. A reader (report, check) opens read-only and
+ * never adds a view, so a warehouse written by an older version shows only what its views hold.
  */
 export async function presentViews(connection: DuckDBConnection): Promise<Set<string>> {
-  const rows = await queryRows(
-    connection,
+  const reader = await connection.runAndReadAll(
     "SELECT view_name FROM duckdb_views() WHERE NOT internal AND schema_name = 'main'",
-    {},
   );
-  return new Set(rows.map((row) => String(row.view_name)));
+  return new Set(reader.getRows().map(([name]) => String(name)));
 }
 
 /** Whether every one of `names` is among the database's views. */

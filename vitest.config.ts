@@ -4,8 +4,9 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     environment: "node",
-    // Two cores: more workers than that only adds contention to the simulator-backed tests.
-    maxWorkers: 2,
+    // One more worker than a 2-core machine's cores: a worker spends most of its time waiting on
+    // the exports it spawns and on DuckDB's threads, so a third keeps both cores busy.
+    maxWorkers: 3,
     // One module graph per worker, not one per file: each file would otherwise load src/, zod,
     // undici and DuckDB's addon again (about a third of the CPU of the quick tests). The tests keep
     // no state in shared modules and change no process-wide setting, so files cannot see each other.

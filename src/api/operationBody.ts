@@ -61,7 +61,10 @@ export class OutputSkippingFilter implements BodyFilter {
           }
           if (this.#counter.byte(byte)) {
             this.#finishOutput();
-            // The closing quote is kept: the value reads as "".
+            // The closing quote is kept: the value reads as "", or as the bytes JSON.parse would
+            // have refused in it, so that the body fails as the whole body would.
+            const refused = this.#counter.invalid;
+            if (refused !== undefined) kept.push(Buffer.from(refused));
             from = i;
             this.#skipping = false;
             this.#inString = false;

@@ -114,6 +114,85 @@ test("any base64-looking value, stray characters included, is sized as Buffer.fr
   );
 });
 
+/** JSON.parse's complaint about `text` without where (the filter's body is shorter), or undefined. */
+function parseError(text: string): string | undefined {
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message.replace(/ in JSON at position.*$/s, "");
+  }
+}
+
+/** A body whose one output value is `raw`, as written in the JSON (escapes and all). */
+function bodyWithRawOutput(raw: string, type = "file_conversion"): Buffer {
+  return Buffer.from(`{"type":"${type}","outputs":{"a.step":"${raw}"},"status":"completed"}`, "utf8");
+}
+
+describe("an output value JSON.parse would refuse fails the body as reading it whole would", () => {
+  test.each([
+    ["a raw control character among base64 digits", "QUJD\u0001REVG"],
+    ["a raw tab after the padding", "QQ==\t"],
+    ["a raw newline in the last, partial group", "QUJDRA\n"],
+    ["an unknown escape", "QUJD\\qRA=="],
+    ["a \\u escape with a letter that is not hex", "QU\\u12G4JD"],
+    ["a \\u escape cut by the closing quote", "QUJD\\u12"],
+  ])("%s", (_, raw) => {
+    for (const type of ["file_conversion", "text_to_cad_multi_file_iteration"]) {
+      const body = bodyWithRawOutput(raw, type);
+      const whole = parseError(body.toString("utf8"));
+      expect(whole, "the whole body is refused").toBeDefined();
+      for (let size = 1; size <= body.length; size++) {
+        expect(parseError(filtered(body, size).kept.toString("utf8")), `${type} at chunk ${size}`).toBe(
+          whole,
+        );
+      }
+    }
+  });
+
+  test("a control character anywhere in long plain text after an '=' is found, at any alignment", () => {
+    for (let at = 0; at < 70; at++) {
+      const text = `x = 1;${" ".repeat(at)}\u0007${" ".repeat(70 - at)}`;
+      const body = bodyWithRawOutput(text, "text_to_cad_multi_file_iteration");
+      const whole = parseError(body.toString("utf8"));
+      expect(whole).toMatch(/control character/);
+      for (const size of [1, 3, 4, 7, 16, 64, body.length]) {
+        expect(parseError(filtered(body, size).kept.toString("utf8")), `at ${at}, chunk ${size}`).toBe(whole);
+      }
+      // The same text without the control character is sized whole.
+      const clean = bodyWithRawOutput(text.replace("\u0007", " "), "text_to_cad_multi_file_iteration");
+      expect(filtered(clean, 16).outputs.get("a.step")?.textBytes).toBe(text.length);
+    }
+  });
+
+  test("any value of digits, escapes good and bad, and raw control characters: refused exactly when the whole body is", () => {
+    const piece = fc.oneof(
+      {
+        weight: 20,
+        arbitrary: fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"),
+      },
+      { weight: 2, arbitrary: fc.constantFrom("=", " ", "é", "\\n", "\\/", "\\u00e9", "\\\\") },
+      { weight: 1, arbitrary: fc.constantFrom("\u0001", "\t", "\u001f", "\\q", "\\x", "\\u12G4", "\\uZZZZ") },
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 120 }), fc.integer({ min: 1, max: 61 }), (pieces, size) => {
+        const body = bodyWithRawOutput(pieces.join(""));
+        const whole = parseError(body.toString("utf8"));
+        const { kept, outputs } = filtered(body, size);
+        expect(parseError(kept.toString("utf8"))).toBe(whole);
+        if (whole === undefined) {
+          const value =
+            (JSON.parse(body.toString("utf8")) as { outputs: Record<string, string> }).outputs["a.step"] ??
+            "";
+          expect(outputs.get("a.step")?.base64Bytes).toBe(Buffer.from(value, "base64").length);
+          expect(outputs.get("a.step")?.textBytes).toBe(Buffer.byteLength(value));
+        }
+      }),
+      { numRuns: 400, seed: 41 },
+    );
+  });
+});
+
 test("a parsed output is sized without decoding it, as outputFiles sizes it by decoding", () => {
   // Clean base64 (with its padding), stray and url-safe characters, a '=' inside, non-ASCII text.
   const character = fc.oneof(

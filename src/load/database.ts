@@ -6,7 +6,6 @@ import { ExitCode, ZooUsageError } from "../errors.js";
 import { type DuckDBConnection, DuckDBInstance, quotedString } from "./duckdb.js";
 import { moveInternalState } from "./internalSchema.js";
 import { MOVE_INTERNAL_STATE, SCHEMA_STEPS, schemaStatements } from "./schemaFiles.js";
-import { schemaFingerprint } from "./schemaFingerprint.js";
 import { asStorageError } from "./storageError.js";
 import { inTransaction } from "./transaction.js";
 import { commentWarehouse } from "./warehouseComments.js";
@@ -118,7 +117,7 @@ function duckdbThreads(): number {
 async function prepare(connection: DuckDBConnection, resolved: string, readOnly: boolean): Promise<void> {
   // Without this, a timestamp without zone and every CAST to DATE follow the machine's zone.
   await connection.run("SET TimeZone = 'UTC'");
-  const { shape, complete } = await inspectWarehouse(connection, resolved);
+  const shape = await inspectWarehouse(connection, resolved);
   if (readOnly) {
     if (shape === "empty") {
       throw new ZooUsageError({
@@ -149,23 +148,7 @@ async function prepare(connection: DuckDBConnection, resolved: string, readOnly:
   await connection.run("SET max_vacuum_tasks = 0");
   await connection.run("SET allocator_flush_threshold = '16MB'");
   await connection.run("SET allocator_bulk_deallocation_flush_threshold = '16MB'");
-  const fingerprint = schemaFingerprint();
-  if (complete && (await storedFingerprint(connection)) === fingerprint) return;
-  await createSchema(connection, fingerprint);
-}
-
-/** The fingerprint of the schema last applied (schemaFingerprint.ts), if the warehouse has one. */
-async function storedFingerprint(connection: DuckDBConnection): Promise<string | undefined> {
-  try {
-    const reader = await connection.runAndReadAll(
-      "SELECT schema_fingerprint FROM internal.warehouse_identity",
-    );
-    const value = reader.getRows()[0]?.[0];
-    return typeof value === "string" ? value : undefined;
-  } catch {
-    // A warehouse made before the fingerprint (or before the internal schema): applied in full.
-    return undefined;
-  }
+  await createSchema(connection);
 }
 
 /**
@@ -201,19 +184,15 @@ function removeSpillFolderSync(dir: string): void {
  * Tables, views and their comments in one transaction: one commit instead of one per statement at
  * each start, and a crash in the middle leaves no half-made schema (nor a half-moved bookkeeping:
  * an older database's internal tables move once the internal schema exists, before the identity
- * file would make a new id and before the views read them). The fingerprint is stored in the same
- * transaction, so a warehouse that has it has the whole schema it stands for.
+ * file would make a new id and before the views read them).
  */
-async function createSchema(connection: DuckDBConnection, fingerprint: string): Promise<void> {
+async function createSchema(connection: DuckDBConnection): Promise<void> {
   await inTransaction(connection, async () => {
     for (const step of SCHEMA_STEPS) {
       if (step === MOVE_INTERNAL_STATE) await moveInternalState(connection);
       else await connection.run(schemaStatements(step));
     }
     await commentWarehouse(connection);
-    await connection.run("UPDATE internal.warehouse_identity SET schema_fingerprint = $fingerprint", {
-      fingerprint,
-    });
   });
 }
 

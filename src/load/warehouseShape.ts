@@ -29,21 +29,12 @@ function schemaNames(): Set<string> {
 
 export type WarehouseShape = "zoo-usage" | "empty";
 
-export interface WarehouseInspection {
-  shape: WarehouseShape;
-  /** Every table and view the schema files create is there (a view dropped by hand is not). */
-  complete: boolean;
-}
-
 /**
  * Tells a zoo-usage warehouse from a DuckDB file of something else, before the schema is applied:
  * `CREATE TABLE IF NOT EXISTS` keeps another tool's `api_calls`, and the first insert would then fail
  * deep in a run (or, worse, fit). "empty" is a database holding none of the names zoo-usage creates.
  */
-export async function inspectWarehouse(
-  connection: DuckDBConnection,
-  file: string,
-): Promise<WarehouseInspection> {
+export async function inspectWarehouse(connection: DuckDBConnection, file: string): Promise<WarehouseShape> {
   const reader = await connection.runAndReadAll(
     `SELECT table_name AS name, column_name AS column FROM duckdb_columns()
      WHERE database_name = current_database() AND schema_name IN ('main', 'internal') AND NOT internal`,
@@ -58,10 +49,9 @@ export async function inspectWarehouse(
     const present = columns.get(table);
     return present !== undefined && required.every((column) => present.has(column));
   });
-  const names = [...schemaNames()];
-  if (ours) return { shape: "zoo-usage", complete: names.every((name) => columns.has(name)) };
-  const clashes = names.filter((name) => columns.has(name));
-  if (clashes.length === 0) return { shape: "empty", complete: false };
+  if (ours) return "zoo-usage";
+  const clashes = [...schemaNames()].filter((name) => columns.has(name));
+  if (clashes.length === 0) return "empty";
   throw new ZooUsageError({
     code: "warehouse.unrelated",
     message: `${file} is a DuckDB database of something else: it has ${clashes.join(", ")} but not the columns zoo-usage's tables have (${describeMissing(columns)})`,

@@ -222,8 +222,6 @@ test("a warehouse made before money_raw and money_flags gains them on open, wher
       workspace.db,
       `ALTER TABLE ${table} DROP COLUMN money_raw; ALTER TABLE ${table} DROP COLUMN money_flags;`,
     );
-  // Such a version stored no schema fingerprint either (src/load/schemaFingerprint.ts).
-  await writeDb(workspace.db, "ALTER TABLE internal.warehouse_identity DROP COLUMN schema_fingerprint");
   expect(await queryDb(workspace.db, columnsSql)).not.toEqual(expected);
   const upgraded = await openWarehouse(workspace.db);
   upgraded.close();

@@ -3,7 +3,7 @@ import { ExitCode, type ExitCodeValue, ZooUsageError } from "../errors.js";
 import { alertKey, readAlertState, recordReportedAlerts } from "../load/alertState.js";
 import { openWarehouse, type Warehouse } from "../load/database.js";
 import { existingDatabase } from "../load/existingDatabase.js";
-import { presentViews } from "../load/presentViews.js";
+import { missingViews } from "../load/presentViews.js";
 import type { Logger } from "../log/logger.js";
 import { counted } from "../log/plural.js";
 import { type Alert, alertJson, alertLine } from "./alert.js";
@@ -88,8 +88,7 @@ function utcDay(instant: Date): string {
 }
 
 async function requireViews(warehouse: Warehouse): Promise<void> {
-  const present = await presentViews(warehouse.connection);
-  const missing = REQUIRED_VIEWS.filter((view) => !present.has(view));
+  const missing = await missingViews(warehouse.connection, REQUIRED_VIEWS);
   if (missing.length > 0) {
     throw new ZooUsageError({
       code: "warehouse.unreadable",

@@ -2,7 +2,7 @@ import type { ReportConfig } from "../config/reportConfig.js";
 import { ZooUsageError } from "../errors.js";
 import { openWarehouse, type Warehouse } from "../load/database.js";
 import { existingDatabase } from "../load/existingDatabase.js";
-import { presentViews } from "../load/presentViews.js";
+import { missingViews } from "../load/presentViews.js";
 import type { Logger } from "../log/logger.js";
 import type { ReportFigures } from "./figures.js";
 import { renderHtml } from "./html.js";
@@ -60,8 +60,7 @@ async function readFigures(config: ReportConfig, generatedAt: Date): Promise<Rep
 }
 
 async function requireViews(warehouse: Warehouse): Promise<void> {
-  const present = await presentViews(warehouse.connection);
-  const missing = REQUIRED_VIEWS.filter((view) => !present.has(view));
+  const missing = await missingViews(warehouse.connection, REQUIRED_VIEWS);
   if (missing.length > 0) {
     throw new ZooUsageError({
       code: "warehouse.unreadable",

@@ -1,16 +1,18 @@
 import { readdirSync, rmdirSync, rmSync } from "node:fs";
-import { mkdir, readdir, rm, rmdir } from "node:fs/promises";
+import { mkdir, readdir, rm, rmdir, stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { ExitCode, ZooUsageError } from "../errors.js";
 import { type DuckDBConnection, DuckDBInstance, quotedString } from "./duckdb.js";
 import { moveInternalState } from "./internalSchema.js";
 import { MOVE_INTERNAL_STATE, SCHEMA_STEPS, schemaStatements } from "./schemaFiles.js";
+import { recordSchema, schemaIsCurrent } from "./schemaState.js";
 import { asStorageError } from "./storageError.js";
 import { inTransaction } from "./transaction.js";
 import { commentWarehouse } from "./warehouseComments.js";
 import { assertWarehousePath } from "./warehouseFile.js";
 import { inspectWarehouse } from "./warehouseShape.js";
+import { startFromTemplate } from "./warehouseTemplate.js";
 
 /** An open warehouse: one DuckDB file, one connection, schema and views applied. */
 export interface Warehouse {
@@ -72,6 +74,7 @@ export async function openWarehouse(
       });
     }
   }
+  if (!options.readOnly) await startFromTemplate(resolved);
   const { instance, connection } = await (options.readOnly
     ? openReadOnly(resolved)
     : openForWriting(resolved));
@@ -148,7 +151,7 @@ async function prepare(connection: DuckDBConnection, resolved: string, readOnly:
   await connection.run("SET max_vacuum_tasks = 0");
   await connection.run("SET allocator_flush_threshold = '16MB'");
   await connection.run("SET allocator_bulk_deallocation_flush_threshold = '16MB'");
-  await createSchema(connection);
+  await createSchema(connection, resolved);
 }
 
 /**
@@ -184,9 +187,16 @@ function removeSpillFolderSync(dir: string): void {
  * Tables, views and their comments in one transaction: one commit instead of one per statement at
  * each start, and a crash in the middle leaves no half-made schema (nor a half-moved bookkeeping:
  * an older database's internal tables move once the internal schema exists, before the identity
- * file would make a new id and before the views read them).
+ * file would make a new id and before the views read them). Skipped when the catalog is the one
+ * this version's last application left (schemaState.ts): re-making 33 views and their 365 column
+ * comments is most of an open's time, and would change nothing.
  */
-async function createSchema(connection: DuckDBConnection): Promise<void> {
+async function createSchema(connection: DuckDBConnection, file: string): Promise<void> {
+  if (await schemaIsCurrent(connection)) {
+    // The id is data, not catalog: made again if its row went, as the full application would.
+    await connection.run(schemaStatements("internal/warehouse_id.sql"));
+    return;
+  }
   await inTransaction(connection, async () => {
     for (const step of SCHEMA_STEPS) {
       if (step === MOVE_INTERNAL_STATE) await moveInternalState(connection);
@@ -194,6 +204,22 @@ async function createSchema(connection: DuckDBConnection): Promise<void> {
     }
     await commentWarehouse(connection);
   });
+  // Recorded as the next open will read it: DuckDB prints a definition it loaded from the file
+  // otherwise than one it has just parsed (`DECIMAL(38, 6)` for `DECIMAL(38,6)`), so the file is
+  // closed and attached again. Apart from the schema's commit: a crash between the two only makes
+  // the next open apply it again. The file is unlocked for that moment: a process that takes it
+  // then makes this open fail as locked, and one that changed it and let go leaves it unrecorded.
+  await connection.run("USE memory");
+  await connection.run("DETACH warehouse");
+  const closed = await fileStamp(file);
+  await attachWarehouse(connection, file);
+  if ((await fileStamp(file)) === closed) await recordSchema(connection);
+}
+
+/** What tells a file changed: its inode, size and modification time in nanoseconds. */
+async function fileStamp(file: string): Promise<string> {
+  const { ino, size, mtimeNs } = await stat(file, { bigint: true });
+  return `${ino}:${size}:${mtimeNs}`;
 }
 
 interface Opened {
@@ -216,16 +242,25 @@ async function openForWriting(file: string): Promise<Opened> {
   const instance = await DuckDBInstance.create(":memory:");
   const connection = await instance.connect();
   try {
+    await attachWarehouse(connection, file);
+  } catch (error) {
+    connection.closeSync();
+    instance.closeSync();
+    throw error;
+  }
+  return { instance, connection };
+}
+
+/** Attaches the file as the connection's default database, for writing. */
+async function attachWarehouse(connection: DuckDBConnection, file: string): Promise<void> {
+  try {
     await connection.run(
       `ATTACH ${quotedString(file)} AS warehouse (ROW_GROUP_SIZE ${TABLE_ROW_GROUP_ROWS})`,
     );
     await connection.run("USE warehouse");
   } catch (cause) {
-    connection.closeSync();
-    instance.closeSync();
     throw openError(file, cause);
   }
-  return { instance, connection };
 }
 
 function openError(dbPath: string, cause: unknown): ZooUsageError {

@@ -33,6 +33,7 @@ export const SCHEMA_STEPS = [
   "internal/pending_rereads.sql",
   "internal/warehouse_identity.sql",
   "internal/alert_state.sql",
+  "internal/schema_state.sql",
   MOVE_INTERNAL_STATE,
   "internal/warehouse_id.sql",
   "views/calls.sql",

@@ -9,7 +9,7 @@ import { SCHEMA_FILES, schemaComments } from "./schemaFiles.js";
  * of its table. Each view after its sources, so that what a source inherits is there before a view
  * inherits from it.
  */
-const VIEW_SOURCES: ReadonlyArray<readonly [view: string, sources: readonly string[]]> = [
+export const VIEW_SOURCES: ReadonlyArray<readonly [view: string, sources: readonly string[]]> = [
   ["api_calls_enriched", ["api_calls"]],
   ["api_calls_excluding_own", ["api_calls_enriched"]],
   ["cost_per_day", ["api_calls_enriched"]],

@@ -70,13 +70,13 @@ describe("the disk fills up while DuckDB checkpoints: exit 2 with the storage hi
     }
   });
 
-  test("a full file system (a 2 MB tmpfs; mounting one needs root)", async (context) => {
+  test("a full file system (a 4 MB tmpfs; mounting one needs root)", async (context) => {
     const { dir, out, cleanup } = await tempWorkspace();
     const mountPoint = path.join(dir, "small-disk");
     await mkdir(mountPoint);
     try {
       try {
-        await run("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", mountPoint], { timeout: 10_000 });
+        await run("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", mountPoint], { timeout: 10_000 });
       } catch (error) {
         // Said in the run's list of skips, and a failure under CI (test/setup/skipGuard.ts).
         context.skip(

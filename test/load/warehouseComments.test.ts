@@ -72,6 +72,7 @@ describe("warehouse comments", () => {
       "internal.page_ladder",
       "internal.parquet_dirty",
       "internal.pending_rereads",
+      "internal.schema_state",
       "internal.warehouse_identity",
     ]);
   });

@@ -9,6 +9,6 @@ import type * as DuckDB from "@duckdb/node-api";
  */
 const duckdb: typeof DuckDB = createRequire(import.meta.url)("@duckdb/node-api");
 
-export const { DuckDBInstance, quotedIdentifier, quotedString } = duckdb;
+export const { DuckDBInstance, LIST, listValue, quotedIdentifier, quotedString, VARCHAR } = duckdb;
 export type DuckDBInstance = DuckDB.DuckDBInstance;
 export type { DuckDBConnection } from "@duckdb/node-api";

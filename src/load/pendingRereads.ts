@@ -1,5 +1,5 @@
-import { LIST, listValue, VARCHAR } from "@duckdb/node-api";
 import type { Warehouse } from "./database.js";
+import { LIST, listValue, VARCHAR } from "./duckdb.js";
 import { sqlFile } from "./sqlFiles.js";
 
 /** The stored calls to re-read, and what the backlog they come from looks like. */

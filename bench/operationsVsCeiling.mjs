@@ -2,7 +2,7 @@
  * The operations phase against its ceiling, side by side: one simulator, then RUNS rounds of (a fresh
  * export with default flags, the bare GET loop over the ids that export asked about, at the same
  * concurrency). Prints each round and the median ratio ceiling seconds / phase seconds.
- * With --baseline-cli (another build's dist/cli/main.js, e.g. a copy of dist/ made before a change)
+ * With --baseline-cli (another build's dist/bin/zoo-usage.js, e.g. a copy of dist/ made before a change)
  * each round also runs that build's export, in alternating order, for a before/after ratio; --cli
  * measures another build than dist/ as the current one (a copy, so that a rebuild mid-run is harmless).
  * Main-thread CPU per operation is printed for both sides (bench/lib/mainThreadCpu.mjs): for the

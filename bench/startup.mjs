@@ -7,6 +7,7 @@
  * `npm run build` first; then `node bench/startup.mjs [--rounds 15] [--before <commit>]`.
  */
 import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -41,8 +42,11 @@ async function buildBefore(commit) {
   execFileSync("git", ["-C", dir, "checkout", "--quiet", commit]);
   await symlink(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
   execFileSync(path.join(ROOT, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.json"], { cwd: dir });
+  // What users ran at that commit: the bundle once there is one (scripts/bundle.mjs).
+  const bundled = existsSync(path.join(dir, "scripts", "bundle.mjs"));
+  if (bundled) execFileSync(process.execPath, ["scripts/bundle.mjs"], { cwd: dir });
   return {
-    cli: path.join(dir, "dist", "cli", "main.js"),
+    cli: bundled ? path.join(dir, "dist", "bin", "zoo-usage.js") : path.join(dir, "dist", "cli", "main.js"),
     cleanup: () => rm(dir, { recursive: true, force: true }),
   };
 }

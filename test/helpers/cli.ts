@@ -8,7 +8,7 @@ export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
  * measure. What takes a second on an idle machine takes tens of seconds on a busy one.
  */
 export const HANG_BOUND_MS = 120_000;
-export const CLI = path.join(REPO_ROOT, "dist/cli/main.js");
+export const CLI = path.join(REPO_ROOT, "dist/bin/zoo-usage.js");
 
 /** The end-to-end tests run the built binary, as a user would; `npm test` builds it first. */
 export function requireBuiltCli(): void {

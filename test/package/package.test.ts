@@ -13,7 +13,7 @@ test("npm pack ships only the CLI's run-time files and its docs: no test, bench,
   });
   const [packed] = JSON.parse(output) as { files: { path: string }[] }[];
   const files = (packed?.files ?? []).map((file) => file.path);
-  expect(files).toContain("dist/cli/main.js");
+  expect(files).toContain("dist/bin/zoo-usage.js");
   // Every sql/ file, in every subfolder: the CLI reads them at run time.
   const sqlFiles = readdirSync(path.join(REPO_ROOT, "sql"), { recursive: true, encoding: "utf8" })
     .filter((file) => file.endsWith(".sql"))

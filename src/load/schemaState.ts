@@ -52,7 +52,7 @@ export async function schemaIsCurrent(connection: DuckDBConnection): Promise<boo
   return rows[0]?.[1] === (await catalogDigest(connection));
 }
 
-/** Records the application just made, in its transaction: this key and the catalog it left. */
+/** Records the application just made: this key, and its catalog as a later open reads it. */
 export async function recordSchema(connection: DuckDBConnection): Promise<void> {
   const digest = await catalogDigest(connection);
   await connection.run("DELETE FROM internal.schema_state");

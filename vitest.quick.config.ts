@@ -23,12 +23,13 @@ export const QUICK_TESTS = [
   "test/report/units.test.ts",
 ];
 
-/** Files of those folders that export, spawn the CLI, or take seconds of DuckDB work. */
+/** Files of those folders that export, spawn the CLI, take seconds of DuckDB work or need the build. */
 export const NOT_QUICK = [
   "test/config/operationsFlags.test.ts",
   "test/load/bulkLoad.test.ts",
   "test/load/internalSchemaUpgrade.test.ts",
   "test/load/reconciliation.test.ts",
+  "test/load/warehouseTemplate.test.ts",
   "test/sim/simCommand.test.ts",
   "test/sim/ties.test.ts",
 ];

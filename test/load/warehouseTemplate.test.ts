@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import { copyFile, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
@@ -52,8 +53,13 @@ function unusedPid(): number {
 
 describe("a new warehouse from the build's template", () => {
   test("the build made one: this version's schema recorded, and no warehouse id", async () => {
+    expect(existsSync(WAREHOUSE_TEMPLATE), "no template in dist/: run `npm run build` (npm test does)").toBe(
+      true,
+    );
     const [row] = await queryDb(WAREHOUSE_TEMPLATE, "SELECT schema_key FROM internal.schema_state");
-    expect(row?.schema_key).toBe(schemaKey());
+    expect(row?.schema_key, "dist/ is of another schema: run `npm run build` (npm test does)").toBe(
+      schemaKey(),
+    );
     expect(await queryDb(WAREHOUSE_TEMPLATE, "SELECT * FROM internal.warehouse_identity")).toEqual([]);
   });
 

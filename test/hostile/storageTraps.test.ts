@@ -1,27 +1,19 @@
-import { spawn } from "node:child_process";
-import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { describeContent } from "../../src/load/warehouseFile.js";
 import { type CliResult, runCli } from "../helpers/cli.js";
 import { queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
+import { fileSha256 } from "../helpers/fileSha256.js";
 import { type HostileApi, pagedHandler, startHostileApi, validCall } from "../helpers/hostileApi.js";
+import { unusedPid } from "../helpers/unusedPid.js";
 
 const OWNER_FILE = "_zoo_usage_owner.json";
 
 /** sha256 and mtime: "untouched" means both, since DuckDB can rewrite a file with the same bytes. */
 async function print(file: string): Promise<{ sha: string; mtimeMs: number; size: number }> {
-  const bytes = await readFile(file);
   const stats = await stat(file);
-  return { sha: createHash("sha256").update(bytes).digest("hex"), mtimeMs: stats.mtimeMs, size: stats.size };
-}
-
-/** The pid of a process that has ended: what a killed run leaves in its temporaries' names. */
-async function deadPid(): Promise<number> {
-  const child = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
-  await new Promise((resolve) => child.on("exit", resolve));
-  return child.pid ?? 0;
+  return { sha: await fileSha256(file), mtimeMs: stats.mtimeMs, size: stats.size };
 }
 
 let api: HostileApi;
@@ -244,7 +236,7 @@ test("what killed runs leave behind is removed by the next export", async () => 
   const { dir, db, out, cleanup } = await tempWorkspace();
   try {
     expect((await runCli(["export", "--db", db, "--out", out], { env })).code).toBe(0);
-    const pid = await deadPid();
+    const pid = unusedPid();
     const partition = path.join(out, "api_calls", "created_month=2026-10");
     const leftovers = [
       path.join(

@@ -1,9 +1,8 @@
-import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import { afterAll, beforeEach, describe, expect, test } from "vitest";
 import { openWarehouse } from "../../src/load/database.js";
 import { schemaKey } from "../../src/load/schemaState.js";
 import { queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
+import { fileSha256 } from "../helpers/fileSha256.js";
 
 /**
  * An open skips the schema only when the warehouse's catalog is the one this version's last
@@ -16,17 +15,11 @@ import { queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
 const workspace = await tempWorkspace();
 afterAll(() => workspace.cleanup());
 
-async function fileHash(file: string): Promise<string> {
-  return createHash("sha256")
-    .update(await readFile(file))
-    .digest("hex");
-}
-
 /** Opens and closes the warehouse; true when the file's bytes changed. */
 async function openChanges(db: string): Promise<boolean> {
-  const before = await fileHash(db);
+  const before = await fileSha256(db);
   (await openWarehouse(db)).close();
-  return (await fileHash(db)) !== before;
+  return (await fileSha256(db)) !== before;
 }
 
 /** What the tampering below changes, read in one query: the schema's pieces and the record. */

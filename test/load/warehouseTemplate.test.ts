@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { copyFile, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -7,6 +6,8 @@ import { openWarehouse } from "../../src/load/database.js";
 import { schemaKey } from "../../src/load/schemaState.js";
 import { startFromTemplate, WAREHOUSE_TEMPLATE } from "../../src/load/warehouseTemplate.js";
 import { queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
+import { fileSha256 } from "../helpers/fileSha256.js";
+import { unusedPid } from "../helpers/unusedPid.js";
 
 /**
  * A new warehouse starts as a copy of the empty one the build makes. It must end exactly as one
@@ -17,12 +18,6 @@ import { queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
 const workspace = await tempWorkspace();
 afterAll(() => workspace.cleanup());
 const at = (name: string) => path.join(workspace.dir, name);
-
-async function fileHash(file: string): Promise<string> {
-  return createHash("sha256")
-    .update(await readFile(file))
-    .digest("hex");
-}
 
 async function state(db: string): Promise<{ key: unknown; digest: unknown; id: unknown }> {
   const [row] = await queryDb(
@@ -39,18 +34,6 @@ async function madeTheLongWay(db: string): Promise<void> {
   (await openWarehouse(db)).close();
 }
 
-/** A process id no process has: what a killed run leaves in its temporaries' names. */
-function unusedPid(): number {
-  for (let pid = 4_194_000; pid > 1; pid--) {
-    try {
-      process.kill(pid, 0);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ESRCH") return pid;
-    }
-  }
-  throw new Error("every process id is in use");
-}
-
 describe("a new warehouse from the build's template", () => {
   test("the build made one: this version's schema recorded, and no warehouse id", async () => {
     expect(existsSync(WAREHOUSE_TEMPLATE), "no template in dist/: run `npm run build` (npm test does)").toBe(
@@ -64,7 +47,7 @@ describe("a new warehouse from the build's template", () => {
   });
 
   test("ends as one made statement by statement, each with an id of its own, the template untouched", async () => {
-    const templateBefore = await fileHash(WAREHOUSE_TEMPLATE);
+    const templateBefore = await fileSha256(WAREHOUSE_TEMPLATE);
     (await openWarehouse(at("first.duckdb"))).close();
     (await openWarehouse(at("second.duckdb"))).close();
     await madeTheLongWay(at("long.duckdb"));
@@ -77,7 +60,7 @@ describe("a new warehouse from the build's template", () => {
     expect(second?.digest).toBe(long?.digest);
     expect(String(first?.id)).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Set([first?.id, second?.id, long?.id]).size).toBe(3);
-    expect(await fileHash(WAREHOUSE_TEMPLATE)).toBe(templateBefore);
+    expect(await fileSha256(WAREHOUSE_TEMPLATE)).toBe(templateBefore);
   });
 
   test("a template of another build gets the schema applied, as an older database does", async () => {

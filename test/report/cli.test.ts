@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
@@ -6,12 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ReportFigures } from "../../src/report/figures.js";
 import { runCli } from "../helpers/cli.js";
 import { queryDb } from "../helpers/exportHarness.js";
+import { fileSha256 } from "../helpers/fileSha256.js";
 import { buildWarehouse } from "./fixtures.js";
-
-const sha256 = async (file: string) =>
-  createHash("sha256")
-    .update(await readFile(file))
-    .digest("hex");
 
 describe("zoo-usage report (the built CLI)", () => {
   let fixture: Awaited<ReturnType<typeof buildWarehouse>>;
@@ -94,7 +89,7 @@ describe("zoo-usage report (the built CLI)", () => {
   });
 
   test("--html writes one self-contained page atomically, and the database is not touched", async () => {
-    const before = await sha256(fixture.db);
+    const before = await fileSha256(fixture.db);
     const target = path.join(fixture.dir, "report.html");
     // Another read-only reader holds the file meanwhile: a report must still open it.
     const reader = await DuckDBInstance.create(fixture.db, { access_mode: "READ_ONLY" });
@@ -112,7 +107,7 @@ describe("zoo-usage report (the built CLI)", () => {
     for (const url of html.match(/https?:\/\/[^"\s<]+/g) ?? [])
       expect(url).toBe("http://www.w3.org/2000/svg");
     expect((await readdir(fixture.dir)).filter((name) => name.endsWith(".tmp"))).toEqual([]);
-    expect(await sha256(fixture.db)).toBe(before);
+    expect(await fileSha256(fixture.db)).toBe(before);
   });
 
   test("--month 2026-10: the whole UTC month, the daily chart from the 1st to the 31st", async () => {

@@ -168,7 +168,13 @@ export async function storeSettings(
   );
 }
 
-/** export_state has exactly one row, made on first use. */
+/**
+ * export_state has exactly one row, made on first use. Inserted only when the table is empty
+ * rather than with ON CONFLICT, which probes the primary key's index on every call (a few times
+ * each run) for a row that is nearly always there.
+ */
 async function ensureStateRow(connection: DuckDBConnection): Promise<void> {
-  await connection.run("INSERT INTO internal.export_state (singleton) VALUES (true) ON CONFLICT DO NOTHING");
+  await connection.run(
+    "INSERT INTO internal.export_state (singleton) SELECT true WHERE NOT EXISTS (SELECT 1 FROM internal.export_state)",
+  );
 }

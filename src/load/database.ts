@@ -132,14 +132,12 @@ async function prepare(connection: DuckDBConnection, resolved: string, readOnly:
     return;
   }
   await removeStaleSpillFiles(`${resolved}.tmp`);
-  // DuckDB's defaults suit an interactive session, not a batch job beside a busy JS thread:
-  // threads = all cores takes the core that parses and validates, and DuckDB's threads then spend
-  // CPU contending for it. Memory: the default limit is 80% of RAM, and DuckDB's allocator keeps up
-  // to 128 MB a thread of freed memory before it returns any; a limit per thread and freed memory
-  // returned from 16 MB keep the export's peak well below that at the same CPU. A smaller
-  // checkpoint threshold costs CPU at every checkpoint; the loader checkpoints the batches that
-  // stay in memory instead (apiCallLoader.ts).
-  await connection.run(`SET threads = ${duckdbThreads()}`);
+  // DuckDB's defaults suit an interactive session, not a batch job beside a busy JS thread (the
+  // threads are set as the instance is made: openForWriting). Memory: the default limit is 80% of
+  // RAM, and DuckDB's allocator keeps up to 128 MB a thread of freed memory before it returns any;
+  // a limit per thread and freed memory returned from 16 MB keep the export's peak well below that
+  // at the same CPU. A smaller checkpoint threshold costs CPU at every checkpoint; the loader
+  // checkpoints the batches that stay in memory instead (apiCallLoader.ts).
   // Where DuckDB spills: beside the file, as when it is opened directly (not the working directory).
   await connection.run(`SET temp_directory = ${quotedString(`${resolved}.tmp`)}`);
   await connection.run(`SET memory_limit = '${initialMemoryLimitMb()}MB'`);
@@ -237,9 +235,15 @@ async function openReadOnly(file: string): Promise<Opened> {
   return { instance, connection: await instance.connect() };
 }
 
-/** The file attached to an in-memory instance as the default database, for its row group size. */
+/**
+ * The file attached to an in-memory instance as the default database, for its row group size.
+ * DuckDB's threads are one fewer than the cores: all of them would take the core that parses and
+ * validates, and DuckDB's threads would then spend CPU contending for it. Set as the instance is
+ * made, not with SET afterwards, which starts its default threads only to stop one again, and
+ * would leave the open's first statements (the ATTACH, the look at the catalog) on two threads.
+ */
 async function openForWriting(file: string): Promise<Opened> {
-  const instance = await DuckDBInstance.create(":memory:");
+  const instance = await DuckDBInstance.create(":memory:", { threads: String(duckdbThreads()) });
   const connection = await instance.connect();
   try {
     await attachWarehouse(connection, file);

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
+import { type DuckDBConnection, DuckDBInstance, quotedString } from "@duckdb/node-api";
 import { createClient } from "../../src/api/createClient.js";
 import { runExport } from "../../src/commands/export.js";
 import { clientSettings, loadApiConfig } from "../../src/config/apiConfig.js";
@@ -91,18 +91,41 @@ export async function exportOnce(options: {
   }
 }
 
-/** Reads query results from a database file, opened read-only and closed again. */
-export async function queryDb(db: string, sql: string): Promise<Record<string, unknown>[]> {
-  const instance = await DuckDBInstance.create(db, { access_mode: "READ_ONLY" });
-  const connection = await instance.connect();
-  try {
+/**
+ * One in-memory DuckDB per test worker for queryDb, which attaches each file in turn: a DuckDB of
+ * its own per look costs three times the CPU (its catalog of built-ins is made each time), and
+ * tests look into files several hundred times a run. One look at a time (`looking`), since a look
+ * switches the connection's default database.
+ */
+let lookout: Promise<DuckDBConnection> | undefined;
+let looking: Promise<unknown> = Promise.resolve();
+
+async function lookoutConnection(): Promise<DuckDBConnection> {
+  lookout ??= (async () => {
+    const instance = await DuckDBInstance.create(":memory:", { threads: "1" });
+    const connection = await instance.connect();
     await connection.run("SET TimeZone = 'UTC'");
-    const reader = await connection.runAndReadAll(sql);
-    return reader.getRowObjectsJS() as Record<string, unknown>[];
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
+    return connection;
+  })();
+  return lookout;
+}
+
+/** Reads query results from a database file, attached read-only and detached again. */
+export function queryDb(db: string, sql: string): Promise<Record<string, unknown>[]> {
+  const look = looking.then(async () => {
+    const connection = await lookoutConnection();
+    await connection.run(`ATTACH ${quotedString(db)} AS looked_at (READ_ONLY)`);
+    try {
+      await connection.run("USE looked_at");
+      const reader = await connection.runAndReadAll(sql);
+      return reader.getRowObjectsJS() as Record<string, unknown>[];
+    } finally {
+      await connection.run("USE memory");
+      await connection.run("DETACH looked_at");
+    }
+  });
+  looking = look.catch(() => undefined);
+  return look;
 }
 
 /** Runs SQL on a database file opened for writing, as an older version or another tool would. */

@@ -3,7 +3,8 @@ import { ExitCode, type ExitCodeValue } from "../errors.js";
 import { createLogger } from "../log/logger.js";
 import { wrapLine } from "../log/terminalText.js";
 import { startSimulator } from "../sim/index.js";
-import { type ExportOutput, exportAndSummarise } from "./exportAction.js";
+import { type ExportOutput, prepareRun } from "./exportAction.js";
+import { exportAndSummarise } from "./exportRun.js";
 import type { CliIo } from "./io.js";
 import { RunLine } from "./runLine.js";
 
@@ -35,12 +36,10 @@ export async function demoAction(flags: DemoFlags & ExportOutput, io: CliIo): Pr
     say(`demo: simulated Zoo API at ${simulator.url}, exporting the calls of user ${user.id}`);
     // The simulator's own credential, handed over in-process.
     const api = demoApiConfig({ url: simulator.url, token: user.token, debug: config.debug });
-    return await exportAndSummarise(
-      { api, export: config.export },
-      flags,
-      io,
-      io.runLine ?? new RunLine(io.stdout, io.env),
-    );
+    const demoConfig = { api, export: config.export };
+    const runLine = io.runLine ?? new RunLine(io.stdout, io.env);
+    const prepared = await prepareRun(demoConfig, flags, io, runLine);
+    return await exportAndSummarise(demoConfig, flags, io, runLine, prepared);
   } finally {
     await simulator.close();
   }

@@ -1,37 +1,28 @@
-import { randomBytes } from "node:crypto";
-import { createClient } from "../api/createClient.js";
+import type { ClientSettings } from "../api/createClient.js";
 import { assertSecureTransport } from "../api/secureTransport.js";
-import { describeRun, runExport } from "../commands/export.js";
 import { type ApiFlags, clientSettings } from "../config/apiConfig.js";
+import type { CheckConfig } from "../config/checkConfig.js";
 import { type ExportCommandConfig, exportCommandConfig } from "../config/commandConfig.js";
-import type { ExportConfig, ExportFlags } from "../config/exportConfig.js";
+import type { ExportFlags } from "../config/exportConfig.js";
 import { printableConfig } from "../config/printableConfig.js";
 import { ExitCode, type ExitCodeValue } from "../errors.js";
-import { describeCostSummary, readCostSummary } from "../load/costSummary.js";
-import { openWarehouse } from "../load/database.js";
-import { createLogger, type LogFormat } from "../log/logger.js";
-import { printableLines } from "../log/printable.js";
-import { createProgress, type Progress } from "../log/progress.js";
-import { isS3Url } from "../objectStore/s3Location.js";
-import type { RunSummary } from "../pipeline/runSummary.js";
-import { checkAfterExport, prepareExportCheck } from "./exportCheck.js";
+import type { LogFormat } from "../log/logger.js";
+import { prepareExportCheck } from "./exportCheck.js";
 import { type CliIo, printJson } from "./io.js";
 import { RunLine } from "./runLine.js";
-import { listenForStop } from "./stopSignals.js";
-
-/** A sortable, unique run id: UTC start time plus randomness. */
-export function newRunId(now: Date): string {
-  return `${now
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d+Z$/, "Z")}-${randomBytes(3).toString("hex")}`;
-}
 
 /** How a run's outcome is printed: --json, --no-summary, --log-format. */
 export interface ExportOutput {
   json?: boolean | undefined;
   summary?: boolean | undefined;
   logFormat?: LogFormat | undefined;
+}
+
+/** What a run checked before it starts: the API client's settings and the --check rules. */
+export interface PreparedRun {
+  settings: ClientSettings;
+  /** The --check rules, or null without --check. */
+  check: CheckConfig | null;
 }
 
 /** `zoo-usage export`: the flags and environment to a config, then one run. */
@@ -52,125 +43,29 @@ export async function exportAction(
     printJson(io, printableConfig(config));
     return ExitCode.ok;
   }
-  return exportAndSummarise(config, flags, io, runLine);
+  const prepared = await prepareRun(config, flags, io, runLine);
+  // The run's modules (DuckDB, the HTTP client, the pipeline) load once the run is sure to start:
+  // --print-config and a refused flag, token, URL or rules file answer without them.
+  const { exportAndSummarise } = await import("./exportRun.js");
+  return exportAndSummarise(config, flags, io, runLine, prepared);
 }
 
 /**
- * One export run with its client, progress and interrupt signal, then the run's summary and the
- * spend summary (also the demo's run, against the simulator).
- *
- * SIGINT/SIGTERM ask the run to stop: requests in flight and retry waits are abandoned at once, the
- * batch in hand commits, and the run ends interrupted (130). A second signal ends the process at
- * once (the database stays consistent: an uncommitted transaction is rolled back on open). A signal
- * before the run began (the database opened, GET /org asked) ends it interrupted too, not failed.
+ * The token, the URL and the --check rules, checked before the run starts (also the demo's): with
+ * --json, a refusal's one line says so.
  */
-export async function exportAndSummarise(
+export async function prepareRun(
   config: ExportCommandConfig,
   output: ExportOutput,
   io: CliIo,
   runLine: RunLine,
-): Promise<ExitCodeValue> {
-  const { stdout } = io;
-  let settings: ReturnType<typeof clientSettings>;
-  let check: Awaited<ReturnType<typeof prepareExportCheck>>;
+): Promise<PreparedRun> {
   try {
-    settings = clientSettings(config.api);
+    const settings = clientSettings(config.api);
     assertSecureTransport(settings.baseUrl);
-    check = await prepareExportCheck(config.export, output.json === true, io);
+    return { settings, check: await prepareExportCheck(config.export, output.json === true, io) };
   } catch (error) {
-    // The token, the URL and the --check rules are checked here, before the run starts: with
-    // --json, its line says so.
     if (output.json) runLine.failure(error, {});
     throw error;
-  }
-  // Log lines go above the live progress line, once there is one, rather than into it.
-  let liveLine: Progress | undefined;
-  const logger = createLogger({
-    level: config.api.debug ? "debug" : "info",
-    format: output.logFormat,
-    write: (line) => (liveLine === undefined ? process.stderr.write(`${line}\n`) : liveLine.above(line)),
-  });
-  const now = () => new Date();
-  const runId = newRunId(now());
-  const stop = io.stop ?? listenForStop(() => {});
-  stop.takeOver({
-    first: (name) =>
-      logger.warn(`${name}: stopping after the current batch commits (send it again to stop at once)`),
-    beforeForcedExit: () => {
-      if (output.json) runLine.interrupted(runId);
-    },
-  });
-  const { signal } = stop;
-  const client = createClient(settings, { logger, signal });
-  // Redraws are for a person at a terminal: with --json or JSON logs, progress is log lines.
-  const progress = createProgress({
-    isTty: process.stderr.isTTY === true && !output.json && output.logFormat !== "json",
-    write: (text) => process.stderr.write(text),
-    log: (line) => logger.info(line),
-    now: Date.now,
-    retries: () => client.stats.retries,
-    columns: () => process.stderr.columns,
-  });
-  let failedRun: RunSummary | undefined;
-  liveLine = progress;
-  try {
-    // The AWS SDK's notice that its releases after January 2027 need Node 22 is for whoever
-    // upgrades the pinned SDK (docs/development.md), not for every night's log.
-    if (isS3Url(config.export.outDir))
-      process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
-    const { summary, exitCode } = await runExport(client, config.export, {
-      retry: config.api.retry,
-      logger,
-      progress,
-      now,
-      signal,
-      runId,
-      onFailedRun: (summary) => {
-        failedRun = { ...summary, peak_rss_mb: peakRssMb() };
-      },
-    });
-    summary.peak_rss_mb = peakRssMb();
-    if (output.json) {
-      runLine.summary(summary, exitCode);
-    } else {
-      stdout(describeRun(summary, config.export));
-      // A run that read nothing and did not complete has no spend to show: a 0 USD line would read
-      // like data. What earlier runs stored is still one `zoo-usage report` away.
-      const readSomething = summary.pages > 0 || (summary.operations?.fetched ?? 0) > 0;
-      if (output.summary !== false && (readSomething || summary.status === "completed")) {
-        stdout(printableLines(describeCostSummary(await costSummaryOf(config.export))));
-      }
-    }
-    return await checkAfterExport(check, exitCode, io, logger);
-  } catch (error) {
-    // Stopped before the run made a summary: whatever the start-up step was doing when its
-    // request was abandoned, the run was interrupted, not failed.
-    if (signal.aborted && failedRun === undefined) {
-      const message = "interrupted during start-up, before the run began; nothing was exported";
-      logger.warn(message);
-      if (output.json) runLine.interruptedAtStart(message, runId);
-      return ExitCode.interrupted;
-    }
-    // The CLI prints the error on stderr; with --json, stdout says the run failed, in its one line.
-    if (output.json) runLine.failure(error, { summary: failedRun, runId });
-    throw error;
-  } finally {
-    // A run that threw ends its live line too, before the error is printed below it.
-    progress.done();
-    await client.close();
-  }
-}
-
-/** Peak resident memory of this process; maxRSS is in KiB (Node's resourceUsage). */
-function peakRssMb(): number {
-  return Math.round(process.resourceUsage().maxRSS / 1024);
-}
-
-async function costSummaryOf(config: ExportConfig) {
-  const warehouse = await openWarehouse(config.dbPath, { readOnly: true });
-  try {
-    return await readCostSummary(warehouse);
-  } finally {
-    warehouse.close();
   }
 }

@@ -16,11 +16,11 @@ beforeAll(async () => {
 });
 afterAll(() => workspace.cleanup());
 
-async function modulesLoadedBy(name: string, args: string[]) {
+async function modulesLoadedBy(name: string, args: string[], env: Record<string, string> = {}) {
   const record = path.join(workspace.dir, `${name}.modules`);
   const result = await runCli(["--import", HOOK, "CLI", ...args], {
     shell: process.execPath,
-    env: { RECORD_MODULES_TO: record },
+    env: { ...env, RECORD_MODULES_TO: record },
     cwd: workspace.dir,
   });
   const modules = (await readFile(record, "utf8")).trim().split("\n");
@@ -36,10 +36,12 @@ const chunks = (modules: string[]) =>
  * that a chunk renamed by a later build fails here instead of passing unseen.
  */
 const COMMAND_CHUNKS = ["exportAction.js", "database.js", "runReport.js", "sim.js", "zod.js"];
+/** Chunks of an export run (exportRun.ts and DuckDB), which load only once its config holds. */
+const RUN_CHUNKS = ["exportRun.js", "database.js"];
 
 test("the bundle has each command chunk the checks below name", async () => {
   const built = await readdir(path.join(REPO_ROOT, "dist/bin"));
-  expect(COMMAND_CHUNKS.filter((chunk) => !built.includes(chunk))).toEqual([]);
+  expect([...COMMAND_CHUNKS, ...RUN_CHUNKS].filter((chunk) => !built.includes(chunk))).toEqual([]);
 });
 
 test.each([
@@ -58,10 +60,26 @@ test.each([
   expect(chunks(modules).filter((chunk) => COMMAND_CHUNKS.includes(chunk))).toEqual([]);
 });
 
-test("a command that runs loads DuckDB and its chunks: the record would show them", async () => {
-  const { result, modules } = await modulesLoadedBy("print-config", ["export", "--print-config"]);
-  expect(result.code, result.stderr).toBe(0);
+test.each([
+  ["print-config", ["export", "--print-config"], 0],
+  // No ZOO_API_TOKEN in the run's environment: refused by the config, exit 2.
+  ["missing-token", ["export"], 2],
+])("export's %s answers from its config, without DuckDB or the run's modules", async (name, args, code) => {
+  const { result, modules } = await modulesLoadedBy(name, args);
+  expect(result.code, result.stderr).toBe(code);
+  expect(chunks(modules)).toContain("exportAction.js");
+  expect(modules.filter((url) => url.includes("@duckdb"))).toEqual([]);
+  expect(chunks(modules).filter((chunk) => RUN_CHUNKS.includes(chunk))).toEqual([]);
+});
+
+test("a run loads DuckDB and the run's chunks: the record would show them", async () => {
+  // No API answers on port 1: the run loads everything, then fails at its first request.
+  const { result, modules } = await modulesLoadedBy("run", ["export", "--max-attempts", "1"], {
+    ZOO_API_TOKEN: "startup-test-token",
+    ZOO_HOST: "http://127.0.0.1:1",
+  });
+  expect(result.code, result.stderr).not.toBe(0);
   // DuckDB's JavaScript API is bundled into database.js; its native addon is a package of its own.
   expect(modules.some((url) => url.includes("@duckdb/node-bindings"))).toBe(true);
-  expect(chunks(modules)).toEqual(expect.arrayContaining(["exportAction.js", "database.js", "zod.js"]));
+  expect(chunks(modules)).toEqual(expect.arrayContaining(["exportAction.js", ...RUN_CHUNKS, "zod.js"]));
 });

@@ -6,8 +6,9 @@ import { tempWorkspace } from "../helpers/exportHarness.js";
 
 /**
  * `--version` and `--help` of the CLI users run (the bundle) answer without loading DuckDB or a
- * command's chunks: each action loads them when it runs. Checked by the modules the process resolves (a resolve hook records them), not
- * by timing; the start-up time itself is the benchmark's (bench/startup.mjs).
+ * command's chunks: each action loads them when it runs, and an export loads its run only once its
+ * config holds. Checked by the modules the process resolves (a resolve hook records them), not by
+ * timing; the start-up time itself is the benchmark's (bench/startup.mjs).
  */
 const HOOK = path.join(REPO_ROOT, "test/helpers/recordModules.mjs");
 let workspace: Awaited<ReturnType<typeof tempWorkspace>>;

@@ -1,5 +1,4 @@
-import { readdirSync, rmdirSync, rmSync } from "node:fs";
-import { mkdir, readdir, rm, rmdir, stat } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { ExitCode, ZooUsageError } from "../errors.js";
@@ -7,6 +6,7 @@ import { type DuckDBConnection, DuckDBInstance, quotedString } from "./duckdb.js
 import { moveInternalState } from "./internalSchema.js";
 import { MOVE_INTERNAL_STATE, SCHEMA_STEPS, schemaStatements } from "./schemaFiles.js";
 import { recordSchema, schemaIsCurrent } from "./schemaState.js";
+import { removeSpillFolderSync, removeStaleSpillFiles } from "./spillFolder.js";
 import { asStorageError } from "./storageError.js";
 import { inTransaction } from "./transaction.js";
 import { commentWarehouse } from "./warehouseComments.js";
@@ -150,35 +150,6 @@ async function prepare(connection: DuckDBConnection, resolved: string, readOnly:
   await connection.run("SET allocator_flush_threshold = '16MB'");
   await connection.run("SET allocator_bulk_deallocation_flush_threshold = '16MB'");
   await createSchema(connection, resolved);
-}
-
-/**
- * Spill files of a process that was killed (DuckDB removes its own at close): nobody else can be
- * using them, since DuckDB gives a file to one writer or to readers, and this process now holds it
- * for writing. Only DuckDB's own names (duckdb_temp_storage_*, duckdb_temp_block-*) are removed.
- */
-async function removeStaleSpillFiles(dir: string): Promise<void> {
-  const entries = await readdir(dir).catch(() => [] as string[]);
-  for (const entry of entries) {
-    if (entry.startsWith("duckdb_temp_")) await rm(path.join(dir, entry), { force: true });
-  }
-  if (entries.length > 0) await rmdir(dir).catch(() => undefined);
-}
-
-/**
- * The spill folder once the writer has closed: DuckDB removes its own files at close, and nobody
- * else used the folder (one writer per file, and no reader while it writes). Only DuckDB's names are
- * removed, and the folder only once it is empty.
- */
-function removeSpillFolderSync(dir: string): void {
-  try {
-    for (const entry of readdirSync(dir)) {
-      if (entry.startsWith("duckdb_temp_")) rmSync(path.join(dir, entry), { force: true });
-    }
-    rmdirSync(dir);
-  } catch {
-    // No folder (nothing spilled), or something else left in it: kept as it is.
-  }
 }
 
 /**

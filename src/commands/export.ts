@@ -93,6 +93,8 @@ async function exportInto(
         spoolDir,
       },
     );
+    // Done writing: the checkpoint at close may now merge the row groups this and earlier runs left.
+    await warehouse.mergeAtClose();
     return { summary, exitCode: exitCodeOf(summary) };
   } catch (error) {
     // DuckDB reports a full disk at a checkpoint as an IO Error, and then refuses every statement

@@ -23,6 +23,11 @@ export interface Warehouse {
    * new limit in MB, or undefined when it is already at its ceiling.
    */
   raiseMemoryLimit(): Promise<number | undefined>;
+  /**
+   * Lets the checkpoint at close merge short row groups, once a table (CLOSE_VACUUM_TASKS): for a
+   * writer whose run is done.
+   */
+  mergeAtClose(): Promise<void>;
   close(): void;
 }
 
@@ -50,6 +55,19 @@ const MEMORY_LIMIT_CEILING_MB = 4096;
  * other tools opening the file use their own.
  */
 export const TABLE_ROW_GROUP_ROWS = 16_384;
+
+/**
+ * DuckDB puts the rows a session appends into a new row group after the table's last one on disk,
+ * and only a checkpoint that may vacuum merges them: without any merge, every run would add a row
+ * group, and a block of 256 KB, to each table it appends to (api_calls, balance_snapshots, the page
+ * ladder, own calls), and the file would grow every night by about a megabyte whatever the account.
+ * Unbounded, the merges would also rewrite the short row groups each bulk batch leaves (see below):
+ * seconds and hundreds of MB at the first nightly run after a large export. So one merge a table at
+ * each run's close: DuckDB's max_vacuum_tasks counts the row groups its merges take in, and stops
+ * scheduling once it has reached the limit, so a limit of 1 is exactly one merge. That is as many
+ * row groups as a night adds, and the blocks a merge frees are used again.
+ */
+const CLOSE_VACUUM_TASKS = 1;
 
 /**
  * Opens (or creates) the DuckDB file for writing. DuckDB allows one writing process per file, and
@@ -97,6 +115,9 @@ export async function openWarehouse(
       await connection.run(`SET memory_limit = '${memoryLimitMb}MB'`);
       return memoryLimitMb;
     },
+    async mergeAtClose() {
+      await connection.run(`SET max_vacuum_tasks = ${CLOSE_VACUUM_TASKS}`);
+    },
     close() {
       connection.closeSync();
       instance.closeSync();
@@ -142,10 +163,10 @@ async function prepare(connection: DuckDBConnection, resolved: string, readOnly:
   await connection.run(`SET temp_directory = ${quotedString(`${resolved}.tmp`)}`);
   await connection.run(`SET memory_limit = '${initialMemoryLimitMb()}MB'`);
   await connection.run("SET checkpoint_threshold = '64MB'");
-  // No row-group merging at checkpoints ("vacuum"). Each batch leaves its last, partial row group
-  // behind; merging them at a checkpoint rewrites their neighbours too, so a large export's final
-  // checkpoint rewrites much of the file. api_calls never deletes rows, so unmerged row groups cost
-  // only a few more, smaller ones.
+  // No row-group merging ("vacuum") at the checkpoints during a run. Each batch leaves its last,
+  // partial row group behind; merging them rewrites their neighbours too, so the checkpoints of a
+  // large export would rewrite much of the file. The run's last checkpoint merges a few
+  // (mergeAtClose).
   await connection.run("SET max_vacuum_tasks = 0");
   await connection.run("SET allocator_flush_threshold = '16MB'");
   await connection.run("SET allocator_bulk_deallocation_flush_threshold = '16MB'");

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
+import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { expect, test } from "vitest";
 import { openWarehouse } from "../../src/load/database.js";
 import { tempWorkspace } from "../helpers/exportHarness.js";
@@ -46,21 +46,34 @@ test("an export writes row groups of 16,384 rows, also into a database made with
   }
 });
 
-test("a checkpoint keeps each batch's row groups as written: merging would rewrite the file at every close", async () => {
+/** The row counts of the row groups of api_calls, in order. */
+async function rowGroupSizes(connection: DuckDBConnection): Promise<number[]> {
+  const groups = await connection.runAndReadAll(
+    "SELECT row_group_id, max(count)::INTEGER FROM pragma_storage_info('api_calls') GROUP BY 1 ORDER BY 1",
+  );
+  return groups.getRows().map((row) => Number(row[1]));
+}
+
+test("checkpoints during a run keep each batch's row groups; the close after it merges once a table", async () => {
   const { dir, cleanup } = await tempWorkspace();
   const file = path.join(dir, "db.duckdb");
   try {
     const writer = await openWarehouse(file);
-    // Three batches of 17,000 rows: a full row group each, and a short one of 616 rows.
-    for (const batch of ["a", "b", "c"]) await writer.connection.run(INSERT_CALLS(17_000, batch));
+    // Eight batches of 17,000 rows: a full row group each, and a short one of 616 rows.
+    for (let batch = 0; batch < 8; batch++) await writer.connection.run(INSERT_CALLS(17_000, `b${batch}`));
+    await writer.connection.run("CHECKPOINT");
+    const written = await rowGroupSizes(writer.connection);
+    expect(written).toEqual(Array.from({ length: 8 }, () => [16_384, 616]).flat());
+    // A run's last writes (its row in runs) leave the close a checkpoint to make.
+    await writer.connection.run(INSERT_CALLS(1, "last"));
+    await writer.mergeAtClose();
     writer.close();
 
     const reader = await openWarehouse(file, { readOnly: true });
     try {
-      const groups = await reader.connection.runAndReadAll(
-        "SELECT row_group_id, max(count)::INTEGER FROM pragma_storage_info('api_calls') GROUP BY 1 ORDER BY 1",
-      );
-      expect(groups.getRows().map((row) => Number(row[1]))).toEqual([16_384, 616, 16_384, 616, 16_384, 616]);
+      // The first four row groups become three; the last row makes one more. One merge, not all.
+      const merged = await rowGroupSizes(reader.connection);
+      expect(merged).toEqual([16_384, 16_384, 1_232, ...written.slice(4), 1]);
     } finally {
       reader.close();
     }

@@ -165,8 +165,8 @@ async function prepare(connection: DuckDBConnection, resolved: string, readOnly:
   await connection.run("SET checkpoint_threshold = '64MB'");
   // No row-group merging ("vacuum") at the checkpoints during a run. Each batch leaves its last,
   // partial row group behind; merging them rewrites their neighbours too, so the checkpoints of a
-  // large export would rewrite much of the file. The run's last checkpoint merges a few
-  // (mergeAtClose).
+  // large export would rewrite much of the file. The checkpoint at the run's close merges once a
+  // table (mergeAtClose).
   await connection.run("SET max_vacuum_tasks = 0");
   await connection.run("SET allocator_flush_threshold = '16MB'");
   await connection.run("SET allocator_bulk_deallocation_flush_threshold = '16MB'");

@@ -4,19 +4,28 @@
 // instead of ~300 modules: about 0.1 s of CPU less for each run. DuckDB's JavaScript API (~180
 // CommonJS files) goes into the database chunk; its native addon (@duckdb/node-bindings, which picks
 // the platform's binary at run time) and the AWS SDK (loaded only for s3://) stay packages of
-// their own.
+// their own. The chunks are CommonJS, so that the entry (src/cli/bin.ts, dist/bin/zoo-usage.js)
+// can run them with V8's compiled code of earlier runs (src/cli/compileCache.ts): Node 20 offers
+// that for CommonJS only.
 import { build } from "rolldown";
 
+const shared = { platform: "node", logLevel: "warn" };
+
 await build({
-  input: { "zoo-usage": "dist/cli/main.js" },
-  platform: "node",
+  ...shared,
+  input: { main: "dist/cli/main.js" },
   external: [/^@duckdb\/node-bindings/, /^@aws-sdk\//],
-  logLevel: "warn",
   output: {
     dir: "dist/bin",
-    format: "esm",
-    entryFileNames: "[name].js",
-    chunkFileNames: "[name].js",
+    format: "cjs",
+    entryFileNames: "[name].cjs",
+    chunkFileNames: "[name].cjs",
     codeSplitting: { groups: [{ name: "zod", test: /node_modules[\\/]zod[\\/]/ }] },
   },
+});
+
+await build({
+  ...shared,
+  input: { "zoo-usage": "dist/cli/bin.js" },
+  output: { dir: "dist/bin", format: "esm", entryFileNames: "[name].js" },
 });

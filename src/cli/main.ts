@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import type { Command } from "commander";
 import { ExitCode, type ExitCodeValue, ZooUsageError } from "../errors.js";
 import { formatLogLine, type LogFormat } from "../log/logger.js";
@@ -169,4 +168,6 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-process.exitCode = await main(process.argv);
+main(process.argv).then((code) => {
+  process.exitCode = code;
+});

@@ -36,9 +36,9 @@ const chunks = (modules: string[]) =>
  * Chunks that hold a command's modules or zod, which load when an action runs. Each must exist, so
  * that a chunk renamed by a later build fails here instead of passing unseen.
  */
-const COMMAND_CHUNKS = ["exportAction.js", "database.js", "runReport.js", "sim.js", "zod.js"];
+const COMMAND_CHUNKS = ["exportAction.cjs", "database.cjs", "runReport.cjs", "sim.cjs", "zod.cjs"];
 /** Chunks of an export run (exportRun.ts and DuckDB), which load only once its config holds. */
-const RUN_CHUNKS = ["exportRun.js", "database.js"];
+const RUN_CHUNKS = ["exportRun.cjs", "database.cjs"];
 
 test("the bundle has each command chunk the checks below name", async () => {
   const built = await readdir(path.join(REPO_ROOT, "dist/bin"));
@@ -55,7 +55,7 @@ test.each([
   expect(result.code, result.stderr).toBe(0);
   expect(result.stdout).toMatch(text);
   // The hook saw the CLI load: the record is of this run.
-  expect(chunks(modules)).toContain("program.js");
+  expect(chunks(modules)).toContain("program.cjs");
   expect(modules.filter((url) => url.includes("@duckdb"))).toEqual([]);
   // Nor the config schema (zod) or the modules of a command: they load when its action runs.
   expect(chunks(modules).filter((chunk) => COMMAND_CHUNKS.includes(chunk))).toEqual([]);
@@ -68,7 +68,7 @@ test.each([
 ])("export's %s answers from its config, without DuckDB or the run's modules", async (name, args, code) => {
   const { result, modules } = await modulesLoadedBy(name, args);
   expect(result.code, result.stderr).toBe(code);
-  expect(chunks(modules)).toContain("exportAction.js");
+  expect(chunks(modules)).toContain("exportAction.cjs");
   expect(modules.filter((url) => url.includes("@duckdb"))).toEqual([]);
   expect(chunks(modules).filter((chunk) => RUN_CHUNKS.includes(chunk))).toEqual([]);
 });
@@ -80,7 +80,7 @@ test("a run loads DuckDB and the run's chunks: the record would show them", asyn
     ZOO_HOST: "http://127.0.0.1:1",
   });
   expect(result.code, result.stderr).not.toBe(0);
-  // DuckDB's JavaScript API is bundled into database.js; its native addon is a package of its own.
+  // DuckDB's JavaScript API is bundled into database.cjs; its native addon is a package of its own.
   expect(modules.some((url) => url.includes("@duckdb/node-bindings"))).toBe(true);
-  expect(chunks(modules)).toEqual(expect.arrayContaining(["exportAction.js", ...RUN_CHUNKS, "zod.js"]));
+  expect(chunks(modules)).toEqual(expect.arrayContaining(["exportAction.cjs", ...RUN_CHUNKS, "zod.cjs"]));
 });

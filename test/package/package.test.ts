@@ -14,6 +14,9 @@ test("npm pack ships only the CLI's run-time files and its docs: no test, bench,
   const [packed] = JSON.parse(output) as { files: { path: string }[] }[];
   const files = (packed?.files ?? []).map((file) => file.path);
   expect(files).toContain("dist/bin/zoo-usage.js");
+  // The chunks it runs, and none of the compiled code runs leave in dist/.compile-cache.
+  expect(files).toContain("dist/bin/main.cjs");
+  expect(files.filter((file) => file.includes("compile-cache"))).toEqual([]);
   // Every sql/ file, in every subfolder: the CLI reads them at run time.
   const sqlFiles = readdirSync(path.join(REPO_ROOT, "sql"), { recursive: true, encoding: "utf8" })
     .filter((file) => file.endsWith(".sql"))
@@ -40,7 +43,7 @@ test("npm pack ships only the CLI's run-time files and its docs: no test, bench,
   expect(files.filter((file) => file.endsWith(".map"))).toEqual([]);
   const namingAMap = files.filter(
     (file) =>
-      file.endsWith(".js") && readFileSync(path.join(REPO_ROOT, file), "utf8").includes("sourceMappingURL"),
+      /\.c?js$/.test(file) && readFileSync(path.join(REPO_ROOT, file), "utf8").includes("sourceMappingURL"),
   );
   expect(namingAMap).toEqual([]);
 });

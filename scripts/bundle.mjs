@@ -11,7 +11,7 @@ import { build } from "rolldown";
 
 const shared = { platform: "node", logLevel: "warn" };
 
-await build({
+const { output } = await build({
   ...shared,
   input: { main: "dist/cli/main.js" },
   external: [/^@duckdb\/node-bindings/, /^@aws-sdk\//],
@@ -23,6 +23,16 @@ await build({
     codeSplitting: { groups: [{ name: "zod", test: /node_modules[\\/]zod[\\/]/ }] },
   },
 });
+
+// A chunk run from cached code has no loader for import(): one left in the bundle (of a package kept
+// out of it; rolldown turns those between chunks into requires) would fail at the second run only.
+const chunkFiles = new Set(output.map((item) => item.fileName));
+for (const chunk of output.filter((item) => item.type === "chunk")) {
+  const imported = chunk.dynamicImports.filter((name) => !chunkFiles.has(name));
+  if (imported.length > 0) {
+    throw new Error(`${chunk.fileName} imports ${imported.join(", ")} with import(): require it instead`);
+  }
+}
 
 await build({
   ...shared,

@@ -31,7 +31,8 @@ export function installCompileCache(binDir: string, cacheDir: string): void {
     }
     const file = path.join(cacheDir, `${path.basename(filename)}.${crc32(content).toString(16)}.v8`);
     const cachedData = readIfPresent(file);
-    // No dynamic import() in these chunks: a script compiled here has no loader for one.
+    // No dynamic import() in these chunks (scripts/bundle.mjs refuses one): a script compiled here
+    // has no loader for it.
     const script = new vm.Script(wrap(content), {
       filename,
       ...(cachedData === undefined ? {} : { cachedData }),

@@ -1,6 +1,6 @@
 import type { Dataset } from "./dataset.js";
 import { derivedUuid } from "./identity.js";
-import type { SortKey } from "./keysetPage.js";
+import type { SortKey, SortMode } from "./keysetPage.js";
 import { encodePageToken } from "./pageToken.js";
 import { errorReply, type Reply } from "./responses.js";
 import { authenticate, type ListQuery, parseListQuery, type RouteContext } from "./routes.js";
@@ -58,12 +58,19 @@ export function directoryRoute(
   if (path === "/user/api-tokens") {
     const user = authenticate(ctx, requestId, authorization);
     if (typeof user !== "number") return user;
-    return pageReply(apiTokensOf(ctx.dataset, user), list);
+    const sorted = sortedOnce(ctx.dataset, `${path} ${user} ${list.order}`, () =>
+      sortedListing(apiTokensOf(ctx.dataset, user), list.order),
+    );
+    return pageReply(sorted, list);
   }
   if (path === "/org/service-accounts") {
     const member = access.member(ctx, requestId, authorization);
     if ("status" in member) return member;
-    return pageReply(serviceAccountsOf(ctx.dataset, member.orgId), list);
+    const { orgId } = member;
+    const sorted = sortedOnce(ctx.dataset, `${path} ${orgId} ${list.order}`, () =>
+      sortedListing(serviceAccountsOf(ctx.dataset, orgId), list.order),
+    );
+    return pageReply(sorted, list);
   }
   const admin = access.admin(ctx, requestId, authorization);
   if ("status" in admin) return admin;
@@ -76,7 +83,7 @@ export function directoryRoute(
     );
   }
   const members = membersOf(ctx.dataset, admin.members).filter((m) => role === undefined || m.role === role);
-  return pageReply(members, list);
+  return pageReply(sortedListing(members, list.order), list);
 }
 
 /** The org's and its tokens' creation times: the org a year before the initial clock. */
@@ -171,20 +178,55 @@ function obfuscated(prefix: string, token: string): string {
   return `${prefix}${"*".repeat(Math.max(0, token.length - 4))}${token.slice(-4)}`;
 }
 
-/** A ResultsPage of `items` (sorted here) after the query's key, with Dropshot's next_page rule. */
-function pageReply(items: Listed[], list: ListQuery): Reply {
-  const keyOf = (item: Listed): SortKey => ({
-    createdUs: microsFromDate(new Date(item.created_at)),
-    id: item.id,
-  });
+/** A listing's items in its order, each with its key. */
+type SortedListing = readonly { item: Listed; key: SortKey }[];
+
+/**
+ * Listings that never change (a user's API tokens, an org's service accounts), sorted once per
+ * dataset: a user with 100,000 tokens is listed a page at a time, and making and sorting them all
+ * for every page made the simulator, not the exporter, what a large account's run waited on.
+ */
+const sortedListings = new WeakMap<Dataset, Map<string, SortedListing>>();
+
+function sortedOnce(dataset: Dataset, key: string, sort: () => SortedListing): SortedListing {
+  let listings = sortedListings.get(dataset);
+  if (listings === undefined) {
+    listings = new Map();
+    sortedListings.set(dataset, listings);
+  }
+  let sorted = listings.get(key);
+  if (sorted === undefined) {
+    sorted = sort();
+    listings.set(key, sorted);
+  }
+  return sorted;
+}
+
+function sortedListing(items: readonly Listed[], order: SortMode): SortedListing {
+  const sign = order === "created_at_ascending" ? 1 : -1;
+  return items
+    .map((item) => ({ item, key: { createdUs: microsFromDate(new Date(item.created_at)), id: item.id } }))
+    .sort((a, b) => sign * compareKeys(a.key, b.key));
+}
+
+function compareKeys(a: SortKey, b: SortKey): number {
+  if (a.createdUs !== b.createdUs) return a.createdUs - b.createdUs;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** A ResultsPage of a sorted listing after the query's key, with Dropshot's next_page rule. */
+function pageReply(sorted: SortedListing, list: ListQuery): Reply {
   const sign = list.order === "created_at_ascending" ? 1 : -1;
-  const compare = (a: SortKey, b: SortKey) =>
-    a.createdUs !== b.createdUs ? a.createdUs - b.createdUs : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
   const { after } = list;
-  const sorted = [...items].sort((a, b) => sign * compare(keyOf(a), keyOf(b)));
-  const page = sorted
-    .filter((item) => after === null || sign * compare(keyOf(item), after) > 0)
-    .slice(0, list.limit);
+  // The first item that sorts strictly after `after`, by binary search.
+  let low = 0;
+  let high = sorted.length;
+  while (after !== null && low < high) {
+    const middle = (low + high) >>> 1;
+    if (sign * compareKeys((sorted[middle] as { key: SortKey }).key, after) > 0) high = middle;
+    else low = middle + 1;
+  }
+  const page = sorted.slice(low, low + list.limit).map(({ item }) => item);
   const last = page.at(-1);
   const next = last === undefined ? null : encodePageToken(list.order, last.created_at, last.id);
   return { status: 200, body: JSON.stringify({ next_page: next, items: page }) };

@@ -1,6 +1,8 @@
+import { DuckDBInstance, LIST, listValue, VARCHAR } from "@duckdb/node-api";
 import { describe, expect, test } from "vitest";
 import {
   comparePartitions,
+  PARTITION_FORMAT,
   partitionOf,
   partitionRange,
   partitionsBetween,
@@ -68,5 +70,40 @@ describe("partition values", () => {
       "9999-12",
       "10000-01",
     ]);
+  });
+});
+
+describe("partition values agree with DuckDB's", () => {
+  test("for UTC times read from their text and times with offsets alike", async () => {
+    const times = [
+      "2026-10-31T23:59:59.999999Z",
+      "2026-10-31T23:59:59.123456789Z",
+      "2026-11-01T00:00:00Z",
+      "2026-11-01T00:30:00+01:00",
+      "2026-10-31T23:30:00-01:00",
+      "2028-02-29T12:00:00Z",
+      "1969-12-31T23:59:59.999999Z",
+      "0001-01-01T00:00:00Z",
+      "0099-12-31T23:59:59Z",
+      "0999-01-01T00:00:00+01:00",
+      "9999-12-31T23:00:00Z",
+      "9999-12-31T23:00:00-05:00",
+    ];
+    const instance = await DuckDBInstance.create(":memory:");
+    const connection = await instance.connect();
+    try {
+      for (const partitioning of ["month", "day"] as const) {
+        const reader = await connection.runAndReadAll(
+          `SELECT strftime(timezone('UTC', t::TIMESTAMPTZ), $format) FROM unnest($times) AS u(t)`,
+          { times: listValue(times), format: PARTITION_FORMAT[partitioning] },
+          { times: LIST(VARCHAR), format: VARCHAR },
+        );
+        const duckdb = reader.getRows().map((row) => row[0]);
+        expect(times.map((time) => partitionOf(partitioning, time))).toEqual(duckdb);
+      }
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
   });
 });

@@ -126,9 +126,16 @@ test("duplicate ids within a page and across pages are stored once, the newest u
     pages += 1;
     const page = JSON.parse(body) as { items: Item[] };
     if (pages === 1 && page.items[0] !== undefined) {
-      // The same call twice on one page, the second one older: the newer must win.
-      page.items.push({ ...page.items[0], updated_at: "2020-01-01T00:00:00Z", price: "999" });
-      carried = { ...page.items[0], updated_at: "2099-01-01T00:00:00Z", price: "0.5" };
+      // The same call twice on one page, the second one older and its id in upper case (one UUID
+      // to DuckDB): the newer must win.
+      const first = page.items[0];
+      page.items.push({
+        ...first,
+        id: String(first.id).toUpperCase(),
+        updated_at: "2020-01-01T00:00:00Z",
+        price: "999",
+      });
+      carried = { ...first, updated_at: "2099-01-01T00:00:00Z", price: "0.5" };
     }
     if (pages === 2 && carried !== undefined) page.items.push(carried);
     return JSON.stringify(page);

@@ -1,8 +1,8 @@
 import type { ApiCallLoader } from "../../load/apiCallLoader.js";
-import type { Warehouse } from "../../load/database.js";
 import { writeDirtyPartitions } from "../../load/parquetExport.js";
 import { partitionOf } from "../../load/partitioning.js";
 import type { ScopeOwner } from "../../load/warehouseScope.js";
+import { withoutFsst } from "../../load/withoutFsst.js";
 import type { TransformContext } from "../../transform/apiCallRow.js";
 import type { ExportDeps, ExportOptions } from "../exportSettings.js";
 import { runSource, type SourceRun } from "../runSource.js";
@@ -94,22 +94,6 @@ export async function scanApiCalls(
     firstCreatedAt: source.firstCreatedAt,
     foreignOrgCalls: source.foreignOrgCalls,
   };
-}
-
-/**
- * Runs `work` with DuckDB's FSST string compression off. Trying FSST on every string segment was
- * about a third of the CPU of each batch's commit, and the scan is CPU-bound; for the calls' strings
- * it saved a few per cent of the file (bench/README.md, "Figures behind the code's settings"). The
- * other tables (the operations' JSON above all) keep it: they are written after the scan.
- */
-async function withoutFsst<T>(warehouse: Warehouse, work: () => Promise<T>): Promise<T> {
-  await warehouse.connection.run("SET disabled_compression_methods = 'fsst'");
-  try {
-    return await work();
-  } finally {
-    // A connection that cannot take this has failed the scan already, which is what the run says.
-    await warehouse.connection.run("RESET disabled_compression_methods").catch(() => undefined);
-  }
 }
 
 /** Writes the api_calls partitions before the one of `committedUpTo`; returns how many. */

@@ -106,6 +106,7 @@ export class ApiCallLoader {
           ),
       );
       await this.wal.afterCommit(result.inserted, result.updated);
+      await this.warehouse.releaseCache();
       return result;
     } finally {
       await this.spool.cleanup();

@@ -28,6 +28,13 @@ export interface Warehouse {
    * writer whose run is done.
    */
   mergeAtClose(): Promise<void>;
+  /**
+   * Lets go of the table blocks DuckDB keeps cached once they pass CACHE_KEPT_MB: it keeps what it
+   * wrote or read until it nears its limit, so a long run would hold much of the history. The
+   * limit is lowered for a moment, which evicts what no statement holds, then set back; no
+   * statement runs at the lowered limit. For a writer between batches.
+   */
+  releaseCache(): Promise<void>;
   close(): void;
 }
 
@@ -44,6 +51,10 @@ export interface Warehouse {
 const MEMORY_LIMIT_MB_PER_THREAD = 128;
 const MEMORY_LIMIT_FLOOR_MB = 512;
 const MEMORY_LIMIT_CEILING_MB = 4096;
+/** Table blocks DuckDB may keep cached between batches before releaseCache lets them go... */
+const CACHE_KEPT_MB = 64;
+/** ...down to what fits this limit, set for a moment. */
+const CACHE_RELEASED_TO_MB = 32;
 
 /**
  * Rows per row group of the rows an export writes (DuckDB's default: 122,880). A transaction's rows
@@ -117,6 +128,16 @@ export async function openWarehouse(
     },
     async mergeAtClose() {
       await connection.run(`SET max_vacuum_tasks = ${CLOSE_VACUUM_TASKS}`);
+    },
+    async releaseCache() {
+      const cached = await connection.runAndReadAll(
+        "SELECT (coalesce(sum(memory_usage_bytes), 0) // 1048576)::INTEGER FROM duckdb_memory() WHERE tag = 'BASE_TABLE'",
+      );
+      if (Number(cached.getRows()[0]?.[0] ?? 0) <= CACHE_KEPT_MB) return;
+      // Refused when more than that is in use: then what could go has gone.
+      await connection.run(`SET memory_limit = '${CACHE_RELEASED_TO_MB}MB'`).catch(() => undefined);
+      // Not caught: a writer left at the lowered limit would fail its next batches.
+      await connection.run(`SET memory_limit = '${memoryLimitMb}MB'`);
     },
     close() {
       connection.closeSync();

@@ -116,6 +116,7 @@ export class OperationLoader {
     }
     // An upsert goes through the WAL whatever its size.
     await this.wal.afterCommit(0, result.changed);
+    await this.warehouse.releaseCache();
     return result;
   }
 }

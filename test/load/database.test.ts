@@ -81,3 +81,41 @@ test("checkpoints during a run keep each batch's row groups; the close after it 
     await cleanup();
   }
 });
+
+test("releaseCache lets DuckDB's cached table blocks go past 64 MB and sets its limit back, a raised one too", async () => {
+  const { dir, cleanup } = await tempWorkspace();
+  const writer = await openWarehouse(path.join(dir, "db.duckdb"));
+  try {
+    const { connection } = writer;
+    const cachedMb = async () =>
+      Number(
+        (
+          await connection.runAndReadAll(
+            "SELECT (coalesce(sum(memory_usage_bytes), 0) // 1048576)::INTEGER FROM duckdb_memory() WHERE tag = 'BASE_TABLE'",
+          )
+        ).getRows()[0]?.[0],
+      );
+    const limit = async () =>
+      String((await connection.runAndReadAll("SELECT current_setting('memory_limit')")).getRows()[0]?.[0]);
+    // ~80 MB of values that do not compress, read back so that their blocks are cached.
+    await connection.run("CREATE TABLE big AS SELECT hash(range) AS h FROM range(10000000)");
+    await connection.run("CHECKPOINT");
+    await connection.runAndReadAll("SELECT sum(h::HUGEINT) FROM big");
+    expect(await cachedMb()).toBeGreaterThan(64);
+    const before = await limit();
+    await writer.releaseCache();
+    expect(await cachedMb()).toBeLessThanOrEqual(32);
+    expect(await limit()).toBe(before);
+    // A limit the out-of-memory retry raised is the one set back.
+    await connection.runAndReadAll("SELECT sum(h::HUGEINT) FROM big");
+    const raised = await writer.raiseMemoryLimit();
+    expect(raised).toBeGreaterThan(512);
+    const raisedLimit = await limit();
+    expect(raisedLimit).not.toBe(before);
+    await writer.releaseCache();
+    expect(await limit()).toBe(raisedLimit);
+  } finally {
+    writer.close();
+    await cleanup();
+  }
+});

@@ -51,9 +51,8 @@ export interface Warehouse {
 const MEMORY_LIMIT_MB_PER_THREAD = 128;
 const MEMORY_LIMIT_FLOOR_MB = 512;
 const MEMORY_LIMIT_CEILING_MB = 4096;
-/** Table blocks DuckDB may keep cached between batches before releaseCache lets them go... */
+// releaseCache: cached table blocks kept up to CACHE_KEPT_MB, then evicted to fit the other limit.
 const CACHE_KEPT_MB = 64;
-/** ...down to what fits this limit, set for a moment. */
 const CACHE_RELEASED_TO_MB = 32;
 
 /**

@@ -128,6 +128,9 @@ export async function* paginate(
       if (anomaly === undefined && next !== null) {
         seenTokens.add(digestOf(next));
         inFlight = takeAhead(next) ?? request(next);
+        // It may fail while the consumer still works on this page (waiting for a commit): its
+        // failure is thrown where it is awaited, and must not surface before as an unhandled rejection.
+        inFlight.catch(() => undefined);
         // Let the event loop turn once so the request leaves on the socket now: the consumer's
         // transform of this page runs synchronously and would otherwise hold it back.
         await setImmediate();

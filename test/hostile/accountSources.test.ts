@@ -156,6 +156,28 @@ test("an invoice id listed twice: one warning with the count, the first copy sto
   expect(await run.count("invoice_lines")).toBe(2);
 });
 
+test("a 401 on a token page while an earlier batch commits: exit 3, the stored batches kept, no crash", async () => {
+  // Ten full pages of 1,000 tokens fill two batches of 5,000: the second waits for the first's
+  // commit, and the next page is answered 401 in that wait, before anything awaits it.
+  const pages = 10;
+  const page = (n: number) =>
+    Array.from({ length: 1000 }, (_, i) => ({ ...TOKEN, id: tokenId(n * 1000 + i) }));
+  const run = await exportAgainst(
+    withAccount({
+      "/user/api-tokens": (request, res) => {
+        const n = Number(request.query.get("page_token")?.slice(1) ?? 0);
+        if (n >= pages) sendJson(res, 401, errorBody(401, "unauthorized"));
+        else sendJson(res, 200, pageBody(page(n), `p${n + 1}`));
+      },
+    }),
+  );
+  expect(run.exitCode).toBe(3);
+  expect((run.error as ZooUsageError).code).toBe("api.unauthorized");
+  expect(await run.count("api_calls")).toBe(2);
+  expect(await run.count("api_tokens")).toBe(pages * 1000);
+  expect(run.runs).toEqual([{ status: "failed" }]);
+});
+
 test("a 401 during the invoices: exit 3, the calls and tokens kept, the run recorded failed, Parquet written", async () => {
   const run = await exportAgainst(
     withAccount({

@@ -1,5 +1,8 @@
 -- Stage one batch of fetched operations from an NDJSON spool file (its name filled in as a quoted
 -- literal by fillSql), typed by DuckDB, joined to the calls that started them for the partition key.
+-- The calls were created between the two bounds below (quoted TIMESTAMPTZ literals, '-infinity'
+-- and 'infinity' when not known): the bounds let the scan of api_calls skip the row groups outside
+-- them, which is most of a large table, instead of reading every id for every batch.
 -- maximum_object_size is twice the largest row the validator lets through (src/transform/limits.ts).
 CREATE OR REPLACE TEMP TABLE staged_async_operations AS
 SELECT s.*, c.created_at AS call_created_at
@@ -17,7 +20,9 @@ FROM read_json({{file}},
     fetched_at: 'TIMESTAMPTZ'
   },
   maximum_object_size = 33554432) AS s
-JOIN api_calls AS c USING (id);
+JOIN api_calls AS c
+  ON c.id = s.id
+  AND c.created_at BETWEEN {{calls_from}}::TIMESTAMPTZ AND {{calls_to}}::TIMESTAMPTZ;
 
 -- The staged operations that change the table: new, or a new status, fetch status or updated_at.
 -- A re-fetched operation still running with nothing new changes nothing (and rewrites no partition).

@@ -9,6 +9,12 @@ const TEMPLATES = {
   templates: sqlListLiteral(OPERATION_STARTING_TEMPLATES),
 };
 
+/** An operation to fetch, and when the call that started it was created (fixed-width UTC text). */
+export interface OperationCandidate {
+  id: string;
+  callCreatedAt: string;
+}
+
 /**
  * The ids of the operations to fetch, read in chunks (candidate_operations.sql): operations of
  * exported calls that started one and are not stored yet (for calls created at or after
@@ -25,8 +31,8 @@ export class OperationCandidates {
     private readonly options: { windowStart: string | null; chunkSize: number },
   ) {}
 
-  /** The next chunk of ids, empty when there are none left. */
-  async next(): Promise<string[]> {
+  /** The next chunk of candidates, empty when there are none left. */
+  async next(): Promise<OperationCandidate[]> {
     const reader = await this.warehouse.connection.runAndReadAll(this.sql, {
       window_start: this.options.windowStart ?? EPOCH.createdAt,
       after_created: this.after.createdAt,
@@ -36,7 +42,7 @@ export class OperationCandidates {
     const rows = reader.getRows();
     const last = rows.at(-1);
     if (last !== undefined) this.after = { createdAt: String(last[1]), id: String(last[0]) };
-    return rows.map(([id]) => String(id));
+    return rows.map(([id, createdAt]) => ({ id: String(id), callCreatedAt: String(createdAt) }));
   }
 }
 

@@ -10,6 +10,18 @@ import { asStorageError } from "./storageError.js";
 import { inTransaction } from "./transaction.js";
 import { WalCheckpoint } from "./walCheckpoint.js";
 
+/**
+ * When the calls that started a batch's operations were created, at the earliest and the latest
+ * (TIMESTAMPTZ text): the join that finds each operation's call reads api_calls within them.
+ */
+export interface CallTimeBounds {
+  from: string;
+  to: string;
+}
+
+/** Bounds that leave out no call. */
+export const UNBOUNDED_CALL_TIMES: CallTimeBounds = { from: "-infinity", to: "infinity" };
+
 export interface OperationBatchResult {
   changed: number;
   /** Operations the validator accepted and DuckDB refused: in rejects, and stored as rejected. */
@@ -47,16 +59,21 @@ export class OperationLoader {
    * Commits a chunk. Behind the validator, a safety net: if DuckDB refuses to read some rows (a
    * value a column cannot hold), those are found by halving the chunk, go to rejects with DuckDB's
    * reason and are stored as 'rejected' (not asked for again), and the rest commits. When every row
-   * is refused, the error is not about one body.
+   * is refused, the error is not about one body. `calls`: when the rows' calls were created, if
+   * known (a row whose call is outside them is not staged).
    */
-  async commit(rows: readonly OperationRow[], rejects: readonly RejectRow[]): Promise<OperationBatchResult> {
+  async commit(
+    rows: readonly OperationRow[],
+    rejects: readonly RejectRow[],
+    calls: CallTimeBounds = UNBOUNDED_CALL_TIMES,
+  ): Promise<OperationBatchResult> {
     const lines = rows.map((row) => JSON.stringify(row));
     try {
-      return await this.commitLines(lines, rejects);
+      return await this.commitLines(lines, rejects, calls);
     } catch (error) {
       if (!isReadError(error) || lines.length === 0) throw error;
       const probe = readProbe(this.spool, async (file) => {
-        await this.warehouse.connection.run(fillSql(this.stageSql, { file: sqlLiteral(file) }));
+        await this.warehouse.connection.run(this.stage(file, calls));
       });
       const { refused } = await separateRefused(lines, probe, error);
       const refusedLines = new Set(refused.map(({ line }) => line));
@@ -75,6 +92,7 @@ export class OperationLoader {
             : line,
         ),
         [...rejects, ...refusedRejects],
+        calls,
       );
       return { ...result, refusedByDuckDb: refused.length };
     } finally {
@@ -82,9 +100,19 @@ export class OperationLoader {
     }
   }
 
+  /** The statements that stage the rows of `file` (stage_async_operations.sql). */
+  private stage(file: string, calls: CallTimeBounds): string {
+    return fillSql(this.stageSql, {
+      file: sqlLiteral(file),
+      calls_from: sqlLiteral(calls.from),
+      calls_to: sqlLiteral(calls.to),
+    });
+  }
+
   private async commitLines(
     lines: readonly string[],
     rejects: readonly RejectRow[],
+    calls: CallTimeBounds,
   ): Promise<OperationBatchResult> {
     const { connection } = this.warehouse;
     const result: OperationBatchResult = { changed: 0, refusedByDuckDb: 0 };
@@ -96,7 +124,7 @@ export class OperationLoader {
     try {
       await inTransaction(connection, async () => {
         if (rowsFile !== undefined) {
-          await connection.run(fillSql(this.stageSql, { file: sqlLiteral(rowsFile) }));
+          await connection.run(this.stage(rowsFile, calls));
           await markDirty(connection, "async_operations", {
             table: "changed_async_operations",
             timeColumn: "call_created_at",

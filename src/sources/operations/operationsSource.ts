@@ -13,6 +13,7 @@ import { notFoundOperation, rejectedOperation } from "../../transform/emptyOpera
 import { rawOperationJson } from "../../transform/operationRawJson.js";
 import { type OperationRow, transformOperation } from "../../transform/operationRow.js";
 import type { CommitCounts, PageCounts, Source } from "../runSource.js";
+import { CallTimeSpan } from "./callTimeSpan.js";
 import { SerialQueue } from "./serialQueue.js";
 
 export interface OperationsSourceContext {
@@ -30,10 +31,14 @@ export interface OperationsSourceContext {
   chunkSize: number;
 }
 
-/** Fetched operations waiting for their commit: one row each, and the rejects among them. */
+/**
+ * Fetched operations waiting for their commit: one row each, the rejects among them, and when
+ * their calls were created.
+ */
 export interface OperationBatch {
   rows: OperationRow[];
   rejects: RejectRow[];
+  calls: CallTimeSpan;
 }
 
 /**
@@ -51,12 +56,19 @@ export class OperationsSource implements Source<OperationAnswer[], OperationBatc
   notFound = 0;
   private readonly connection = new SerialQueue();
   private readonly bodies: OperationBodies;
+  /** When the call of each candidate handed out and not yet taken was created. */
+  private readonly callCreatedAt = new Map<string, string>();
 
   constructor(private readonly context: OperationsSourceContext) {
     const { client, warehouse, windowStart, chunkSize, concurrency, signal, now } = context;
     const candidates = new OperationCandidates(warehouse, { windowStart, chunkSize });
     this.bodies = fetchOperationBodies(client, {
-      nextIds: () => this.connection.run(() => candidates.next()),
+      nextIds: () =>
+        this.connection.run(async () => {
+          const chunk = await candidates.next();
+          for (const { id, callCreatedAt } of chunk) this.callCreatedAt.set(id, callCreatedAt);
+          return chunk.map(({ id }) => id);
+        }),
       concurrency,
       signal,
       now,
@@ -74,12 +86,14 @@ export class OperationsSource implements Source<OperationAnswer[], OperationBatc
   }
 
   newBatch(): OperationBatch {
-    return { rows: [], rejects: [] };
+    return { rows: [], rejects: [], calls: new CallTimeSpan() };
   }
 
   async take(batch: OperationBatch, answers: OperationAnswer[]): Promise<PageCounts> {
     let rejected = 0;
     for (const answer of answers) {
+      batch.calls.add(this.callCreatedAt.get(answer.id));
+      this.callCreatedAt.delete(answer.id);
       const { row, reject } = toStored(this.context.runId, answer);
       batch.rows.push(row);
       if (reject !== undefined) {
@@ -97,7 +111,9 @@ export class OperationsSource implements Source<OperationAnswer[], OperationBatc
 
   async commit(batch: OperationBatch): Promise<CommitCounts> {
     const { loader } = this.context;
-    const committed = await this.connection.run(() => loader.commit(batch.rows, batch.rejects));
+    const committed = await this.connection.run(() =>
+      loader.commit(batch.rows, batch.rejects, batch.calls.bounds()),
+    );
     // The loader writes only the rows that changed, new or not, and counts them as one.
     return { inserted: committed.changed, updated: 0, refused: committed.refusedByDuckDb };
   }

@@ -32,7 +32,7 @@ export interface Warehouse {
    * Lets go of the table blocks DuckDB keeps cached once they pass CACHE_KEPT_MB: it keeps what it
    * wrote or read until it nears its limit, so a long run would hold much of the history. The
    * limit is lowered for a moment, which evicts what no statement holds, then set back; no
-   * statement runs at the lowered limit. For a writer between batches.
+   * statement runs at the lowered limit. For a writer between batches and between partitions.
    */
   releaseCache(): Promise<void>;
   close(): void;
@@ -51,9 +51,10 @@ export interface Warehouse {
 const MEMORY_LIMIT_MB_PER_THREAD = 128;
 const MEMORY_LIMIT_FLOOR_MB = 512;
 const MEMORY_LIMIT_CEILING_MB = 4096;
-// releaseCache: cached table blocks kept up to CACHE_KEPT_MB, then evicted to fit the other limit.
-const CACHE_KEPT_MB = 64;
-const CACHE_RELEASED_TO_MB = 32;
+// releaseCache keeps cached table blocks up to CACHE_KEPT_MB: a batch rereads only its table's newest
+// blocks (operations: their calls' span of time), a Parquet partition only its month.
+const CACHE_KEPT_MB = 16;
+const CACHE_RELEASED_TO_MB = 8;
 
 /**
  * Rows per row group of the rows an export writes (DuckDB's default: 122,880). A transaction's rows
@@ -176,9 +177,8 @@ async function prepare(connection: DuckDBConnection, resolved: string, readOnly:
   // DuckDB's defaults suit an interactive session, not a batch job beside a busy JS thread (the
   // threads are set as the instance is made: openForWriting). Memory: the default limit is 80% of
   // RAM, and DuckDB's allocator keeps up to 128 MB a thread of freed memory before it returns any;
-  // a limit per thread and freed memory returned from 16 MB keep the export's peak well below that
-  // at the same CPU. A smaller checkpoint threshold costs CPU at every checkpoint; the loader
-  // checkpoints the batches that stay in memory instead (apiCallLoader.ts).
+  // a limit per thread and freed memory returned from 16 MB keep the peak well below that at the
+  // same CPU. A smaller checkpoint threshold costs CPU at each one: walCheckpoint.ts instead.
   // Where DuckDB spills: beside the file, as when it is opened directly (not the working directory).
   await connection.run(`SET temp_directory = ${quotedString(`${resolved}.tmp`)}`);
   await connection.run(`SET memory_limit = '${initialMemoryLimitMb()}MB'`);

@@ -90,6 +90,8 @@ export async function writeDirtyPartitions(
       throw partitionError(cause, finalFile);
     }
     await clearDirty(connection, dataset, partition);
+    // A month's rows were read to write it: none of it is read again.
+    await warehouse.releaseCache();
     options.onPartition?.();
   }
   return partitions.length;

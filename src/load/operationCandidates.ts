@@ -39,6 +39,8 @@ export class OperationCandidates {
       after_id: this.after.id,
       limit: this.options.chunkSize,
     });
+    // The query reads much of api_calls: a nightly run may not commit for a while after it.
+    await this.warehouse.releaseCache();
     const rows = reader.getRows();
     const last = rows.at(-1);
     if (last !== undefined) this.after = { createdAt: String(last[1]), id: String(last[0]) };

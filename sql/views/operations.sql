@@ -24,11 +24,23 @@ COMMENT ON MACRO TABLE operation_starting_calls IS 'operation_starting_calls(tem
 -- that were created at or after `window_start` (the epoch with --operations all), and those whose
 -- stored operation is still queued, uploaded or in progress, however old. candidate_operations.sql
 -- pages through them; count_candidate_operations.sql counts them for the progress line.
+-- Two parts, each bounded in created_at so that DuckDB reads only the row groups of api_calls that
+-- can hold them (the table is in created_at order): the window, and the calls no older than the
+-- oldest unfinished operation's (call_created_at is its call's created_at). One condition over the
+-- whole table read all of it for every chunk a run pages through.
 CREATE OR REPLACE MACRO operation_candidates(templates, window_start) AS TABLE
 SELECT c.id, c.created_at
 FROM operation_starting_calls(templates) AS c
-WHERE (NOT c.operation_stored AND c.created_at >= window_start)
-  OR (c.operation_fetch_status = 'found' AND c.operation_status NOT IN ('completed', 'failed'));
+WHERE NOT c.operation_stored AND c.created_at >= window_start
+UNION ALL
+SELECT c.id, c.created_at
+FROM operation_starting_calls(templates) AS c
+WHERE c.operation_fetch_status = 'found'
+  AND c.operation_status NOT IN ('completed', 'failed')
+  AND c.created_at >= (
+    SELECT min(call_created_at) FROM async_operations
+    WHERE fetch_status = 'found' AND status NOT IN ('completed', 'failed')
+  );
 COMMENT ON MACRO TABLE operation_candidates IS 'operation_candidates(templates, window_start): the operations an export run fetches: not stored yet and created at or after window_start, or stored and not finished.';
 
 -- Async operations joined to the calls that started them (same id), for cost by kind of job.

@@ -124,3 +124,39 @@ test("outside the window: old calls that started an operation never fetched", as
     expect(rows).toEqual([[2n]]);
   });
 });
+
+test("the candidates in two parts bounded in time are what one condition over every call lists", async () => {
+  await withTempWarehouse(async (warehouse) => {
+    await addCases(warehouse);
+    // Another unfinished operation, its call the oldest of all: the second part's bound moves to it.
+    const oldest = "0198c2a4-6a7b-7cc4-9d3e-0000000000ff";
+    await warehouse.connection.run(
+      `INSERT INTO api_calls BY NAME
+       SELECT $id::UUID AS id, $id::UUID AS user_id, 'POST' AS method, $template AS endpoint_template,
+         202 AS status_code, '2025-01-01T00:00:00Z'::TIMESTAMPTZ AS created_at,
+         '2025-01-01T00:00:00Z'::TIMESTAMPTZ AS updated_at, 'run' AS first_seen_run_id, 'run' AS last_changed_run_id`,
+      { id: oldest, template: STARTS_ONE },
+    );
+    await warehouse.connection.run(
+      `INSERT INTO async_operations BY NAME
+       SELECT $id::UUID AS id, '2025-01-01T00:00:00Z'::TIMESTAMPTZ AS call_created_at, 'found' AS fetch_status,
+         'in_progress' AS status, now() AS fetched_at, 'run' AS fetch_run_id`,
+      { id: oldest },
+    );
+    const templates = `[${OPERATION_STARTING_TEMPLATES.map((template) => quotedString(template)).join(", ")}]`;
+    const read = async (sql: string) =>
+      (await warehouse.connection.runAndReadAll(sql, { window_start: WINDOW_START })).getRows();
+    const twoParts = await read(
+      `SELECT id::VARCHAR FROM operation_candidates(${templates}, $window_start::TIMESTAMPTZ) ORDER BY id`,
+    );
+    const oneCondition = await read(
+      `SELECT c.id::VARCHAR FROM operation_starting_calls(${templates}) AS c
+       WHERE (NOT c.operation_stored AND c.created_at >= $window_start::TIMESTAMPTZ)
+         OR (c.operation_fetch_status = 'found' AND c.operation_status NOT IN ('completed', 'failed'))
+       ORDER BY c.id`,
+    );
+    expect(twoParts).toEqual(oneCondition);
+    expect(twoParts.map(([id]) => id)).toContain(oldest);
+    expect(twoParts).toHaveLength(7);
+  });
+});

@@ -86,9 +86,11 @@ async function addCases(warehouse: Warehouse): Promise<void> {
   }
 }
 
+/** The endpoints that start an operation, as the list literal the queries take. */
+const TEMPLATES = `[${OPERATION_STARTING_TEMPLATES.map((template) => quotedString(template)).join(", ")}]`;
+
 async function query(warehouse: Warehouse, file: string, params: Record<string, string | number>) {
-  const templates = `[${OPERATION_STARTING_TEMPLATES.map((template) => quotedString(template)).join(", ")}]`;
-  const sql = (await sqlText(file)).replaceAll("{{templates}}", templates);
+  const sql = (await sqlText(file)).replaceAll("{{templates}}", TEMPLATES);
   return (await warehouse.connection.runAndReadAll(sql, params)).getRows();
 }
 
@@ -143,14 +145,13 @@ test("the candidates in two parts bounded in time are what one condition over ev
          'in_progress' AS status, now() AS fetched_at, 'run' AS fetch_run_id`,
       { id: oldest },
     );
-    const templates = `[${OPERATION_STARTING_TEMPLATES.map((template) => quotedString(template)).join(", ")}]`;
     const read = async (sql: string) =>
       (await warehouse.connection.runAndReadAll(sql, { window_start: WINDOW_START })).getRows();
     const twoParts = await read(
-      `SELECT id::VARCHAR FROM operation_candidates(${templates}, $window_start::TIMESTAMPTZ) ORDER BY id`,
+      `SELECT id::VARCHAR FROM operation_candidates(${TEMPLATES}, $window_start::TIMESTAMPTZ) ORDER BY id`,
     );
     const oneCondition = await read(
-      `SELECT c.id::VARCHAR FROM operation_starting_calls(${templates}) AS c
+      `SELECT c.id::VARCHAR FROM operation_starting_calls(${TEMPLATES}) AS c
        WHERE (NOT c.operation_stored AND c.created_at >= $window_start::TIMESTAMPTZ)
          OR (c.operation_fetch_status = 'found' AND c.operation_status NOT IN ('completed', 'failed'))
        ORDER BY c.id`,

@@ -32,7 +32,7 @@ export interface Warehouse {
    * Lets go of the table blocks DuckDB keeps cached once they pass CACHE_KEPT_MB: it keeps what it
    * wrote or read until it nears its limit, so a long run would hold much of the history. The
    * limit is lowered for a moment, which evicts what no statement holds, then set back; no
-   * statement runs at the lowered limit. For a writer between batches and between partitions.
+   * statement runs at the lowered limit. Between batches, partitions, or reads of much of a table.
    */
   releaseCache(): Promise<void>;
   close(): void;

@@ -1,7 +1,7 @@
 import { mkdir, stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { ExitCode, ZooUsageError } from "../errors.js";
+import { ZooUsageError } from "../errors.js";
 import { type DuckDBConnection, DuckDBInstance, quotedString } from "./duckdb.js";
 import { moveInternalState } from "./internalSchema.js";
 import { MOVE_INTERNAL_STATE, SCHEMA_STEPS, schemaStatements } from "./schemaFiles.js";
@@ -11,6 +11,7 @@ import { asStorageError } from "./storageError.js";
 import { inTransaction } from "./transaction.js";
 import { commentWarehouse } from "./warehouseComments.js";
 import { assertWarehousePath } from "./warehouseFile.js";
+import { openUnlessLocked } from "./warehouseLock.js";
 import { inspectWarehouse } from "./warehouseShape.js";
 import { startFromTemplate } from "./warehouseTemplate.js";
 
@@ -82,7 +83,8 @@ const CLOSE_VACUUM_TASKS = 1;
 
 /**
  * Opens (or creates) the DuckDB file for writing. DuckDB allows one writing process per file, and
- * takes the lock at open: a second export, or any process holding the file, fails here at once.
+ * takes the lock at open: a second export, or any running process holding the file, fails here
+ * at once (warehouseLock.ts).
  * A path that is not a DuckDB file, or a DuckDB file of something else, is refused untouched.
  */
 export async function openWarehouse(
@@ -238,12 +240,9 @@ interface Opened {
 }
 
 async function openReadOnly(file: string): Promise<Opened> {
-  let instance: DuckDBInstance;
-  try {
-    instance = await DuckDBInstance.create(file, { access_mode: "READ_ONLY" });
-  } catch (cause) {
-    throw openError(file, cause);
-  }
+  const instance = await openUnlessLocked(file, () =>
+    DuckDBInstance.create(file, { access_mode: "READ_ONLY" }),
+  );
   return { instance, connection: await instance.connect() };
 }
 
@@ -269,32 +268,10 @@ async function openForWriting(file: string): Promise<Opened> {
 
 /** Attaches the file as the connection's default database, for writing. */
 async function attachWarehouse(connection: DuckDBConnection, file: string): Promise<void> {
-  try {
+  await openUnlessLocked(file, async () => {
     await connection.run(
       `ATTACH ${quotedString(file)} AS warehouse (ROW_GROUP_SIZE ${TABLE_ROW_GROUP_ROWS})`,
     );
     await connection.run("USE warehouse");
-  } catch (cause) {
-    throw openError(file, cause);
-  }
-}
-
-function openError(dbPath: string, cause: unknown): ZooUsageError {
-  const detail = cause instanceof Error ? cause.message : String(cause);
-  if (/lock/i.test(detail)) {
-    const holder = /PID (\d+)/.exec(detail)?.[1];
-    return new ZooUsageError({
-      code: "warehouse.locked",
-      message: `The database ${dbPath} is in use by another process${holder ? ` (PID ${holder})` : ""}`,
-      hint: "Another export is running, or a tool (DuckDB CLI, a BI tool) holds the file open for writing. Wait for it or close it; the next run catches up.",
-      exitCode: ExitCode.locked,
-      cause,
-    });
-  }
-  return new ZooUsageError({
-    code: "warehouse.unreadable",
-    message: `Cannot open ${dbPath} as a DuckDB database: ${detail}`,
-    hint: "Check that --db points to a zoo-usage DuckDB file (or a new path), and that it is readable and writable.",
-    cause,
   });
 }

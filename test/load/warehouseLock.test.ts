@@ -1,0 +1,108 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import path from "node:path";
+import { afterEach, expect, test } from "vitest";
+import { openWarehouse } from "../../src/load/database.js";
+import { DuckDBInstance } from "../../src/load/duckdb.js";
+import { openUnlessLocked } from "../../src/load/warehouseLock.js";
+import { outputSeen, REPO_ROOT } from "../helpers/cli.js";
+import { tempWorkspace } from "../helpers/exportHarness.js";
+
+const holders: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of holders.splice(0)) child.kill("SIGKILL");
+});
+
+/** Another process with the file open for writing, as a second export or the DuckDB CLI has it. */
+async function holdFile(file: string): Promise<ChildProcess> {
+  const script = `
+    const { DuckDBInstance } = await import("@duckdb/node-api");
+    const instance = await DuckDBInstance.create(${JSON.stringify(file)});
+    await (await instance.connect()).run("CREATE TABLE IF NOT EXISTS held (i INTEGER)");
+    console.log("holding");
+    setInterval(() => undefined, 1000);`;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: REPO_ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  holders.push(child);
+  await outputSeen(child.stdout, /holding/);
+  return child;
+}
+
+test("a file held by a running process fails the open at once, naming the process", async () => {
+  const workspace = await tempWorkspace();
+  const holder = await holdFile(workspace.db);
+  let attempts = 0;
+  const opening = openUnlessLocked(workspace.db, async () => {
+    attempts += 1;
+    return DuckDBInstance.create(workspace.db);
+  });
+  await expect(opening).rejects.toMatchObject({
+    code: "warehouse.locked",
+    message: `The database ${workspace.db} is in use by another process (PID ${holder.pid})`,
+  });
+  expect(attempts).toBe(1);
+  await expect(openWarehouse(workspace.db, { readOnly: true })).rejects.toMatchObject({
+    code: "warehouse.locked",
+  });
+  holder.kill("SIGKILL");
+  await once(holder, "close");
+  await workspace.cleanup();
+});
+
+test("a lock whose holder has ended by the time it is named is waited for, then the open succeeds", async () => {
+  const workspace = await tempWorkspace();
+  const holder = await holdFile(workspace.db);
+  const refusals: string[] = [];
+  const instance = await openUnlessLocked(workspace.db, async () => {
+    try {
+      return await DuckDBInstance.create(workspace.db);
+    } catch (error) {
+      refusals.push((error as Error).message);
+      // The holder ends between the refusal and the look at who holds the lock.
+      holder.kill("SIGKILL");
+      await once(holder, "close");
+      throw error;
+    }
+  });
+  expect(refusals).toHaveLength(1);
+  expect(refusals[0]).toContain(`(PID ${holder.pid})`);
+  const connection = await instance.connect();
+  const tables = await connection.runAndReadAll("SELECT count(*)::INTEGER AS n FROM held");
+  expect(tables.getRowObjects()).toEqual([{ n: 0 }]);
+  instance.closeSync();
+  await workspace.cleanup();
+});
+
+test("a refusal that names no holder is tried again about a second, then reported with DuckDB's words", async () => {
+  const file = path.join("/nowhere", "zoo_usage.duckdb");
+  // What DuckDB says when its question "who holds the lock?" finds no one any more.
+  const refusal = `IO Error: Could not set lock on file "${file}": . See also https://duckdb.org/docs/stable/connect/concurrency`;
+  let attempts = 0;
+  const opening = openUnlessLocked(file, async () => {
+    attempts += 1;
+    throw new Error(refusal);
+  });
+  await expect(opening).rejects.toMatchObject({
+    code: "warehouse.locked",
+    message: `The database ${file} is in use by another process: ${refusal}`,
+  });
+  expect(attempts).toBe(7);
+});
+
+test("an error that only mentions a block is not taken for a lock", async () => {
+  const file = path.join("/nowhere", "zoo_usage.duckdb");
+  const corrupt =
+    "IO Error: Corrupt database file: computed checksum 1 does not match stored checksum 2 in block at location 4096";
+  let attempts = 0;
+  const opening = openUnlessLocked(file, async () => {
+    attempts += 1;
+    throw new Error(corrupt);
+  });
+  await expect(opening).rejects.toMatchObject({
+    code: "warehouse.unreadable",
+    message: `Cannot open ${file} as a DuckDB database: ${corrupt}`,
+  });
+  expect(attempts).toBe(1);
+});

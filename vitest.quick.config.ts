@@ -29,6 +29,7 @@ export const NOT_QUICK = [
   "test/load/bulkLoad.test.ts",
   "test/load/internalSchemaUpgrade.test.ts",
   "test/load/reconciliation.test.ts",
+  "test/load/warehouseLock.test.ts",
   "test/load/warehouseTemplate.test.ts",
   "test/sim/simCommand.test.ts",
   "test/sim/ties.test.ts",

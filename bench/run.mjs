@@ -37,10 +37,15 @@ const startedAt = new Date();
 const startLoad = os.loadavg()[0];
 const runs = [];
 const datasets = new Map(); // calls -> { records, bytes, load }
+// Every cell's simulator starts its clock at the run's start, near the machine's (so that the
+// export's operations window, measured from the machine's clock, covers the history as it would for
+// a user): the sizes' histories then end on the same calendar day, and their nightly runs read the
+// same day, with the same weekday and the same draw of the day's volume.
+const simNow = new Date(Math.floor(startedAt.getTime() / 60_000) * 60_000).toISOString();
 try {
   for (const calls of options.sizes) {
     for (const latencyMs of options.latencies) {
-      runs.push(await benchCell({ calls, latencyMs, options, work, datasets, log }));
+      runs.push(await benchCell({ calls, latencyMs, simNow, options, work, datasets, log }));
     }
   }
 } finally {

@@ -13,8 +13,9 @@ export const USAGE = `usage: node bench/run.mjs [--quick] [--sizes 200k,1m] [--l
   --cpu-prof DIR     run the export children under node --cpu-prof, profiles into DIR
   --no-operations    list-only rows alone: skip the exports with default flags (which fetch operations)
   --no-naive         skip the naive exporter
-  --fixed-history    90 days of history at every size (default: 90 days per 200k calls, the same
-                     daily volume at every size, so a nightly run reads the same number of calls)
+  --fixed-history    90 days of history at every size (default: as many calls in the last
+                     --operations-window-days as 200k calls over 90 days, so that a nightly run
+                     has the same work at every size: 581 days for 1M calls)
   --output-bytes N   size of the first output file of every completed conversion and text-to-CAD
                      job the simulator serves (k and m suffixes; 0: its small stand-ins), default 2m
   --operations-concurrency N  most operations in flight, for the export and its ceiling alike, default 32 (the export's default)

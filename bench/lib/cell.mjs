@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { directoryBytes, fetchCeilingProcess, nightlyExpectation, runExport, runNode } from "./exporter.mjs";
 import { writeNdjson } from "./fetchAll.mjs";
+import { historyDaysForSameRecentVolume } from "./historyDays.mjs";
 import { loadCeiling } from "./loadCeiling.mjs";
 import { newOperationCalls, operationFacts } from "./operationFacts.mjs";
 import { operationsCeiling } from "./operationsCeiling.mjs";
@@ -42,7 +43,7 @@ function exportFigures(run, records, extra = {}) {
  * default flags; the fetch ceiling again (the faster run counts); the operations ceilings; a
  * nightly export (clock +1 day) with the flags of the last cold export.
  */
-export async function benchCell({ calls, latencyMs, options, work, datasets, log }) {
+export async function benchCell({ calls, latencyMs, simNow, options, work, datasets, log }) {
   const dir = path.join(work, `${calls}-${latencyMs}ms`);
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
@@ -56,10 +57,9 @@ export async function benchCell({ calls, latencyMs, options, work, datasets, log
     String(options.operationsConcurrency),
   ];
   log(`${tag}: starting the simulator`);
-  const days = options.sameDailyVolume ? Math.max(1, Math.round((90 * calls) / 200_000)) : 90;
-  // The simulator's clock starts at the machine's, so that the export's operations window (measured
-  // from the machine's clock) covers the history as it would for a user.
-  const simNow = new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString();
+  const days = options.sameDailyVolume
+    ? historyDaysForSameRecentVolume(calls, options.operationsWindowDays)
+    : 90;
   const sim = await startSim({ calls, latencyMs, days, outputBytes: options.outputBytes, now: simNow });
   try {
     let dataset = datasets.get(calls);

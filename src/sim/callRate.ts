@@ -9,7 +9,11 @@ import { US_PER_DAY } from "./time.js";
 export const WEEKDAY_WEIGHTS = [0.45, 1.15, 1.25, 1.25, 1.2, 1.0, 0.5] as const;
 /** Growth of the call rate per week, linear from the history's first day: a growing account. */
 export const TREND_PER_WEEK = 0.015;
-/** Each day's rate is also scaled by a draw in [1 - DAY_NOISE, 1 + DAY_NOISE): days differ. */
+/**
+ * Each day's rate is also scaled by a draw in [1 - DAY_NOISE, 1 + DAY_NOISE): days differ. The draw
+ * is the calendar day's, so that two histories of one seed, of different lengths, have the same
+ * busy and quiet days (the benchmark compares their nightly runs).
+ */
 export const DAY_NOISE = 0.12;
 
 /** A planted spike day's rate, as a multiple of what the day would have had. */
@@ -58,7 +62,7 @@ export class CallRate {
     // 1970-01-01 was a Thursday (getUTCDay 4).
     const weekday = (((day + 4) % 7) + 7) % 7;
     const trend = 1 + (TREND_PER_WEEK * Math.max(0, day - this.#startDay)) / 7;
-    const noise = 1 - DAY_NOISE + 2 * DAY_NOISE * unit(this.#seed, day - this.#startDay, SALT.dayRate);
+    const noise = 1 - DAY_NOISE + 2 * DAY_NOISE * unit(this.#seed, day, SALT.dayRate);
     return (WEEKDAY_WEIGHTS[weekday] as number) * trend * noise * spike;
   }
 

@@ -3,7 +3,7 @@ import { once } from "node:events";
 import path from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { openWarehouse } from "../../src/load/database.js";
-import { DuckDBInstance } from "../../src/load/duckdb.js";
+import { DuckDBInstance, quotedString } from "../../src/load/duckdb.js";
 import { openUnlessLocked } from "../../src/load/warehouseLock.js";
 import { outputSeen, REPO_ROOT } from "../helpers/cli.js";
 import { tempWorkspace } from "../helpers/exportHarness.js";
@@ -55,9 +55,13 @@ test("a lock whose holder has ended by the time it is named is waited for, then 
   const workspace = await tempWorkspace();
   const holder = await holdFile(workspace.db);
   const refusals: string[] = [];
-  const instance = await openUnlessLocked(workspace.db, async () => {
+  // As an export opens the file: attached to an in-memory instance, the ATTACH tried again on the
+  // same connection.
+  const instance = await DuckDBInstance.create(":memory:");
+  const connection = await instance.connect();
+  await openUnlessLocked(workspace.db, async () => {
     try {
-      return await DuckDBInstance.create(workspace.db);
+      await connection.run(`ATTACH ${quotedString(workspace.db)} AS warehouse`);
     } catch (error) {
       refusals.push((error as Error).message);
       // The holder ends between the refusal and the look at who holds the lock.
@@ -68,8 +72,7 @@ test("a lock whose holder has ended by the time it is named is waited for, then 
   });
   expect(refusals).toHaveLength(1);
   expect(refusals[0]).toContain(`(PID ${holder.pid})`);
-  const connection = await instance.connect();
-  const tables = await connection.runAndReadAll("SELECT count(*)::INTEGER AS n FROM held");
+  const tables = await connection.runAndReadAll("SELECT count(*)::INTEGER AS n FROM warehouse.held");
   expect(tables.getRowObjects()).toEqual([{ n: 0 }]);
   instance.closeSync();
   await workspace.cleanup();

@@ -52,27 +52,31 @@ export async function selectPendingRereads(
   };
 }
 
-/**
- * Notes that the calls of `asked` were asked now, `notFound` among them answered 404 (not asked
- * again), and forgets the calls whose billing has landed since.
- */
+/** Notes that the calls of `asked` were asked now, `notFound` among them answered 404 (not asked again). */
 export async function recordPendingRereads(
   warehouse: Warehouse,
   asked: { ids: readonly string[]; notFound: readonly string[]; now: () => Date },
 ): Promise<void> {
   const { ids, notFound } = asked;
-  if (ids.length > 0) {
-    await warehouse.connection.run(
-      sqlFile("statements/record_pending_rereads.sql"),
-      {
-        asked_at: asked.now().toISOString(),
-        ids: listValue([...ids]),
-        not_found_ids: listValue([...notFound]),
-      },
-      // An empty list has no item type to infer.
-      { asked_at: VARCHAR, ids: LIST(VARCHAR), not_found_ids: LIST(VARCHAR) },
-    );
-  }
+  if (ids.length === 0) return;
+  await warehouse.connection.run(
+    sqlFile("statements/record_pending_rereads.sql"),
+    {
+      asked_at: asked.now().toISOString(),
+      ids: listValue([...ids]),
+      not_found_ids: listValue([...notFound]),
+    },
+    // An empty list has no item type to infer.
+    { asked_at: VARCHAR, ids: LIST(VARCHAR), not_found_ids: LIST(VARCHAR) },
+  );
+}
+
+/**
+ * Forgets the calls whose billing has landed. Bookkeeping only (select_pending_rereads.sql starts
+ * from the calls still pending), and it reads the whole id column of api_calls, which has no index:
+ * once a run, after its re-reads.
+ */
+export async function forgetSettledRereads(warehouse: Warehouse): Promise<void> {
   await warehouse.connection.run(
     "DELETE FROM internal.pending_rereads WHERE id IN (SELECT id FROM api_calls WHERE completed_at IS NOT NULL)",
   );

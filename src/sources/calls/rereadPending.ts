@@ -2,7 +2,11 @@ import type { ApiScope } from "../../api/scope.js";
 import { type CallAnswer, fetchCallsById } from "../../extract/fetchCallsById.js";
 import { type Batch, noteRecord, serializeRow } from "../../load/apiCallBatch.js";
 import { type ApiCallLoader, serializeReject } from "../../load/apiCallLoader.js";
-import { recordPendingRereads, selectPendingRereads } from "../../load/pendingRereads.js";
+import {
+  forgetSettledRereads,
+  recordPendingRereads,
+  selectPendingRereads,
+} from "../../load/pendingRereads.js";
 import { isoTime } from "../../log/isoTime.js";
 import { checkApiCall, rawForRejects, type TransformContext, toRow } from "../../transform/apiCallRow.js";
 import type { ExportDeps } from "../exportSettings.js";
@@ -99,8 +103,10 @@ export async function rereadPending(
       const chunk = ids.slice(start, start + CHUNK);
       failure = await rereadChunk(deps, loader, transform, options, chunk, result, rows);
     }
+    // After an API failure too: the table lists only calls still pending.
+    await forgetSettledRereads(deps.warehouse);
   } catch (error) {
-    failure = error;
+    failure ??= error;
   }
   if (result.not_found > 0) {
     warn(

@@ -78,34 +78,36 @@ test("a lock whose holder has ended by the time it is named is waited for, then 
   await workspace.cleanup();
 });
 
-test("a refusal that names no holder is tried again about a second, then reported with DuckDB's words", async () => {
-  const file = path.join("/nowhere", "zoo_usage.duckdb");
-  // What DuckDB says when its question "who holds the lock?" finds no one any more.
-  const refusal = `IO Error: Could not set lock on file "${file}": . See also https://duckdb.org/docs/stable/connect/concurrency`;
+/** Opens through openUnlessLocked with an open that always fails with `message`. */
+async function failingOpen(message: string): Promise<{ error: unknown; attempts: number }> {
   let attempts = 0;
-  const opening = openUnlessLocked(file, async () => {
+  const error = await openUnlessLocked(FILE, async () => {
     attempts += 1;
-    throw new Error(refusal);
-  });
-  await expect(opening).rejects.toMatchObject({
+    throw new Error(message);
+  }).catch((caught: unknown) => caught);
+  return { error, attempts };
+}
+
+const FILE = path.join("/nowhere", "zoo_usage.duckdb");
+
+test("a refusal that names no holder is tried again about a second, then reported with DuckDB's words", async () => {
+  // What DuckDB says when its question "who holds the lock?" finds no one any more.
+  const refusal = `IO Error: Could not set lock on file "${FILE}": . See also https://duckdb.org/docs/stable/connect/concurrency`;
+  const { error, attempts } = await failingOpen(refusal);
+  expect(error).toMatchObject({
     code: "warehouse.locked",
-    message: `The database ${file} is in use by another process: ${refusal}`,
+    message: `The database ${FILE} is in use by another process: ${refusal}`,
   });
   expect(attempts).toBe(7);
 });
 
 test("an error that only mentions a block is not taken for a lock", async () => {
-  const file = path.join("/nowhere", "zoo_usage.duckdb");
   const corrupt =
     "IO Error: Corrupt database file: computed checksum 1 does not match stored checksum 2 in block at location 4096";
-  let attempts = 0;
-  const opening = openUnlessLocked(file, async () => {
-    attempts += 1;
-    throw new Error(corrupt);
-  });
-  await expect(opening).rejects.toMatchObject({
+  const { error, attempts } = await failingOpen(corrupt);
+  expect(error).toMatchObject({
     code: "warehouse.unreadable",
-    message: `Cannot open ${file} as a DuckDB database: ${corrupt}`,
+    message: `Cannot open ${FILE} as a DuckDB database: ${corrupt}`,
   });
   expect(attempts).toBe(1);
 });

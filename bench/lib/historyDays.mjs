@@ -8,9 +8,10 @@ const REFERENCE = { calls: 200_000, days: 90 };
  * reference account does, so that a nightly run (its lookback and its operations window) has the
  * same work at every size. The simulator's rate grows by TREND_PER_WEEK from the history's first
  * day, so the same average daily volume over a longer history is busier at its end: 1M calls over
- * 450 days put ~23% more calls in the last 35 days than 200k over 90. Weekdays cancel out over
- * whole weeks; the simulator's day-to-day draw (up to 12% a day) does not, and stays as noise. An
- * account smaller than the reference's window gets the reference's average daily volume.
+ * 450 days put ~24% more calls in the last 35 days than 200k over 90. The weekdays and the draw of
+ * each day's volume are the calendar day's, the same at every size when the histories end on the
+ * same day (run.mjs). An account smaller than the reference's window gets the reference's average
+ * daily volume.
  */
 export function historyDaysForSameRecentVolume(calls, windowDays) {
   const target = recentCalls(REFERENCE.calls, REFERENCE.days, windowDays);

@@ -1,3 +1,5 @@
+import { BASE64_DIGIT, firstNonDigit } from "./base64Digits.js";
+
 /** One output file's size, counted both ways: which applies depends on the operation's type. */
 export interface MeasuredOutput {
   /** Bytes its value decodes to as base64 (Buffer.from(value, "base64").length). */
@@ -9,18 +11,12 @@ export interface MeasuredOutput {
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-/** Node's base64 decoder counts these (standard and URL-safe alphabets) and ignores the rest. */
-const BASE64_CHAR = new Uint8Array(256);
-for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_") {
-  BASE64_CHAR[c.charCodeAt(0)] = 1;
-}
-
 /** Per byte: DIGIT for a base64 digit, CONTROL for a control character (raw, JSON allows none). */
 const DIGIT = 1;
 const CONTROL = 2;
 const BYTE_CLASS = new Uint8Array(256);
 for (let byte = 0; byte < 256; byte++) {
-  BYTE_CLASS[byte] = (BASE64_CHAR[byte] ? DIGIT : 0) | (byte < 0x20 ? CONTROL : 0);
+  BYTE_CLASS[byte] = (BASE64_DIGIT[byte] ? DIGIT : 0) | (byte < 0x20 ? CONTROL : 0);
 }
 const EQUALS = 0x3d;
 
@@ -113,8 +109,8 @@ export class OutputValueCounter {
   /**
    * A run of raw bytes of an output value from `start` to the next quote or backslash, counted
    * without a branch per byte (the files are megabytes): the run's end and the first '=' are found
-   * by Buffer.indexOf, which is native, and the base64 digits before it by a table lookup. Returns
-   * where the run ends.
+   * by Buffer.indexOf, which is native, and the base64 digits before it by #countBase64Digits.
+   * Returns where the run ends.
    */
   run(chunk: Buffer, start: number): number {
     this.#flushSurrogate();
@@ -133,21 +129,12 @@ export class OutputValueCounter {
 
   /**
    * The base64 alphabet's characters in chunk[start, end), which holds no '='; a control character
-   * among them is refused. Whole 4-character groups are decoded natively into a scratch buffer, far
-   * faster than a loop over megabytes: 3 bytes a group means every character was a digit, since
-   * the decoder skips any other and the result is then shorter. Otherwise, and for a last partial
-   * group, the characters are counted one by one.
+   * among them is refused. The usual run, digits only, is checked by firstNonDigit; from the first
+   * other byte on, the characters are counted one by one.
    */
   #countBase64Digits(chunk: Buffer, start: number, end: number): number {
-    const whole = (end - start) & ~3;
-    if (whole > 0) {
-      const bytes = (whole / 4) * 3;
-      if (scratch.length < bytes) scratch = Buffer.allocUnsafe(bytes);
-      if (scratch.write(chunk.toString("latin1", start, start + whole), 0, "base64") === bytes) {
-        return whole + this.#countOneByOne(chunk, start + whole, end);
-      }
-    }
-    return this.#countOneByOne(chunk, start, end);
+    const other = firstNonDigit(chunk, start, end);
+    return other - start + this.#countOneByOne(chunk, other, end);
   }
 
   #countOneByOne(chunk: Buffer, start: number, end: number): number {
@@ -209,7 +196,7 @@ export class OutputValueCounter {
   #base64(byte: number): void {
     if (this.#base64Done) return;
     if (byte === EQUALS) this.#base64Done = true;
-    else this.#base64Chars += BASE64_CHAR[byte] ?? 0;
+    else this.#base64Chars += BASE64_DIGIT[byte] ?? 0;
   }
 }
 
@@ -262,9 +249,6 @@ function firstControl(chunk: Buffer, start: number, end: number): number {
   return -1;
 }
 
-/** Where whole groups of base64 are decoded to check them (grown to the largest run). */
-let scratch = Buffer.alloc(0);
-
 /** A hex digit's value, or -1 for any other byte. */
 function hexDigit(byte: number): number {
   if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
@@ -292,7 +276,7 @@ export function decodedBase64Length(value: string): number {
     const code = value.charCodeAt(i);
     if (code >= 0x80) return Buffer.from(value, "base64").length;
     if (code === EQUALS) break;
-    digits += BASE64_CHAR[code] as number;
+    digits += BASE64_DIGIT[code] as number;
   }
   return Math.floor((digits * 3) / 4);
 }

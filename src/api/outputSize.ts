@@ -1,4 +1,4 @@
-import { BASE64_DIGIT, firstNonDigit } from "./base64Digits.js";
+import { BASE64_DIGIT, firstControl, firstNonDigit } from "./simdScan.js";
 
 /** One output file's size, counted both ways: which applies depends on the operation's type. */
 export interface MeasuredOutput {
@@ -221,32 +221,6 @@ class NextByteIndex {
     this.#found.set(byte, next);
     return next;
   }
-}
-
-/**
- * The index of the first byte below 0x20 in chunk[start, end), or -1. Plain text is read four bytes
- * at a time where the memory is aligned, since output files are megabytes: a word holds such a byte
- * exactly when (word - 0x20202020) & ~word & 0x80808080 is not zero ("hasless" for n <= 128), and
- * only then are its bytes looked at.
- */
-function firstControl(chunk: Buffer, start: number, end: number): number {
-  let i = start;
-  while (i < end && (chunk.byteOffset + i) % 4 !== 0) {
-    if ((chunk[i] as number) < 0x20) return i;
-    i++;
-  }
-  const words = Math.floor((end - i) / 4);
-  if (words > 0) {
-    const view = new Uint32Array(chunk.buffer, chunk.byteOffset + i, words);
-    for (let w = 0; w < words; w++) {
-      const word = view[w] as number;
-      if (((word - 0x20202020) & ~word & 0x80808080) === 0) continue;
-      for (let j = i + w * 4; j < i + w * 4 + 4; j++) if ((chunk[j] as number) < 0x20) return j;
-    }
-    i += words * 4;
-  }
-  for (; i < end; i++) if ((chunk[i] as number) < 0x20) return i;
-  return -1;
 }
 
 /** A hex digit's value, or -1 for any other byte. */

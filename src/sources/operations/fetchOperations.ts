@@ -38,6 +38,12 @@ export interface OperationFetchResult {
  */
 const COMMIT_ROWS = 2000;
 
+/**
+ * Candidate ids read per query. Each read scans the window's calls and the stored operations
+ * whatever its size, so larger reads are fewer scans; the ids a read holds are a few hundred KB.
+ */
+const CANDIDATES_PER_READ = 5000;
+
 export interface OperationFetchOptions {
   runId: string;
   concurrency: number;
@@ -68,7 +74,7 @@ export async function fetchOperations(
     runId: options.runId,
     concurrency: options.concurrency,
     windowStart: options.windowStart,
-    chunkSize: options.chunkSize ?? 1000,
+    chunkSize: options.chunkSize ?? CANDIDATES_PER_READ,
   });
   const run = await runSource(source, {
     batchRecords: options.commitRows ?? COMMIT_ROWS,

@@ -145,19 +145,29 @@ export async function benchCell({ calls, latencyMs, simNow, options, work, datas
     if (cold !== null) {
       const since = new Date(coldStartedAt.getTime() - options.operationsWindowDays * DAY_MS).toISOString();
       const facts = await operationFacts(db, { since });
-      const ceilingOf = (ids) =>
-        operationsCeiling({
-          baseUrl: sim.url,
-          token: sim.token,
-          ids,
-          concurrency: options.operationsConcurrency,
-        });
-      log(`${tag}: operations ceiling, ${facts.fetched.length} operations the export fetched`);
+      // Twice, and the faster counts, as for the fetch ceiling: a run slowed by other work on the
+      // machine would make the export look faster than its ceiling.
+      const ceilingOf = async (ids) => {
+        const once = () =>
+          operationsCeiling({
+            baseUrl: sim.url,
+            token: sim.token,
+            ids,
+            concurrency: options.operationsConcurrency,
+          });
+        const first = await once();
+        const second = await once();
+        return {
+          ...(second.seconds < first.seconds ? second : first),
+          runsSeconds: [first.seconds, second.seconds],
+        };
+      };
+      log(`${tag}: operations ceiling (twice), ${facts.fetched.length} operations the export fetched`);
       const fetchedCeiling = await ceilingOf(facts.fetched);
       // The default window's ids are those the export fetched when it fetches only the window.
       const sameIds = facts.inWindow.length === facts.fetched.length;
       if (!sameIds)
-        log(`${tag}: operations ceiling, ${facts.inWindow.length} operations of the default window`);
+        log(`${tag}: operations ceiling (twice), ${facts.inWindow.length} operations of the default window`);
       const windowCeiling = sameIds ? fetchedCeiling : await ceilingOf(facts.inWindow);
       operations = {
         concurrency: options.operationsConcurrency,

@@ -72,7 +72,11 @@ const sim = await startSim({
   outputBytes: Number(values["output-bytes"]),
 });
 const runs = [];
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
 
 async function exportOnce(build, round) {
   const dir = await mkdtemp(path.join(tmpdir(), "exports-ab-"));

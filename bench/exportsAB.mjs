@@ -17,6 +17,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { runExport } from "./lib/exporter.mjs";
+import { median } from "./lib/median.mjs";
 import { startSim } from "./lib/sim.mjs";
 
 const { values, positionals } = parseArgs({
@@ -72,11 +73,6 @@ const sim = await startSim({
   outputBytes: Number(values["output-bytes"]),
 });
 const runs = [];
-const median = (xs) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 async function exportOnce(build, round) {
   const dir = await mkdtemp(path.join(tmpdir(), "exports-ab-"));

@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { fetchCeilingProcess, runExport } from "./lib/exporter.mjs";
+import { median } from "./lib/median.mjs";
 import { ROOT } from "./lib/paths.mjs";
 import { startSim } from "./lib/sim.mjs";
 
@@ -28,10 +29,6 @@ const latencyMs = Number(values.latency);
 const limits = values.limits.split(",").map(count);
 const rounds = Number(values.rounds);
 const log = (text) => process.stderr.write(`[page-size ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 const work = await mkdtemp(path.join(os.tmpdir(), "zoo-usage-page-size-"));
 const days = Math.max(1, Math.round((90 * calls) / 200_000));

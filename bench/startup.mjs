@@ -12,6 +12,7 @@ import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { median } from "./lib/median.mjs";
 import { CLI, ROOT } from "./lib/paths.mjs";
 
 const { values } = parseArgs({
@@ -23,10 +24,6 @@ const { values } = parseArgs({
 });
 const rounds = Number(values.rounds);
 const log = (text) => process.stderr.write(`[startup ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 const COMMANDS = [
   ["--version", ["--version"]],

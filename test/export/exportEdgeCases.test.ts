@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
@@ -10,6 +10,7 @@ import { listAllCalls } from "../helpers/apiTruth.js";
 import { REPO_ROOT, runCli } from "../helpers/cli.js";
 import { startCountingProxy } from "../helpers/countingProxy.js";
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
+import { holdDatabase } from "../helpers/heldDatabase.js";
 
 let sim: RunningSimulator;
 let token: string;
@@ -164,17 +165,7 @@ describe("export edge cases", () => {
     try {
       await exportOnce({ baseUrl: sim.url, token, flags: { db, out } });
       const before = await queryDb(db, "SELECT count(*)::INTEGER AS n FROM api_calls");
-      holder = spawn(
-        process.execPath,
-        [
-          "--input-type=module",
-          "-e",
-          `import { DuckDBInstance } from "@duckdb/node-api"; const i = await DuckDBInstance.create(process.argv[1]); await i.connect(); console.log("holding"); setInterval(() => {}, 1000);`,
-          db,
-        ],
-        { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "inherit"] },
-      );
-      await new Promise<void>((resolve) => holder?.stdout?.once("data", () => resolve()));
+      holder = await holdDatabase(db);
       sim.clock.advance(3_600_000);
       const env = { ZOO_API_TOKEN: token, ZOO_HOST: sim.url };
       const blocked = await runCli(["export", "--db", db, "--out", out], { env });

@@ -1,7 +1,7 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { describe, expect, test } from "vitest";
-import { HANG_BOUND_MS, outputSeen, REPO_ROOT, runCli } from "../helpers/cli.js";
+import { outputSeen, runCli } from "../helpers/cli.js";
 import { exportOnce } from "../helpers/exportHarness.js";
+import { holdDatabase } from "../helpers/heldDatabase.js";
 import { errorBody, pagedHandler, resourcesPerTest, sendJson, validCall } from "../helpers/hostileApi.js";
 import { expectJsonLogLines } from "../helpers/jsonLogLines.js";
 
@@ -107,22 +107,10 @@ describe("--json prints exactly one line of JSON on stdout", () => {
     const api = await hostile(pagedHandler([{ items: [validCall(1)] }]));
     const w = await workspace();
     await exportOnce({ baseUrl: api.url, token: TOKEN, flags: { db: w.db, out: w.out, operations: false } });
-    const holder: ChildProcess = spawn(
-      process.execPath,
-      [
-        "--input-type=module",
-        "-e",
-        `import { DuckDBInstance } from "@duckdb/node-api"; const i = await DuckDBInstance.create(process.argv[1]); await i.connect(); console.log("holding"); setInterval(() => {}, 1000);`,
-        w.db,
-      ],
-      { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "inherit"] },
-    );
-    const timer = setTimeout(() => holder.kill("SIGKILL"), HANG_BOUND_MS);
+    const holder = await holdDatabase(w.db);
     onCleanup(async () => {
-      clearTimeout(timer);
       holder.kill("SIGKILL");
     });
-    await new Promise<void>((resolve) => holder.stdout?.once("data", () => resolve()));
     const result = await runCli(exportArgs(w), {
       env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
       timeoutMs: 30_000,

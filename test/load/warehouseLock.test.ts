@@ -1,33 +1,23 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { openWarehouse } from "../../src/load/database.js";
 import { DuckDBInstance, quotedString } from "../../src/load/duckdb.js";
 import { openUnlessLocked } from "../../src/load/warehouseLock.js";
-import { outputSeen, REPO_ROOT } from "../helpers/cli.js";
 import { tempWorkspace } from "../helpers/exportHarness.js";
+import { holdDatabase } from "../helpers/heldDatabase.js";
 
 const holders: ChildProcess[] = [];
 afterEach(() => {
   for (const child of holders.splice(0)) child.kill("SIGKILL");
 });
 
-/** Another process with the file open for writing, as a second export or the DuckDB CLI has it. */
+/** Another process holding `file`, with a table `held` in it; killed after the test. */
 async function holdFile(file: string): Promise<ChildProcess> {
-  const script = `
-    const { DuckDBInstance } = await import("@duckdb/node-api");
-    const instance = await DuckDBInstance.create(${JSON.stringify(file)});
-    await (await instance.connect()).run("CREATE TABLE IF NOT EXISTS held (i INTEGER)");
-    console.log("holding");
-    setInterval(() => undefined, 1000);`;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
-    cwd: REPO_ROOT,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  holders.push(child);
-  await outputSeen(child.stdout, /holding/);
-  return child;
+  const holder = await holdDatabase(file, "CREATE TABLE IF NOT EXISTS held (i INTEGER)");
+  holders.push(holder);
+  return holder;
 }
 
 test("a file held by a running process fails the open at once, naming the process", async () => {

@@ -10,6 +10,7 @@ const SLOW_CALLS = [
   "exportOnce",
   "runExport",
   "buildWarehouse",
+  "holdDatabase",
   "launchChromium",
   "spawn",
   "execFile",

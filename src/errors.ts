@@ -48,6 +48,7 @@ export type ErrorCode =
   | "warehouse.other_user"
   | "warehouse.other_scope"
   | "warehouse.other_owner"
+  | "warehouse.other_key"
   | "warehouse.not_duckdb"
   | "warehouse.unrelated"
   | "output.unwritable"

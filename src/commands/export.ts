@@ -8,6 +8,7 @@ import { openWarehouse } from "../load/database.js";
 import { assertWritableDirectory, createRunDirectories } from "../load/preflight.js";
 import { asStorageError } from "../load/storageError.js";
 import { assertWarehousePath } from "../load/warehouseFile.js";
+import { claimSecretKey } from "../load/warehouseKey.js";
 import type { Logger } from "../log/logger.js";
 import { counted } from "../log/plural.js";
 import { printable, printableLines } from "../log/printable.js";
@@ -18,7 +19,7 @@ import { isS3Url } from "../objectStore/s3Location.js";
 import { exportApiCalls } from "../pipeline/exportApiCalls.js";
 import type { RunSummary } from "../pipeline/runSummary.js";
 import { SecretBox } from "../secrets/secretBox.js";
-import { loadSecretKey } from "../secrets/secretKey.js";
+import type { CommandSettings } from "../sources/exportSettings.js";
 import { type ExportDestination, openDestination } from "./exportDestination.js";
 
 export interface ExportEffects {
@@ -70,7 +71,12 @@ async function exportInto(
   // Opening applies the schema, views and comments in a transaction: a full disk can meet it there.
   const warehouse = await openWarehouse(config.dbPath);
   try {
-    const key = await loadSecretKey({ fromEnv: config.secretKey, keyFile: config.keyFile });
+    // Before --out is claimed: a refused key leaves the dataset as it was.
+    const key = await claimSecretKey(
+      warehouse,
+      { fromEnv: config.secretKey, keyFile: config.keyFile, acceptNewKey: config.newSecretKey },
+      effects.logger,
+    );
     // Claiming --out also removes what killed runs left in it; this process holds the database,
     // and the database owns --out. The spools of killed runs go too.
     await destination.claim(warehouse, effects.now());
@@ -106,8 +112,8 @@ async function exportInto(
 }
 
 /** The config as the run's options: all of it but where the database and the secret key live. */
-function runOptionsOf(config: ExportConfig): Omit<ExportConfig, "dbPath" | "secretKey" | "keyFile"> {
-  const { dbPath: _db, secretKey: _secret, keyFile: _keyFile, ...options } = config;
+function runOptionsOf(config: ExportConfig): Omit<ExportConfig, CommandSettings> {
+  const { dbPath: _db, secretKey: _secret, keyFile: _keyFile, newSecretKey: _newKey, ...options } = config;
   return options;
 }
 

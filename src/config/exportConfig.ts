@@ -30,6 +30,8 @@ const ExportConfigSchema = z.object({
   limit: z.number().int().min(1).max(10_000),
   lookbackMs: z.number().int().nonnegative(),
   fullRefresh: z.boolean(),
+  /** A secret key other than the one the database records is taken (warehouseKey.ts). */
+  newSecretKey: z.boolean(),
   partitioning: z.enum(PARTITIONINGS as ["month", "day"]),
   /** Whose calls: the token's own user or the whole organisation it administers. */
   scope: z.enum(API_SCOPES as ["user", "org"]),

@@ -82,6 +82,12 @@ export const EXPORT_FLAGS = [
     field: "fullRefresh",
   },
   {
+    flag: "--new-secret-key",
+    help: "take this secret key though the database was written with another (the old one is lost)",
+    default: false,
+    field: "newSecretKey",
+  },
+  {
     flag: "--scope <scope>",
     help: "whose calls: the token's user, or its whole organisation (org admins)",
     choices: API_SCOPES,

@@ -51,3 +51,12 @@ export class SecretBox {
     }
   }
 }
+
+/**
+ * What a database records of the key it is written with: the HMAC of a text of its own, so that it
+ * tells one key from another and reveals neither the key nor the subkeys above. A guess at the key
+ * can be tried against it as against any sealed page token the database already holds.
+ */
+export function keyCheck(key: Buffer): string {
+  return createHmac("sha256", key).update("zoo-usage key check v1").digest("hex");
+}

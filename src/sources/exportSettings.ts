@@ -6,12 +6,15 @@ import type { Logger } from "../log/logger.js";
 import type { Progress } from "../log/progress.js";
 import type { SecretBox } from "../secrets/secretBox.js";
 
+/** The settings the export command uses itself to open the database and its secret key. */
+export type CommandSettings = "dbPath" | "secretKey" | "keyFile" | "newSecretKey";
+
 /**
  * What one export run is asked to do: the export's config as loaded (a flag reaches the sources
  * without being copied field by field), less where the database and the secret key live (the
  * command opens those), plus what the command decides for this run.
  */
-export type ExportOptions = Omit<ExportConfig, "dbPath" | "secretKey" | "keyFile"> & {
+export type ExportOptions = Omit<ExportConfig, CommandSettings> & {
   runId: string;
   /** Where the loaders spool their batches: removed at the end of the run. */
   spoolDir: string;

@@ -101,7 +101,7 @@ describe("export edge cases", () => {
       await exportOnce({ baseUrl: sim.url, token, flags: { db, out, limit: 300 } });
       // Replace every stored position with a token the API cannot parse (sealed, as the exporter stores them).
       const box = new SecretBox(
-        await loadSecretKey({ fromEnv: undefined, keyFile: db.replace(/\.duckdb$/, ".key") }),
+        (await loadSecretKey({ fromEnv: undefined, keyFile: db.replace(/\.duckdb$/, ".key") })).key,
       );
       const instance = await DuckDBInstance.create(db);
       const connection = await instance.connect();

@@ -27,7 +27,7 @@ export async function runContextFor(baseUrl: string, dir: string) {
   });
   const warehouse = await openWarehouse(config.dbPath);
   const warnings: string[] = [];
-  const { dbPath: _db, secretKey: _key, keyFile: _file, ...options } = config;
+  const { dbPath: _db, secretKey: _key, keyFile: _file, newSecretKey: _newKey, ...options } = config;
   const deps = {
     client,
     warehouse,

@@ -12,6 +12,7 @@ import {
   startHostileApi,
   validCall,
 } from "../helpers/hostileApi.js";
+import { recordingLogger } from "../helpers/recordingLogger.js";
 
 /** Pages of three calls each, minutes 1-3, 4-6, ... */
 const calls = (page: number) => [validCall(3 * page + 1), validCall(3 * page + 2), validCall(3 * page + 3)];
@@ -213,13 +214,8 @@ describe("whatever the API does, the output stays small", () => {
     const items = Array.from({ length: 3000 }, (_, i) => validCall(3000 - i));
     const api = await serve(pagedHandler([{ items }, { items: [] }]));
     const { db, out } = await workspace();
-    const logged: string[] = [];
-    const logger = {
-      debug() {},
-      info() {},
-      warn: (line: string) => logged.push(line),
-      error: (line: string) => logged.push(line),
-    };
+    const logger = recordingLogger();
+    const logged = logger.lines;
     const run = await exportOnce({
       baseUrl: api.url,
       token: "t",

@@ -200,9 +200,11 @@ describe("two databases, one --out", () => {
         ),
       ).toEqual(prints);
 
-      // The owner is the warehouse, not its path: a moved database keeps writing its dataset.
+      // The owner is the warehouse, not its path: a moved database (its key file moved with it)
+      // keeps writing its dataset.
       const moved = path.join(dir, "moved.duckdb");
       await rename(db, moved);
+      await rename(path.join(dir, "zoo_usage.key"), path.join(dir, "moved.key"));
       const again = await runCli(["export", "--db", moved, "--out", out], { env });
       expect(again.code, again.stderr).toBe(0);
       expect(JSON.parse(await readFile(path.join(out, OWNER_FILE), "utf8")).database).toBe(moved);

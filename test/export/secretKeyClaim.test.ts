@@ -1,0 +1,175 @@
+import { copyFile, readdir, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import { runCli } from "../helpers/cli.js";
+import { exportOnce, queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
+import { recordingLogger } from "../helpers/recordingLogger.js";
+
+/**
+ * The secret key keys the hashed columns: a run with another key would give the same token a
+ * second token_hash, and per-token sums would split without a word. A database records which key
+ * it was written with, and a run with another one is refused unless --new-secret-key.
+ */
+let sim: RunningSimulator;
+let token: string;
+beforeAll(async () => {
+  sim = await startSimulator({
+    seed: 29,
+    calls: 1500,
+    days: 10,
+    users: 1,
+    firstUserApiTokens: 3,
+    firstUserToken: "zoo-key-token-7c1e",
+  });
+  token = sim.users[0]?.token ?? "";
+});
+afterAll(() => sim.close());
+
+const logger = recordingLogger();
+const logged = logger.lines;
+
+/** One export of the simulator into `db`, a new day of calls after the last. */
+async function nextNight(db: string, out: string, flags: { newSecretKey?: boolean; limit?: number } = {}) {
+  sim.clock.advance(86_400_000);
+  return exportOnce({ baseUrl: sim.url, token, flags: { db, out, operations: false, ...flags }, logger });
+}
+
+/** The stored calls by token_hash: how many there are, and how many distinct hashes. */
+async function hashes(db: string): Promise<{ calls: number; hashes: number }> {
+  const [row] = await queryDb(
+    db,
+    "SELECT count(*)::INTEGER AS calls, count(DISTINCT token_hash)::INTEGER AS hashes FROM api_calls",
+  );
+  return row as { calls: number; hashes: number };
+}
+
+/**
+ * Every file under `dir` with its size and modification time: what a refused run must not touch.
+ * Directories are left out: the run's checks that they are writable create and remove a probe.
+ */
+async function filesUnder(dir: string): Promise<string[]> {
+  const names = await readdir(dir, { recursive: true });
+  const seen = await Promise.all(
+    names.map(async (name) => {
+      const info = await stat(path.join(dir, name));
+      return info.isFile() ? [`${name} ${info.size} ${info.mtimeMs}`] : [];
+    }),
+  );
+  return seen.flat().sort();
+}
+
+describe("a database written with one secret key", () => {
+  test("a lost key file: refused with what to do, no new key made, nothing touched; the restored key goes on", async () => {
+    const { dir, db, out, cleanup } = await tempWorkspace();
+    const keyFile = path.join(dir, "zoo_usage.key");
+    try {
+      expect((await nextNight(db, out)).exitCode).toBe(0);
+      const before = await hashes(db);
+      expect(before.hashes).toBeGreaterThan(1);
+      await copyFile(keyFile, path.join(dir, "backup.key"));
+      await rm(keyFile);
+      const files = await filesUnder(dir);
+
+      const refused = await nextNight(db, out).catch((error: unknown) => error);
+      expect(refused).toMatchObject({
+        code: "warehouse.other_key",
+        exitCode: 2,
+        message: `The secret key file ${keyFile} is missing, but the database ${db} was written with a secret key`,
+      });
+      expect((refused as { hint: string }).hint).toMatch(
+        /zoo_usage\.key.*ZOO_USAGE_SECRET_KEY.*--new-secret-key/s,
+      );
+      expect(await filesUnder(dir)).toEqual(files);
+
+      await copyFile(path.join(dir, "backup.key"), keyFile);
+      const next = await nextNight(db, out);
+      expect(next.exitCode).toBe(0);
+      expect(next.summary.records_new).toBeGreaterThan(0);
+      // The new night's calls are under the same tokens' hashes as the old ones.
+      expect(await hashes(db)).toEqual({
+        calls: before.calls + next.summary.records_new,
+        hashes: before.hashes,
+      });
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test("--new-secret-key: a lost key is replaced, said, and the next runs keep the new one", async () => {
+    const { dir, db, out, cleanup } = await tempWorkspace();
+    const keyFile = path.join(dir, "zoo_usage.key");
+    try {
+      // Pages of 300 calls leave stored positions, so that a night with the same key is incremental.
+      expect((await nextNight(db, out, { limit: 300 })).exitCode).toBe(0);
+      expect((await nextNight(db, out, { limit: 300 })).summary.scan_mode).toBe("incremental");
+      const before = await hashes(db);
+      await rm(keyFile);
+      logged.length = 0;
+      const replaced = await nextNight(db, out, { newSecretKey: true, limit: 300 });
+      expect(replaced.exitCode).toBe(0);
+      // The stored page tokens were sealed with the old key: the whole history is read again.
+      expect(replaced.summary.scan_mode).toBe("full");
+      expect(logged.filter((line) => line.includes("--new-secret-key"))).toHaveLength(1);
+      expect(logged.join("\n")).toMatch(/rows stored before this run keep the old key's hashes/);
+      // The new night's calls are hashed with the new key: the same tokens, new hashes.
+      expect((await hashes(db)).hashes).toBeGreaterThan(before.hashes);
+      await stat(keyFile);
+
+      logged.length = 0;
+      expect((await nextNight(db, out, { limit: 300 })).summary.scan_mode).toBe("incremental");
+      expect((await nextNight(db, out, { newSecretKey: true, limit: 300 })).exitCode).toBe(0);
+      // The flag with the key the database records changes nothing and says nothing.
+      expect(logged.filter((line) => line.includes("--new-secret-key"))).toEqual([]);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test("a database that records no key (made before the check) takes the run's", async () => {
+    const { dir, db, out, cleanup } = await tempWorkspace();
+    try {
+      expect((await nextNight(db, out)).exitCode).toBe(0);
+      await writeDb(db, "UPDATE internal.warehouse_identity SET secret_key_check = NULL");
+      await rm(path.join(dir, "zoo_usage.key"));
+      expect((await nextNight(db, out)).exitCode).toBe(0);
+      const [recorded] = await queryDb(db, "SELECT secret_key_check FROM internal.warehouse_identity");
+      expect(recorded?.secret_key_check).toMatch(/^[0-9a-f]{64}$/);
+      await rm(path.join(dir, "zoo_usage.key"));
+      await expect(nextNight(db, out)).rejects.toMatchObject({ code: "warehouse.other_key" });
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test("another ZOO_USAGE_SECRET_KEY: exit 2 naming the variable, never the key; the key it was made with goes on", async () => {
+    const { db, out, cleanup } = await tempWorkspace();
+    const first = "3c".repeat(32);
+    const other = "a7".repeat(32);
+    const run = (key: string, ...flags: string[]) =>
+      runCli(["export", "--db", db, "--out", out, "--no-operations", ...flags], {
+        env: { ZOO_API_TOKEN: token, ZOO_HOST: sim.url, ZOO_USAGE_SECRET_KEY: key },
+      });
+    try {
+      expect((await run(first)).code).toBe(0);
+      const refused = await run(other, "--json");
+      expect(refused.code).toBe(2);
+      expect(JSON.parse(refused.stdout)).toMatchObject({
+        status: "failed",
+        exit_code: 2,
+        error: { code: "warehouse.other_key" },
+      });
+      expect(refused.stderr).toContain(
+        `The secret key from ZOO_USAGE_SECRET_KEY is not the one the database ${db} was written with`,
+      );
+      for (const key of [first, other]) {
+        expect(refused.stderr + refused.stdout).not.toContain(key.slice(0, 16));
+      }
+      // A key file made meanwhile would be a second key beside the database: none is.
+      expect((await readdir(path.dirname(db))).filter((name) => name.endsWith(".key"))).toEqual([]);
+      expect((await run(first)).code).toBe(0);
+    } finally {
+      await cleanup();
+    }
+  });
+});

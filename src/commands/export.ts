@@ -8,7 +8,7 @@ import { openWarehouse } from "../load/database.js";
 import { assertWritableDirectory, createRunDirectories } from "../load/preflight.js";
 import { asStorageError } from "../load/storageError.js";
 import { assertWarehousePath } from "../load/warehouseFile.js";
-import { claimSecretKey } from "../load/warehouseKey.js";
+import { checkSecretKey, recordSecretKey } from "../load/warehouseKey.js";
 import type { Logger } from "../log/logger.js";
 import { counted } from "../log/plural.js";
 import { printable, printableLines } from "../log/printable.js";
@@ -72,11 +72,11 @@ async function exportInto(
   const warehouse = await openWarehouse(config.dbPath);
   try {
     // Before --out is claimed: a refused key leaves the dataset as it was.
-    const key = await claimSecretKey(
-      warehouse,
-      { fromEnv: config.secretKey, keyFile: config.keyFile, acceptNewKey: config.newSecretKey },
-      effects.logger,
-    );
+    const secretKey = await checkSecretKey(warehouse, {
+      fromEnv: config.secretKey,
+      keyFile: config.keyFile,
+      acceptNewKey: config.newSecretKey,
+    });
     // Claiming --out also removes what killed runs left in it; this process holds the database,
     // and the database owns --out. The spools of killed runs go too.
     await destination.claim(warehouse, effects.now());
@@ -85,7 +85,7 @@ async function exportInto(
       {
         client,
         warehouse,
-        secrets: new SecretBox(key),
+        secrets: new SecretBox(secretKey.key),
         logger: effects.logger,
         progress: effects.progress,
         now: effects.now,
@@ -99,6 +99,8 @@ async function exportInto(
         spoolDir,
       },
     );
+    // The run has stored what it read with this key: it is the database's from now on.
+    await recordSecretKey(warehouse, secretKey, effects.logger);
     // Done writing: the checkpoint at close may now merge the row groups this and earlier runs left.
     await warehouse.mergeAtClose();
     return { summary, exitCode: exitCodeOf(summary) };

@@ -43,7 +43,10 @@ export interface DemoCommandConfig {
  */
 export function demoCommandConfig(input: { flags: DemoFlags; env: Env }): DemoCommandConfig {
   return {
-    export: loadExportConfig({ flags: input.flags, env: {} }),
+    // Its hashes are of simulated calls: a demo database whose key file is gone goes on with a new
+    // key. A real database at its path is still refused, by its owner check, before that key is
+    // recorded (warehouseKey.ts).
+    export: { ...loadExportConfig({ flags: input.flags, env: {} }), newSecretKey: true },
     calls: input.flags.calls ?? DEMO_DEFAULTS.calls,
     debug: input.flags.debug ?? false,
   };

@@ -1,4 +1,5 @@
 import { isoTimeSql } from "../log/isoTime.js";
+import type { SecretBox } from "../secrets/secretBox.js";
 import type { Warehouse } from "./database.js";
 import type { DuckDBConnection } from "./duckdb.js";
 import { sqlFile } from "./sqlFiles.js";
@@ -110,6 +111,26 @@ export async function clampHighWater(
     now: now.toISOString(),
   });
   return String(row[0]);
+}
+
+/**
+ * Forgets the ladder's rungs that `secrets` cannot open: after a change of secret key, an old
+ * key's rung chosen as a starting point fails, and the run scans everything instead. (The resume
+ * token needs no such care: a run with the new key rewrites it with every batch.)
+ */
+export async function forgetPositionsSealedOtherwise(
+  warehouse: Warehouse,
+  secrets: SecretBox,
+): Promise<number> {
+  const { connection } = warehouse;
+  const reader = await connection.runAndReadAll("SELECT rowid, token FROM internal.page_ladder");
+  const foreign = reader
+    .getRowsJS()
+    .filter(([, token]) => secrets.open(String(token)) === undefined)
+    .map(([rowid]) => BigInt(rowid as bigint));
+  if (foreign.length > 0)
+    await connection.run(`DELETE FROM internal.page_ladder WHERE rowid IN (${foreign.join(", ")})`);
+  return foreign.length;
 }
 
 /**

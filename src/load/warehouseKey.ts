@@ -1,8 +1,16 @@
 import { ZooUsageError } from "../errors.js";
 import type { Logger } from "../log/logger.js";
-import { keyCheck } from "../secrets/secretBox.js";
+import { keyCheck, SecretBox } from "../secrets/secretBox.js";
 import { loadSecretKey, readSecretKey } from "../secrets/secretKey.js";
+import { forgetPositionsSealedOtherwise } from "./checkpoint.js";
 import type { Warehouse } from "./database.js";
+
+/** The run's secret key, and what the database is to record of it when the run ends. */
+export interface SecretKeyClaim {
+  key: Buffer;
+  check: string;
+  recorded: string | null;
+}
 
 /**
  * The secret key of this run, checked against the one the database was written with. Its hashed
@@ -10,35 +18,57 @@ import type { Warehouse } from "./database.js";
  * key: a run with another would start new hashes for the same token or person, and per-token or
  * per-person sums would split without a word. Such a run is refused, and a missing key file is not
  * replaced by a new one, unless `acceptNewKey` (--new-secret-key) says the old key is lost for good.
- * A database that records no key yet (new, or made before the check) takes this run's.
+ *
+ * The database's key is the one its check records, or the one its newest sealed page token opens
+ * with: that token is sealed by the last run that stored anything, so a run made with
+ * --new-secret-key and killed before it recorded the key still counts. A database that holds
+ * neither (new) takes this run's key. Nothing is recorded here: recordSecretKey does it when the
+ * run ends, so that a run refused on the way (another user's calls, say) leaves the key as it was.
  */
-export async function claimSecretKey(
+export async function checkSecretKey(
   warehouse: Warehouse,
   options: { fromEnv: string | undefined; keyFile: string; acceptNewKey: boolean },
-  logger: Logger,
-): Promise<Buffer> {
+): Promise<SecretKeyClaim> {
   const reader = await warehouse.connection.runAndReadAll(
-    "SELECT secret_key_check FROM internal.warehouse_identity LIMIT 1",
+    `SELECT secret_key_check,
+       coalesce((SELECT resume_token FROM internal.export_state LIMIT 1),
+                (SELECT token FROM internal.page_ladder ORDER BY run_id DESC, last_created_at DESC LIMIT 1))
+     FROM internal.warehouse_identity LIMIT 1`,
   );
-  const stored = reader.getRowsJS()[0]?.[0];
+  const [stored, sealed] = reader.getRowsJS()[0] ?? [null, null];
   const recorded = typeof stored === "string" ? stored : null;
+  const sealedToken = typeof sealed === "string" ? sealed : null;
   const found = await readSecretKey(options);
-  if (recorded !== null && !options.acceptNewKey) {
+  if (!options.acceptNewKey && (recorded !== null || sealedToken !== null)) {
     if (found === undefined) throw keyFileMissing(warehouse.path, options.keyFile);
-    if (keyCheck(found.key) !== recorded) throw otherKey(warehouse.path, found.source, options.keyFile);
+    const isDatabaseKey =
+      keyCheck(found.key) === recorded ||
+      (sealedToken !== null && new SecretBox(found.key).open(sealedToken) !== undefined);
+    if (!isDatabaseKey) throw otherKey(warehouse.path, found.source, options.keyFile);
   }
   const { key } = found ?? (await loadSecretKey(options));
-  const check = keyCheck(key);
-  if (check === recorded) return key;
-  if (recorded !== null) {
+  return { key, check: keyCheck(key), recorded };
+}
+
+/**
+ * Records the run's key as the database's, saying so when it replaces another, and forgets the
+ * page positions sealed with any other key.
+ */
+export async function recordSecretKey(
+  warehouse: Warehouse,
+  claim: SecretKeyClaim,
+  logger: Logger,
+): Promise<void> {
+  if (claim.check === claim.recorded) return;
+  await forgetPositionsSealedOtherwise(warehouse, new SecretBox(claim.key));
+  if (claim.recorded !== null) {
     logger.warn(
-      "--new-secret-key: the database's hashes and stored page tokens were made with another key; rows stored before this run keep the old key's hashes, which do not match this run's",
+      "the secret key changed (--new-secret-key): the rows stored before it keep the old key's hashes, which do not match the new key's",
     );
   }
   await warehouse.connection.run("UPDATE internal.warehouse_identity SET secret_key_check = $check", {
-    check,
+    check: claim.check,
   });
-  return key;
 }
 
 const LOST_FOR_GOOD =

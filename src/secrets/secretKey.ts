@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, open, readFile } from "node:fs/promises";
+import { chmod, link, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ZooUsageError } from "../errors.js";
 
@@ -36,25 +36,31 @@ export async function readSecretKey(options: {
 }): Promise<SecretKey | undefined> {
   if (options.fromEnv !== undefined && options.fromEnv.trim() !== "")
     return { key: decodeKey(options.fromEnv.trim(), SECRET_KEY_VARIABLE), source: SECRET_KEY_VARIABLE };
+  let text: string;
   try {
-    const key = decodeKey((await readFile(options.keyFile, "utf8")).trim(), options.keyFile);
-    return { key, source: options.keyFile };
+    text = await readFile(options.keyFile, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw keyFileError(options.keyFile, error);
-    return undefined;
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw keyFileError(options.keyFile, error);
   }
+  return { key: decodeKey(text.trim(), options.keyFile), source: options.keyFile };
 }
 
-/** A new random key in `keyFile`; the key in it when another process has just created it. */
+/**
+ * A new random key in `keyFile`, or the key in it when another process has just made it. The key
+ * is written beside it and linked into place, so that the file is never seen empty or half-written.
+ */
 async function createKeyFile(keyFile: string): Promise<Buffer> {
   const key = randomBytes(KEY_BYTES);
+  const draft = path.join(
+    path.dirname(keyFile),
+    `.${path.basename(keyFile)}.${randomBytes(6).toString("hex")}.tmp`,
+  );
   try {
     await mkdir(path.dirname(keyFile), { recursive: true });
-    // "wx": never overwrite a key another process has just created.
-    const handle = await open(keyFile, "wx", 0o600);
-    await handle.writeFile(`${key.toString("hex")}\n`);
-    await handle.close();
-    await chmod(keyFile, 0o600);
+    await writeFile(draft, `${key.toString("hex")}\n`, { mode: 0o600, flag: "wx" });
+    await chmod(draft, 0o600);
+    await linkOrMove(draft, keyFile);
     return key;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") {
@@ -62,6 +68,23 @@ async function createKeyFile(keyFile: string): Promise<Buffer> {
       if (existing !== undefined) return existing.key;
     }
     throw keyFileError(keyFile, error);
+  } finally {
+    await rm(draft, { force: true });
+  }
+}
+
+/**
+ * Puts `draft` at `target` unless a file is there. A link never replaces a file, so a key another
+ * process has just made stays; a file system without hard links (some network shares) gets a move,
+ * which the database's lock, held meanwhile, keeps from racing another export of that database.
+ */
+async function linkOrMove(draft: string, target: string): Promise<void> {
+  try {
+    await link(draft, target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP") throw error;
+    await rename(draft, target);
   }
 }
 
@@ -71,7 +94,10 @@ function decodeKey(text: string, source: string): Buffer {
     throw new ZooUsageError({
       code: "config.invalid",
       message: `The secret key from ${source} is ${key.length} bytes; at least ${KEY_BYTES} are needed`,
-      hint: "Use 64 hex characters (e.g. `openssl rand -hex 32`), or delete the key file to make a new one.",
+      hint:
+        source === SECRET_KEY_VARIABLE
+          ? "Use 64 hex characters (e.g. `openssl rand -hex 32`)."
+          : "A key file holds 64 hex characters: put back the one of the database's backup. If it is lost for good, delete it and run once with --new-secret-key.",
     });
   }
   return key;

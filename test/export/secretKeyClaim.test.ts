@@ -1,4 +1,4 @@
-import { copyFile, readdir, rm, stat } from "node:fs/promises";
+import { copyFile, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
@@ -18,7 +18,8 @@ beforeAll(async () => {
     seed: 29,
     calls: 1500,
     days: 10,
-    users: 1,
+    // A second user, whose token lists other calls than the database holds.
+    users: 2,
     firstUserApiTokens: 3,
     firstUserToken: "zoo-key-token-7c1e",
   });
@@ -30,10 +31,23 @@ const logger = recordingLogger();
 const logged = logger.lines;
 
 /** One export of the simulator into `db`, a new day of calls after the last. */
-async function nextNight(db: string, out: string, flags: { newSecretKey?: boolean; limit?: number } = {}) {
+async function nextNight(
+  db: string,
+  out: string,
+  flags: { newSecretKey?: boolean; limit?: number } = {},
+  as = token,
+) {
   sim.clock.advance(86_400_000);
-  return exportOnce({ baseUrl: sim.url, token, flags: { db, out, operations: false, ...flags }, logger });
+  return exportOnce({ baseUrl: sim.url, token: as, flags: { db, out, operations: false, ...flags }, logger });
 }
+
+/** The key check the database records. */
+async function recordedCheck(db: string): Promise<unknown> {
+  const [row] = await queryDb(db, "SELECT secret_key_check FROM internal.warehouse_identity");
+  return row?.secret_key_check;
+}
+
+const OTHER_KEY = `${"5e".repeat(32)}\n`;
 
 /** The stored calls by token_hash: how many there are, and how many distinct hashes. */
 async function hashes(db: string): Promise<{ calls: number; hashes: number }> {
@@ -111,7 +125,7 @@ describe("a database written with one secret key", () => {
       // The stored page tokens were sealed with the old key: the whole history is read again.
       expect(replaced.summary.scan_mode).toBe("full");
       expect(logged.filter((line) => line.includes("--new-secret-key"))).toHaveLength(1);
-      expect(logged.join("\n")).toMatch(/rows stored before this run keep the old key's hashes/);
+      expect(logged.join("\n")).toMatch(/rows stored before it keep the old key's hashes/);
       // The new night's calls are hashed with the new key: the same tokens, new hashes.
       expect((await hashes(db)).hashes).toBeGreaterThan(before.hashes);
       await stat(keyFile);
@@ -121,16 +135,30 @@ describe("a database written with one secret key", () => {
       expect((await nextNight(db, out, { newSecretKey: true, limit: 300 })).exitCode).toBe(0);
       // The flag with the key the database records changes nothing and says nothing.
       expect(logged.filter((line) => line.includes("--new-secret-key"))).toEqual([]);
+
+      // A run with the flag killed after it stored pages but before it recorded the new key: its
+      // sealed page tokens say which key it stored with, and the next run goes on with it.
+      const newCheck = await recordedCheck(db);
+      await writeDb(db, `UPDATE internal.warehouse_identity SET secret_key_check = '${"0".repeat(64)}'`);
+      const afterKill = await nextNight(db, out, { limit: 300 });
+      expect(afterKill.summary.scan_mode).toBe("incremental");
+      expect(logged.filter((line) => line.includes("--new-secret-key"))).toHaveLength(1);
+      expect(await recordedCheck(db)).toBe(newCheck);
     } finally {
       await cleanup();
     }
   });
 
-  test("a database that records no key (made before the check) takes the run's", async () => {
+  test("a database that records no key (made before the check) and holds no page token takes the run's", async () => {
     const { dir, db, out, cleanup } = await tempWorkspace();
     try {
       expect((await nextNight(db, out)).exitCode).toBe(0);
-      await writeDb(db, "UPDATE internal.warehouse_identity SET secret_key_check = NULL");
+      await writeDb(
+        db,
+        `UPDATE internal.warehouse_identity SET secret_key_check = NULL;
+         UPDATE internal.export_state SET resume_token = NULL;
+         DELETE FROM internal.page_ladder;`,
+      );
       await rm(path.join(dir, "zoo_usage.key"));
       expect((await nextNight(db, out)).exitCode).toBe(0);
       const [recorded] = await queryDb(db, "SELECT secret_key_check FROM internal.warehouse_identity");
@@ -168,6 +196,87 @@ describe("a database written with one secret key", () => {
       // A key file made meanwhile would be a second key beside the database: none is.
       expect((await readdir(path.dirname(db))).filter((name) => name.endsWith(".key"))).toEqual([]);
       expect((await run(first)).code).toBe(0);
+      // The same key in base64 is the same key.
+      expect((await run(Buffer.from(first, "hex").toString("base64"))).code).toBe(0);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test("a key file with another key: refused naming the file; a run refused later leaves the database's key", async () => {
+    const { dir, db, out, cleanup } = await tempWorkspace();
+    const keyFile = path.join(dir, "zoo_usage.key");
+    try {
+      expect((await nextNight(db, out)).exitCode).toBe(0);
+      const check = await recordedCheck(db);
+      const original = await readFile(keyFile, "utf8");
+      await writeFile(keyFile, OTHER_KEY);
+      const refused = await nextNight(db, out).catch((error: unknown) => error);
+      expect(refused).toMatchObject({
+        code: "warehouse.other_key",
+        message: `The secret key from ${keyFile} is not the one the database ${db} was written with`,
+      });
+      expect((refused as { hint: string }).hint).toMatch(/key file of its backup/);
+
+      // --new-secret-key on a run that its owner check refuses: the database keeps its key.
+      const otherUser = sim.users[1]?.token ?? "";
+      await expect(nextNight(db, out, { newSecretKey: true }, otherUser)).rejects.toMatchObject({
+        code: "warehouse.other_user",
+      });
+      expect(await recordedCheck(db)).toBe(check);
+      await writeFile(keyFile, original);
+      expect((await nextNight(db, out)).exitCode).toBe(0);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test("a database that records no key but holds sealed page tokens knows its key by them", async () => {
+    const { dir, db, out, cleanup } = await tempWorkspace();
+    const keyFile = path.join(dir, "zoo_usage.key");
+    try {
+      expect((await nextNight(db, out, { limit: 300 })).exitCode).toBe(0);
+      const check = await recordedCheck(db);
+      await writeDb(db, "UPDATE internal.warehouse_identity SET secret_key_check = NULL");
+      const original = await readFile(keyFile, "utf8");
+      await writeFile(keyFile, OTHER_KEY);
+      await expect(nextNight(db, out, { limit: 300 })).rejects.toMatchObject({ code: "warehouse.other_key" });
+      await rm(keyFile);
+      await expect(nextNight(db, out, { limit: 300 })).rejects.toMatchObject({ code: "warehouse.other_key" });
+      await writeFile(keyFile, original);
+      expect((await nextNight(db, out, { limit: 300 })).summary.scan_mode).toBe("incremental");
+      expect(await recordedCheck(db)).toBe(check);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test("the demo goes on with a new key in its own database, and leaves a real one's key as it was", async () => {
+    const { dir, db, out, cleanup } = await tempWorkspace();
+    const demo = (...flags: string[]) =>
+      runCli(["demo", "--db", db, "--out", out, "--calls", "300", "--no-operations", ...flags]);
+    try {
+      expect((await demo()).code).toBe(0);
+      await rm(path.join(dir, "zoo_usage.key"));
+      const again = await demo();
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).toMatch(/rows stored before it keep the old key's hashes/);
+
+      // A real export's database with its key in ZOO_USAGE_SECRET_KEY, at the demo's path.
+      const real = await tempWorkspace();
+      try {
+        const env = { ZOO_API_TOKEN: token, ZOO_HOST: sim.url, ZOO_USAGE_SECRET_KEY: "6d".repeat(32) };
+        const exportArgs = ["export", "--db", real.db, "--out", real.out, "--no-operations"];
+        expect((await runCli(exportArgs, { env })).code).toBe(0);
+        const check = await recordedCheck(real.db);
+        const intoReal = await runCli(["demo", "--db", real.db, "--out", real.out, "--calls", "300"]);
+        expect(intoReal.code).toBe(2);
+        expect(intoReal.stderr).toMatch(/warehouse\.other_user/);
+        expect(await recordedCheck(real.db)).toBe(check);
+        expect((await runCli(exportArgs, { env })).code).toBe(0);
+      } finally {
+        await real.cleanup();
+      }
     } finally {
       await cleanup();
     }

@@ -10,12 +10,8 @@ CREATE TABLE IF NOT EXISTS internal.warehouse_identity (
 -- scopes existed: those hold one user's calls (user scope, owner in export_state.user_id).
 ALTER TABLE internal.warehouse_identity ADD COLUMN IF NOT EXISTS scope VARCHAR;
 ALTER TABLE internal.warehouse_identity ADD COLUMN IF NOT EXISTS owner_id VARCHAR;
--- Which secret key the hashes and sealed page tokens are made with (src/load/warehouseKey.ts): a
--- run with another key is refused, unless --new-secret-key says the old one is lost.
-ALTER TABLE internal.warehouse_identity ADD COLUMN IF NOT EXISTS secret_key_check VARCHAR;
 COMMENT ON TABLE internal.warehouse_identity IS 'Exporter bookkeeping: which warehouse this is; the Parquet dataset records the id of the warehouse that writes it (_zoo_usage_owner.json).';
 COMMENT ON COLUMN internal.warehouse_identity.warehouse_id IS 'A random UUID made when the database was created.';
 COMMENT ON COLUMN internal.warehouse_identity.created_at IS 'When the id was made (UTC).';
 COMMENT ON COLUMN internal.warehouse_identity.scope IS 'Whose calls the warehouse holds: user (the token''s own, GET /user/api-calls) or org (every member''s, GET /org/api-calls); NULL in a warehouse made before scopes, which is user scope. Set by the first export; a run of the other scope is refused.';
 COMMENT ON COLUMN internal.warehouse_identity.owner_id IS 'The owner of the data: the user id in user scope (as internal.export_state.user_id), the org id (GET /org) in org scope. A run for another owner is refused.';
-COMMENT ON COLUMN internal.warehouse_identity.secret_key_check IS 'HMAC-SHA256 of a fixed text under the export''s secret key: it tells whether a run has the key the hashed columns and sealed page tokens were made with, and reveals nothing of the key. NULL until the first export of a version that records it. A run with another key is refused unless --new-secret-key.';

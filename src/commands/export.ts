@@ -99,8 +99,11 @@ async function exportInto(
         spoolDir,
       },
     );
-    // The run has stored what it read with this key: it is the database's from now on.
-    await recordSecretKey(warehouse, secretKey, effects.logger);
+    const keyChange = await recordSecretKey(warehouse, secretKey);
+    if (keyChange !== undefined) {
+      effects.logger.warn(keyChange);
+      summary.warnings.push(keyChange);
+    }
     // Done writing: the checkpoint at close may now merge the row groups this and earlier runs left.
     await warehouse.mergeAtClose();
     return { summary, exitCode: exitCodeOf(summary) };

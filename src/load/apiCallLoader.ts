@@ -233,6 +233,7 @@ export class ApiCallLoader {
           maxCreatedAt,
           userId,
           runId: this.options.runId,
+          secretKeyCheck: this.options.transform.secrets.keyCheck,
         });
       });
     } catch (error) {

@@ -1,5 +1,4 @@
 import { isoTimeSql } from "../log/isoTime.js";
-import type { SecretBox } from "../secrets/secretBox.js";
 import type { Warehouse } from "./database.js";
 import type { DuckDBConnection } from "./duckdb.js";
 import { sqlFile } from "./sqlFiles.js";
@@ -38,6 +37,8 @@ export interface Position {
   /** Set on the first batch ever: the user whose history this database holds from now on. */
   userId: string | null;
   runId: string;
+  /** The check of the secret key the batch's hashes and tokens are made with (SecretBox.keyCheck). */
+  secretKeyCheck: string;
 }
 
 /** Rungs per INSERT: a statement per rung would cost a round trip to DuckDB per page. */
@@ -73,19 +74,60 @@ export async function commitPosition(connection: DuckDBConnection, position: Pos
     });
   }
   await connection.run(
-    "UPDATE internal.export_state SET resume_token = $token, resume_run_id = $run, high_water_created = greatest(high_water_created, $max::TIMESTAMPTZ)",
-    { token: position.resumeToken, run: runId, max: position.maxCreatedAt },
+    "UPDATE internal.export_state SET resume_token = $token, resume_run_id = $run, high_water_created = greatest(high_water_created, $max::TIMESTAMPTZ), secret_key_check = $key_check",
+    {
+      token: position.resumeToken,
+      run: runId,
+      max: position.maxCreatedAt,
+      key_check: position.secretKeyCheck,
+    },
   );
 }
 
-/** The newest rung strictly before `windowStart`: its token lists every call from windowStart on. */
-export async function findLadderRung(warehouse: Warehouse, windowStart: string): Promise<string | null> {
+/**
+ * What tells which secret key the stored data is made with: the check the last batch recorded,
+ * and the newest sealed page token (the resume token, else the newest run's newest rung), for a
+ * database made before the check.
+ */
+export async function readKeyEvidence(
+  warehouse: Warehouse,
+): Promise<{ keyCheck: string | null; sealedToken: string | null }> {
+  const reader = await warehouse.connection.runAndReadAll(
+    `SELECT secret_key_check,
+       coalesce(resume_token,
+                (SELECT token FROM internal.page_ladder ORDER BY run_id DESC, last_created_at DESC LIMIT 1))
+     FROM internal.export_state`,
+  );
+  const [keyCheck, sealedToken] = reader.getRowsJS()[0] ?? [null, null];
+  return {
+    keyCheck: typeof keyCheck === "string" ? keyCheck : null,
+    sealedToken: typeof sealedToken === "string" ? sealedToken : null,
+  };
+}
+
+/** Records the secret key of a run that stored no batch (its account data is hashed with it). */
+export async function recordKeyCheck(warehouse: Warehouse, keyCheck: string): Promise<void> {
+  await ensureStateRow(warehouse.connection);
+  await warehouse.connection.run("UPDATE internal.export_state SET secret_key_check = $key_check", {
+    key_check: keyCheck,
+  });
+}
+
+/** Rungs a start tries: a full scan after a change of key leaves a rung of the new key per page. */
+const RUNGS_TRIED = 64;
+
+/**
+ * The newest rungs strictly before `windowStart`, newest first: each token lists every call from
+ * windowStart on. Several, since a rung sealed with a secret key given up (--new-secret-key) stays
+ * until the ladder is pruned, and the run starts from the newest one its key opens.
+ */
+export async function findLadderRungs(warehouse: Warehouse, windowStart: string): Promise<string[]> {
   const result = await warehouse.connection.runAndReadAll(
-    "SELECT token FROM internal.page_ladder WHERE last_created_at < $start::TIMESTAMPTZ ORDER BY last_created_at DESC, run_id DESC LIMIT 1",
+    `SELECT token FROM internal.page_ladder WHERE last_created_at < $start::TIMESTAMPTZ
+     ORDER BY last_created_at DESC, run_id DESC LIMIT ${RUNGS_TRIED}`,
     { start: windowStart },
   );
-  const row = result.getRows()[0];
-  return row === undefined ? null : String(row[0]);
+  return result.getRows().map((row) => String(row[0]));
 }
 
 /**
@@ -111,26 +153,6 @@ export async function clampHighWater(
     now: now.toISOString(),
   });
   return String(row[0]);
-}
-
-/**
- * Forgets the ladder's rungs that `secrets` cannot open: after a change of secret key, an old
- * key's rung chosen as a starting point fails, and the run scans everything instead. (The resume
- * token needs no such care: a run with the new key rewrites it with every batch.)
- */
-export async function forgetPositionsSealedOtherwise(
-  warehouse: Warehouse,
-  secrets: SecretBox,
-): Promise<number> {
-  const { connection } = warehouse;
-  const reader = await connection.runAndReadAll("SELECT rowid, token FROM internal.page_ladder");
-  const foreign = reader
-    .getRowsJS()
-    .filter(([, token]) => secrets.open(String(token)) === undefined)
-    .map(([rowid]) => BigInt(rowid as bigint));
-  if (foreign.length > 0)
-    await connection.run(`DELETE FROM internal.page_ladder WHERE rowid IN (${foreign.join(", ")})`);
-  return foreign.length;
 }
 
 /**

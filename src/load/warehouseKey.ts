@@ -1,14 +1,13 @@
 import { ZooUsageError } from "../errors.js";
-import type { Logger } from "../log/logger.js";
-import { keyCheck, SecretBox } from "../secrets/secretBox.js";
+import { SecretBox } from "../secrets/secretBox.js";
 import { loadSecretKey, readSecretKey } from "../secrets/secretKey.js";
-import { forgetPositionsSealedOtherwise } from "./checkpoint.js";
+import { readKeyEvidence, recordKeyCheck } from "./checkpoint.js";
 import type { Warehouse } from "./database.js";
 
-/** The run's secret key, and what the database is to record of it when the run ends. */
+/** The run's secret key, and the check the database held when the run started. */
 export interface SecretKeyClaim {
   key: Buffer;
-  check: string;
+  keyCheck: string;
   recorded: string | null;
 }
 
@@ -19,56 +18,44 @@ export interface SecretKeyClaim {
  * per-person sums would split without a word. Such a run is refused, and a missing key file is not
  * replaced by a new one, unless `acceptNewKey` (--new-secret-key) says the old key is lost for good.
  *
- * The database's key is the one its check records, or the one its newest sealed page token opens
- * with: that token is sealed by the last run that stored anything, so a run made with
- * --new-secret-key and killed before it recorded the key still counts. A database that holds
- * neither (new) takes this run's key. Nothing is recorded here: recordSecretKey does it when the
- * run ends, so that a run refused on the way (another user's calls, say) leaves the key as it was.
+ * The database's key is the one its check names. Every batch writes the check with its rows and
+ * page tokens (commitPosition), so the check is always the key of the last batch stored, and a run
+ * refused before it stores one (another user's calls, say) leaves it as it was. A database made
+ * before the check is known by its newest sealed page token; one that holds neither (new) takes
+ * this run's key.
  */
 export async function checkSecretKey(
   warehouse: Warehouse,
   options: { fromEnv: string | undefined; keyFile: string; acceptNewKey: boolean },
 ): Promise<SecretKeyClaim> {
-  const reader = await warehouse.connection.runAndReadAll(
-    `SELECT secret_key_check,
-       coalesce((SELECT resume_token FROM internal.export_state LIMIT 1),
-                (SELECT token FROM internal.page_ladder ORDER BY run_id DESC, last_created_at DESC LIMIT 1))
-     FROM internal.warehouse_identity LIMIT 1`,
-  );
-  const [stored, sealed] = reader.getRowsJS()[0] ?? [null, null];
-  const recorded = typeof stored === "string" ? stored : null;
-  const sealedToken = typeof sealed === "string" ? sealed : null;
+  const { keyCheck: recorded, sealedToken } = await readKeyEvidence(warehouse);
   const found = await readSecretKey(options);
   if (!options.acceptNewKey && (recorded !== null || sealedToken !== null)) {
     if (found === undefined) throw keyFileMissing(warehouse.path, options.keyFile);
+    const box = new SecretBox(found.key);
     const isDatabaseKey =
-      keyCheck(found.key) === recorded ||
-      (sealedToken !== null && new SecretBox(found.key).open(sealedToken) !== undefined);
+      recorded !== null
+        ? box.keyCheck === recorded
+        : sealedToken !== null && box.open(sealedToken) !== undefined;
     if (!isDatabaseKey) throw otherKey(warehouse.path, found.source, options.keyFile);
   }
   const { key } = found ?? (await loadSecretKey(options));
-  return { key, check: keyCheck(key), recorded };
+  return { key, keyCheck: new SecretBox(key).keyCheck, recorded };
 }
 
 /**
- * Records the run's key as the database's, saying so when it replaces another, and forgets the
- * page positions sealed with any other key.
+ * At the end of a run: records its key when no batch did (a run that stored account data only).
+ * Returns the warning to give when the key replaced the database's, for the run's summary.
  */
 export async function recordSecretKey(
   warehouse: Warehouse,
   claim: SecretKeyClaim,
-  logger: Logger,
-): Promise<void> {
-  if (claim.check === claim.recorded) return;
-  await forgetPositionsSealedOtherwise(warehouse, new SecretBox(claim.key));
-  if (claim.recorded !== null) {
-    logger.warn(
-      "the secret key changed (--new-secret-key): the rows stored before it keep the old key's hashes, which do not match the new key's",
-    );
-  }
-  await warehouse.connection.run("UPDATE internal.warehouse_identity SET secret_key_check = $check", {
-    check: claim.check,
-  });
+): Promise<string | undefined> {
+  if (claim.keyCheck === claim.recorded) return undefined;
+  await recordKeyCheck(warehouse, claim.keyCheck);
+  return claim.recorded === null
+    ? undefined
+    : "--new-secret-key: the database was written with another secret key; the rows stored before this run keep the old key's hashes, which do not match this run's";
 }
 
 const LOST_FOR_GOOD =

@@ -11,11 +11,18 @@ export class SecretBox {
   private readonly hashKey: Buffer;
   private readonly sealKey: Buffer;
   private readonly hashes = new Map<string, string>();
+  /**
+   * What a database records of the key its hashes and sealed tokens are made with (warehouseKey.ts):
+   * an HMAC of a text of its own, which tells one key from another and reveals neither the key nor
+   * the subkeys. A guess at the key can be tried against it as against any sealed page token.
+   */
+  readonly keyCheck: string;
 
   constructor(key: Buffer) {
     // Separate subkeys: a hash output can never be used to attack the cipher, or the reverse.
     this.hashKey = createHmac("sha256", key).update("zoo-usage hash v1").digest();
     this.sealKey = createHmac("sha256", key).update("zoo-usage seal v1").digest();
+    this.keyCheck = createHmac("sha256", key).update("zoo-usage key check v1").digest("hex");
   }
 
   hash(value: string): string {
@@ -50,13 +57,4 @@ export class SecretBox {
       return undefined;
     }
   }
-}
-
-/**
- * What a database records of the key it is written with: the HMAC of a text of its own, so that it
- * tells one key from another and reveals neither the key nor the subkeys above. A guess at the key
- * can be tried against it as against any sealed page token the database already holds.
- */
-export function keyCheck(key: Buffer): string {
-  return createHmac("sha256", key).update("zoo-usage key check v1").digest("hex");
 }

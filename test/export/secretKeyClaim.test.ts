@@ -1,8 +1,10 @@
 import { copyFile, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { SecretBox } from "../../src/secrets/secretBox.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { runCli } from "../helpers/cli.js";
+import { startCountingProxy } from "../helpers/countingProxy.js";
 import { exportOnce, queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
 import { recordingLogger } from "../helpers/recordingLogger.js";
 
@@ -43,7 +45,7 @@ async function nextNight(
 
 /** The key check the database records. */
 async function recordedCheck(db: string): Promise<unknown> {
-  const [row] = await queryDb(db, "SELECT secret_key_check FROM internal.warehouse_identity");
+  const [row] = await queryDb(db, "SELECT secret_key_check FROM internal.export_state");
   return row?.secret_key_check;
 }
 
@@ -125,7 +127,7 @@ describe("a database written with one secret key", () => {
       // The stored page tokens were sealed with the old key: the whole history is read again.
       expect(replaced.summary.scan_mode).toBe("full");
       expect(logged.filter((line) => line.includes("--new-secret-key"))).toHaveLength(1);
-      expect(logged.join("\n")).toMatch(/rows stored before it keep the old key's hashes/);
+      expect(logged.join("\n")).toMatch(/rows stored before this run keep the old key's hashes/);
       // The new night's calls are hashed with the new key: the same tokens, new hashes.
       expect((await hashes(db)).hashes).toBeGreaterThan(before.hashes);
       await stat(keyFile);
@@ -136,14 +138,35 @@ describe("a database written with one secret key", () => {
       // The flag with the key the database records changes nothing and says nothing.
       expect(logged.filter((line) => line.includes("--new-secret-key"))).toEqual([]);
 
-      // A run with the flag killed after it stored pages but before it recorded the new key: its
-      // sealed page tokens say which key it stored with, and the next run goes on with it.
-      const newCheck = await recordedCheck(db);
-      await writeDb(db, `UPDATE internal.warehouse_identity SET secret_key_check = '${"0".repeat(64)}'`);
-      const afterKill = await nextNight(db, out, { limit: 300 });
-      expect(afterKill.summary.scan_mode).toBe("incremental");
-      expect(logged.filter((line) => line.includes("--new-secret-key"))).toHaveLength(1);
-      expect(await recordedCheck(db)).toBe(newCheck);
+      // A run with the flag and a new key that fails after it stored batches: each batch recorded
+      // the key it was made with, so that key is the database's, and the one before is refused.
+      const failing = await startCountingProxy(sim.url, undefined, (pathname, _, count) =>
+        pathname === "/user/api-calls" && count === 3
+          ? { status: 401, body: JSON.stringify({ message: "unauthorized", request_id: "r" }) }
+          : undefined,
+      );
+      const replacedKey = await readFile(keyFile, "utf8");
+      const next = "7b".repeat(32);
+      await writeFile(keyFile, `${next}\n`);
+      try {
+        sim.clock.advance(86_400_000);
+        await expect(
+          exportOnce({
+            baseUrl: failing.url,
+            token,
+            flags: { db, out, operations: false, limit: 300, batchRecords: 300, newSecretKey: true },
+            logger,
+            maxAttempts: 1,
+          }),
+        ).rejects.toMatchObject({ code: "api.unauthorized" });
+      } finally {
+        await failing.close();
+      }
+      expect(await recordedCheck(db)).toBe(new SecretBox(Buffer.from(next, "hex")).keyCheck);
+      await writeFile(keyFile, replacedKey);
+      await expect(nextNight(db, out)).rejects.toMatchObject({ code: "warehouse.other_key" });
+      await writeFile(keyFile, `${next}\n`);
+      expect((await nextNight(db, out, { limit: 300 })).exitCode).toBe(0);
     } finally {
       await cleanup();
     }
@@ -155,14 +178,12 @@ describe("a database written with one secret key", () => {
       expect((await nextNight(db, out)).exitCode).toBe(0);
       await writeDb(
         db,
-        `UPDATE internal.warehouse_identity SET secret_key_check = NULL;
-         UPDATE internal.export_state SET resume_token = NULL;
+        `UPDATE internal.export_state SET secret_key_check = NULL, resume_token = NULL;
          DELETE FROM internal.page_ladder;`,
       );
       await rm(path.join(dir, "zoo_usage.key"));
       expect((await nextNight(db, out)).exitCode).toBe(0);
-      const [recorded] = await queryDb(db, "SELECT secret_key_check FROM internal.warehouse_identity");
-      expect(recorded?.secret_key_check).toMatch(/^[0-9a-f]{64}$/);
+      expect(await recordedCheck(db)).toMatch(/^[0-9a-f]{64}$/);
       await rm(path.join(dir, "zoo_usage.key"));
       await expect(nextNight(db, out)).rejects.toMatchObject({ code: "warehouse.other_key" });
     } finally {
@@ -237,7 +258,7 @@ describe("a database written with one secret key", () => {
     try {
       expect((await nextNight(db, out, { limit: 300 })).exitCode).toBe(0);
       const check = await recordedCheck(db);
-      await writeDb(db, "UPDATE internal.warehouse_identity SET secret_key_check = NULL");
+      await writeDb(db, "UPDATE internal.export_state SET secret_key_check = NULL");
       const original = await readFile(keyFile, "utf8");
       await writeFile(keyFile, OTHER_KEY);
       await expect(nextNight(db, out, { limit: 300 })).rejects.toMatchObject({ code: "warehouse.other_key" });
@@ -260,7 +281,7 @@ describe("a database written with one secret key", () => {
       await rm(path.join(dir, "zoo_usage.key"));
       const again = await demo();
       expect(again.code, again.stderr).toBe(0);
-      expect(again.stderr).toMatch(/rows stored before it keep the old key's hashes/);
+      expect(again.stderr).toMatch(/rows stored before this run keep the old key's hashes/);
 
       // A real export's database with its key in ZOO_USAGE_SECRET_KEY, at the demo's path.
       const real = await tempWorkspace();

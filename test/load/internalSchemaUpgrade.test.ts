@@ -20,11 +20,8 @@ const FIXTURE = path.resolve(import.meta.dirname, "fixtures/mainSchemaWarehouse.
 async function bookkeeping(db: string, schema: "main" | "internal"): Promise<Record<string, string[]>> {
   const rows: Record<string, string[]> = {};
   for (const table of INTERNAL_TABLES) {
-    // The identity as the old layout has it (scope and owner_id came later).
-    const from =
-      table === "warehouse_identity"
-        ? `(SELECT warehouse_id, created_at FROM ${schema}.${table})`
-        : `${schema}.${table}`;
+    // The columns the old layout has: all of them in main, where the old layout is.
+    const from = `(SELECT ${schema === "main" ? "*" : oldColumns(table)} FROM ${schema}.${table})`;
     const read = await queryDb(db, `SELECT to_json(t)::VARCHAR AS row FROM ${from} AS t`);
     rows[table] = read.map((row) => String(row.row)).sort();
   }
@@ -41,13 +38,20 @@ async function tablesOf(db: string): Promise<string[]> {
 }
 
 /**
+ * A bookkeeping table's columns as the old layout has them: warehouse_identity has gained scope and
+ * owner_id since, and export_state the secret key's check.
+ */
+function oldColumns(table: string): string {
+  if (table === "warehouse_identity") return "warehouse_id, created_at";
+  return table === "export_state" ? "* EXCLUDE (secret_key_check)" : "*";
+}
+
+/**
  * Turns a warehouse of this version into the one the older version would have made from the same
  * runs: its SQL creates the main tables and the views over them, the rows move back, and the
  * internal schema and what that version did not have (the balance snapshots) go.
  */
 async function toMainSchemaLayout(db: string): Promise<void> {
-  // warehouse_identity has gained scope and owner_id since the old layout: its old columns go back.
-  const oldColumns = (table: string) => (table === "warehouse_identity" ? "warehouse_id, created_at" : "*");
   const moves = INTERNAL_TABLES.map(
     (table) =>
       `INSERT INTO main.${table} SELECT ${oldColumns(table)} FROM internal.${table}; DROP TABLE internal.${table};`,

@@ -111,7 +111,17 @@ test("a rung this key cannot open: a full scan, saying why", async () => {
     const start = await chooseStartPoint(warehouse, state({ highWaterCreated: HIGH_WATER }), options);
     expect(start.mode).toBe("full");
     expect(start.token).toBeNull();
-    expect(start.reason).toMatch(/page token cannot be opened/);
+    expect(start.reason).toMatch(/no stored page token before .* opens with this secret key/);
+  });
+});
+
+test("rungs of a key given up are passed over: from the newest rung this key opens", async () => {
+  await withTempWarehouse(async (warehouse) => {
+    await addRung(warehouse, "2026-11-01T00:00:00Z", otherKey.seal("older-other-key"));
+    await addRung(warehouse, "2026-11-05T00:00:00Z", secrets.seal("newest-of-this-key"));
+    await addRung(warehouse, "2026-11-10T00:00:00Z", otherKey.seal("newest-other-key"));
+    const start = await chooseStartPoint(warehouse, state({ highWaterCreated: HIGH_WATER }), options);
+    expect(start).toMatchObject({ mode: "incremental", token: "newest-of-this-key" });
   });
 });
 

@@ -1,4 +1,4 @@
-import { type Checkpoint, findLadderRung } from "../../load/checkpoint.js";
+import { type Checkpoint, findLadderRungs } from "../../load/checkpoint.js";
 import type { Warehouse } from "../../load/database.js";
 import { isoTime } from "../../log/isoTime.js";
 import type { SecretBox } from "../../secrets/secretBox.js";
@@ -43,20 +43,20 @@ export async function chooseStartPoint(
   if (state.highWaterCreated === null)
     return { mode: "full", token: null, reason: "first run: scanning everything" };
   const windowStart = isoTime(new Date(Date.parse(state.highWaterCreated) - options.lookbackMs));
-  const sealed = await findLadderRung(warehouse, windowStart);
-  if (sealed === null) {
+  const rungs = await findLadderRungs(warehouse, windowStart);
+  if (rungs.length === 0) {
     return {
       mode: "full",
       token: null,
       reason: `no stored position before ${windowStart}: scanning everything`,
     };
   }
-  const token = options.secrets.open(sealed);
+  const token = firstOpened(rungs, options.secrets);
   if (token === undefined) {
     return {
       mode: "full",
       token: null,
-      reason: "the stored page token cannot be opened with this secret key; scanning everything",
+      reason: `no stored page token before ${windowStart} opens with this secret key; scanning everything`,
     };
   }
   return {
@@ -64,4 +64,13 @@ export async function chooseStartPoint(
     token,
     reason: `reading calls created since ${windowStart} (lookback window) and newer`,
   };
+}
+
+/** The first of `sealed` that `secrets` opens: the newest rung sealed with this run's key. */
+function firstOpened(sealed: readonly string[], secrets: SecretBox): string | undefined {
+  for (const token of sealed) {
+    const opened = secrets.open(token);
+    if (opened !== undefined) return opened;
+  }
+  return undefined;
 }

@@ -105,7 +105,10 @@ export async function readKeyEvidence(
   };
 }
 
-/** Records the secret key of a run that stored no batch (its account data is hashed with it). */
+/**
+ * Records the secret key the data just stored is made with: in the transaction of a listing's
+ * batch, or for a database whose key was proven otherwise (warehouseKey.ts).
+ */
 export async function recordKeyCheck(warehouse: Warehouse, keyCheck: string): Promise<void> {
   await ensureStateRow(warehouse.connection);
   await warehouse.connection.run("UPDATE internal.export_state SET secret_key_check = $key_check", {

@@ -18,9 +18,10 @@ export interface SecretKeyClaim {
  * per-person sums would split without a word. Such a run is refused, and a missing key file is not
  * replaced by a new one, unless `acceptNewKey` (--new-secret-key) says the old key is lost for good.
  *
- * The database's key is the one its check names. Every batch writes the check with its rows and
- * page tokens (commitPosition), so the check is always the key of the last batch stored, and a run
- * refused before it stores one (another user's calls, say) leaves it as it was. A database made
+ * The database's key is the one its check names. Every batch of calls, tokens, members or invoices
+ * writes the check with its rows (commitPosition, ListingSource), so the check is always the key of
+ * the last batch stored, and a run refused before it stores one (another user's calls, say)
+ * leaves it as it was. A database made
  * before the check is known by its newest sealed page token; one that holds neither (new) takes
  * this run's key.
  */
@@ -40,12 +41,20 @@ export async function checkSecretKey(
     if (!isDatabaseKey) throw otherKey(warehouse.path, found.source, options.keyFile);
   }
   const { key } = found ?? (await loadSecretKey(options));
-  return { key, keyCheck: new SecretBox(key).keyCheck, recorded };
+  const keyCheck = new SecretBox(key).keyCheck;
+  if (recorded === null && sealedToken !== null && new SecretBox(key).open(sealedToken) !== undefined) {
+    // A database made before the check, its key proven by its page token: recorded at once, since
+    // a run may forget every stored token (the API refused one) before it stores a batch.
+    await recordKeyCheck(warehouse, keyCheck);
+    return { key, keyCheck, recorded: keyCheck };
+  }
+  return { key, keyCheck, recorded };
 }
 
 /**
- * At the end of a run: records its key when no batch did (a run that stored account data only).
- * Returns the warning to give when the key replaced the database's, for the run's summary.
+ * At the end of a run: records its key when no batch did (a run that stored nothing; any batch
+ * records it, with the rows it hashed). Returns the warning to give when the key replaced the
+ * database's, for the run's summary.
  */
 export async function recordSecretKey(
   warehouse: Warehouse,

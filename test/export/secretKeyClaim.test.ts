@@ -51,6 +51,36 @@ async function recordedCheck(db: string): Promise<unknown> {
 
 const OTHER_KEY = `${"5e".repeat(32)}\n`;
 
+/**
+ * One export through a proxy that answers the paths of `failing` with their status (each time),
+ * with one attempt a request: a run that fails part-way.
+ */
+async function throughProxy(
+  db: string,
+  out: string,
+  failing: Record<string, number>,
+  flags: { newSecretKey?: boolean } = {},
+) {
+  const proxy = await startCountingProxy(sim.url, undefined, (pathname) => {
+    const status = failing[pathname];
+    return status === undefined
+      ? undefined
+      : { status, body: JSON.stringify({ message: `refused with ${status}`, request_id: "proxy" }) };
+  });
+  try {
+    sim.clock.advance(86_400_000);
+    return await exportOnce({
+      baseUrl: proxy.url,
+      token,
+      flags: { db, out, operations: false, limit: 300, ...flags },
+      logger,
+      maxAttempts: 1,
+    });
+  } finally {
+    await proxy.close();
+  }
+}
+
 /** The stored calls by token_hash: how many there are, and how many distinct hashes. */
 async function hashes(db: string): Promise<{ calls: number; hashes: number }> {
   const [row] = await queryDb(
@@ -252,6 +282,29 @@ describe("a database written with one secret key", () => {
     }
   });
 
+  test("a run that stores only account data records its key with it, also when it fails after", async () => {
+    const { dir, db, out, cleanup } = await tempWorkspace();
+    const keyFile = path.join(dir, "zoo_usage.key");
+    try {
+      expect((await nextNight(db, out)).exitCode).toBe(0);
+      const next = "2f".repeat(32);
+      await writeFile(keyFile, `${next}\n`);
+      // The calls' listing fails (no batch of calls), the invoices are stored with their emails
+      // hashed by the new key, then the balance is refused: the run fails before it returns.
+      await expect(
+        throughProxy(
+          db,
+          out,
+          { "/user/api-calls": 503, "/user/payment/balance": 401 },
+          { newSecretKey: true },
+        ),
+      ).rejects.toMatchObject({ code: "api.unauthorized" });
+      expect(await recordedCheck(db)).toBe(new SecretBox(Buffer.from(next, "hex")).keyCheck);
+    } finally {
+      await cleanup();
+    }
+  });
+
   test("a database that records no key but holds sealed page tokens knows its key by them", async () => {
     const { dir, db, out, cleanup } = await tempWorkspace();
     const keyFile = path.join(dir, "zoo_usage.key");
@@ -265,8 +318,13 @@ describe("a database written with one secret key", () => {
       await rm(keyFile);
       await expect(nextNight(db, out, { limit: 300 })).rejects.toMatchObject({ code: "warehouse.other_key" });
       await writeFile(keyFile, original);
-      expect((await nextNight(db, out, { limit: 300 })).summary.scan_mode).toBe("incremental");
+      // Its key proven by the page token, the check is recorded at once: a run that fails before
+      // its first batch (the listing refused, 401) leaves it recorded.
+      await expect(throughProxy(db, out, { "/user/api-calls": 401 })).rejects.toMatchObject({
+        code: "api.unauthorized",
+      });
       expect(await recordedCheck(db)).toBe(check);
+      expect((await nextNight(db, out, { limit: 300 })).summary.scan_mode).toBe("incremental");
     } finally {
       await cleanup();
     }

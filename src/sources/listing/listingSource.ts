@@ -2,6 +2,7 @@ import type { RawApiCallsPage } from "../../api/client.js";
 import { PageItems } from "../../api/pageItems.js";
 import { type PageEvent, paginate } from "../../extract/paginate.js";
 import { PaginationAnomaly } from "../../extract/paginationAnomaly.js";
+import { recordKeyCheck } from "../../load/checkpoint.js";
 import type { Warehouse } from "../../load/database.js";
 import { insertRejects } from "../../load/insertRejects.js";
 import type { RejectRow } from "../../load/refusedRows.js";
@@ -35,6 +36,8 @@ export interface ListingEffects {
   now: () => Date;
   warn: (message: string, kind?: string) => void;
   maxPages: number;
+  /** The check of the secret key the rows' hashes are made with, recorded with every batch. */
+  secretKeyCheck: string;
 }
 
 interface ListingBatch<Row> {
@@ -116,7 +119,12 @@ export class ListingSource<Row, Counts> implements Source<PageEvent, ListingBatc
     const { counts, refused } = await storeOrRefuse(
       warehouse,
       batch.rows,
-      (items) => this.listing.write(items.map(({ row }) => row)),
+      async (items) => {
+        const counts = await this.listing.write(items.map(({ row }) => row));
+        // Members' and invoices' emails may be hashed: the key goes with them, as with the calls.
+        await recordKeyCheck(warehouse, this.effects.secretKeyCheck);
+        return counts;
+      },
       (limitMb) => warn(`DuckDB's memory limit raised to ${limitMb} MB for ${this.listing.reads}`),
     );
     const refusedRejects = refused.map(({ item, reason }) =>

@@ -31,6 +31,7 @@ export async function runListing<Row, Counts>(
     now: deps.now,
     warn,
     maxPages: LISTING_MAX_PAGES,
+    secretKeyCheck: deps.secrets.keyCheck,
   });
   const run = await runSource(source, {
     batchRecords: LISTING_BATCH_RECORDS,

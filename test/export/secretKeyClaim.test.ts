@@ -105,11 +105,21 @@ async function filesUnder(dir: string): Promise<string[]> {
   return seen.flat().sort();
 }
 
+/** A workspace for one test (its folder, database, dataset and key file), removed afterwards. */
+async function inWorkspace(
+  use: (workspace: { dir: string; db: string; out: string; keyFile: string }) => Promise<void>,
+): Promise<void> {
+  const { dir, db, out, cleanup } = await tempWorkspace();
+  try {
+    await use({ dir, db, out, keyFile: path.join(dir, "zoo_usage.key") });
+  } finally {
+    await cleanup();
+  }
+}
+
 describe("a database written with one secret key", () => {
-  test("a lost key file: refused with what to do, no new key made, nothing touched; the restored key goes on", async () => {
-    const { dir, db, out, cleanup } = await tempWorkspace();
-    const keyFile = path.join(dir, "zoo_usage.key");
-    try {
+  test("a lost key file: refused with what to do, no new key made, nothing touched; the restored key goes on", () =>
+    inWorkspace(async ({ dir, db, out, keyFile }) => {
       expect((await nextNight(db, out)).exitCode).toBe(0);
       const before = await hashes(db);
       expect(before.hashes).toBeGreaterThan(1);
@@ -137,15 +147,10 @@ describe("a database written with one secret key", () => {
         calls: before.calls + next.summary.records_new,
         hashes: before.hashes,
       });
-    } finally {
-      await cleanup();
-    }
-  });
+    }));
 
-  test("--new-secret-key: a lost key is replaced, said, and the next runs keep the new one", async () => {
-    const { dir, db, out, cleanup } = await tempWorkspace();
-    const keyFile = path.join(dir, "zoo_usage.key");
-    try {
+  test("--new-secret-key: a lost key is replaced, said, and the next runs keep the new one", () =>
+    inWorkspace(async ({ db, out, keyFile }) => {
       // Pages of 300 calls leave stored positions, so that a night with the same key is incremental.
       expect((await nextNight(db, out, { limit: 300 })).exitCode).toBe(0);
       expect((await nextNight(db, out, { limit: 300 })).summary.scan_mode).toBe("incremental");
@@ -197,39 +202,31 @@ describe("a database written with one secret key", () => {
       await expect(nextNight(db, out)).rejects.toMatchObject({ code: "warehouse.other_key" });
       await writeFile(keyFile, `${next}\n`);
       expect((await nextNight(db, out, { limit: 300 })).exitCode).toBe(0);
-    } finally {
-      await cleanup();
-    }
-  });
+    }));
 
-  test("a database that records no key (made before the check) and holds no page token takes the run's", async () => {
-    const { dir, db, out, cleanup } = await tempWorkspace();
-    try {
+  test("a database that records no key (made before the check) and holds no page token takes the run's", () =>
+    inWorkspace(async ({ db, out, keyFile }) => {
       expect((await nextNight(db, out)).exitCode).toBe(0);
       await writeDb(
         db,
         `UPDATE internal.export_state SET secret_key_check = NULL, resume_token = NULL;
          DELETE FROM internal.page_ladder;`,
       );
-      await rm(path.join(dir, "zoo_usage.key"));
+      await rm(keyFile);
       expect((await nextNight(db, out)).exitCode).toBe(0);
       expect(await recordedCheck(db)).toMatch(/^[0-9a-f]{64}$/);
-      await rm(path.join(dir, "zoo_usage.key"));
+      await rm(keyFile);
       await expect(nextNight(db, out)).rejects.toMatchObject({ code: "warehouse.other_key" });
-    } finally {
-      await cleanup();
-    }
-  });
+    }));
 
-  test("another ZOO_USAGE_SECRET_KEY: exit 2 naming the variable, never the key; the key it was made with goes on", async () => {
-    const { db, out, cleanup } = await tempWorkspace();
-    const first = "3c".repeat(32);
-    const other = "a7".repeat(32);
-    const run = (key: string, ...flags: string[]) =>
-      runCli(["export", "--db", db, "--out", out, "--no-operations", ...flags], {
-        env: { ZOO_API_TOKEN: token, ZOO_HOST: sim.url, ZOO_USAGE_SECRET_KEY: key },
-      });
-    try {
+  test("another ZOO_USAGE_SECRET_KEY: exit 2 naming the variable, never the key; the key it was made with goes on", () =>
+    inWorkspace(async ({ db, out }) => {
+      const first = "3c".repeat(32);
+      const other = "a7".repeat(32);
+      const run = (key: string, ...flags: string[]) =>
+        runCli(["export", "--db", db, "--out", out, "--no-operations", ...flags], {
+          env: { ZOO_API_TOKEN: token, ZOO_HOST: sim.url, ZOO_USAGE_SECRET_KEY: key },
+        });
       expect((await run(first)).code).toBe(0);
       const refused = await run(other, "--json");
       expect(refused.code).toBe(2);
@@ -249,15 +246,10 @@ describe("a database written with one secret key", () => {
       expect((await run(first)).code).toBe(0);
       // The same key in base64 is the same key.
       expect((await run(Buffer.from(first, "hex").toString("base64"))).code).toBe(0);
-    } finally {
-      await cleanup();
-    }
-  });
+    }));
 
-  test("a key file with another key: refused naming the file; a run refused later leaves the database's key", async () => {
-    const { dir, db, out, cleanup } = await tempWorkspace();
-    const keyFile = path.join(dir, "zoo_usage.key");
-    try {
+  test("a key file with another key: refused naming the file; a run refused later leaves the database's key", () =>
+    inWorkspace(async ({ db, out, keyFile }) => {
       expect((await nextNight(db, out)).exitCode).toBe(0);
       const check = await recordedCheck(db);
       const original = await readFile(keyFile, "utf8");
@@ -277,15 +269,10 @@ describe("a database written with one secret key", () => {
       expect(await recordedCheck(db)).toBe(check);
       await writeFile(keyFile, original);
       expect((await nextNight(db, out)).exitCode).toBe(0);
-    } finally {
-      await cleanup();
-    }
-  });
+    }));
 
-  test("a run that stores only account data records its key with it, also when it fails after", async () => {
-    const { dir, db, out, cleanup } = await tempWorkspace();
-    const keyFile = path.join(dir, "zoo_usage.key");
-    try {
+  test("a run that stores only account data records its key with it, also when it fails after", () =>
+    inWorkspace(async ({ db, out, keyFile }) => {
       expect((await nextNight(db, out)).exitCode).toBe(0);
       const next = "2f".repeat(32);
       await writeFile(keyFile, `${next}\n`);
@@ -300,15 +287,10 @@ describe("a database written with one secret key", () => {
         ),
       ).rejects.toMatchObject({ code: "api.unauthorized" });
       expect(await recordedCheck(db)).toBe(new SecretBox(Buffer.from(next, "hex")).keyCheck);
-    } finally {
-      await cleanup();
-    }
-  });
+    }));
 
-  test("a database that records no key but holds sealed page tokens knows its key by them", async () => {
-    const { dir, db, out, cleanup } = await tempWorkspace();
-    const keyFile = path.join(dir, "zoo_usage.key");
-    try {
+  test("a database that records no key but holds sealed page tokens knows its key by them", () =>
+    inWorkspace(async ({ db, out, keyFile }) => {
       expect((await nextNight(db, out, { limit: 300 })).exitCode).toBe(0);
       const check = await recordedCheck(db);
       await writeDb(db, "UPDATE internal.export_state SET secret_key_check = NULL");
@@ -325,25 +307,20 @@ describe("a database written with one secret key", () => {
       });
       expect(await recordedCheck(db)).toBe(check);
       expect((await nextNight(db, out, { limit: 300 })).summary.scan_mode).toBe("incremental");
-    } finally {
-      await cleanup();
-    }
-  });
+    }));
 
-  test("the demo goes on with a new key in its own database, and leaves a real one's key as it was", async () => {
-    const { dir, db, out, cleanup } = await tempWorkspace();
-    const demo = (...flags: string[]) =>
-      runCli(["demo", "--db", db, "--out", out, "--calls", "300", "--no-operations", ...flags]);
-    try {
+  test("the demo goes on with a new key in its own database, and leaves a real one's key as it was", () =>
+    inWorkspace(async ({ db, out, keyFile }) => {
+      const demo = (...flags: string[]) =>
+        runCli(["demo", "--db", db, "--out", out, "--calls", "300", "--no-operations", ...flags]);
       expect((await demo()).code).toBe(0);
-      await rm(path.join(dir, "zoo_usage.key"));
+      await rm(keyFile);
       const again = await demo();
       expect(again.code, again.stderr).toBe(0);
       expect(again.stderr).toMatch(/rows stored before this run keep the old key's hashes/);
 
       // A real export's database with its key in ZOO_USAGE_SECRET_KEY, at the demo's path.
-      const real = await tempWorkspace();
-      try {
+      await inWorkspace(async (real) => {
         const env = { ZOO_API_TOKEN: token, ZOO_HOST: sim.url, ZOO_USAGE_SECRET_KEY: "6d".repeat(32) };
         const exportArgs = ["export", "--db", real.db, "--out", real.out, "--no-operations"];
         expect((await runCli(exportArgs, { env })).code).toBe(0);
@@ -353,11 +330,6 @@ describe("a database written with one secret key", () => {
         expect(intoReal.stderr).toMatch(/warehouse\.other_user/);
         expect(await recordedCheck(real.db)).toBe(check);
         expect((await runCli(exportArgs, { env })).code).toBe(0);
-      } finally {
-        await real.cleanup();
-      }
-    } finally {
-      await cleanup();
-    }
-  });
+      });
+    }));
 });

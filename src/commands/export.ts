@@ -18,7 +18,6 @@ import { groupDigits } from "../log/usdText.js";
 import { isS3Url } from "../objectStore/s3Location.js";
 import { exportApiCalls } from "../pipeline/exportApiCalls.js";
 import type { RunSummary } from "../pipeline/runSummary.js";
-import { SecretBox } from "../secrets/secretBox.js";
 import type { CommandSettings } from "../sources/exportSettings.js";
 import { type ExportDestination, openDestination } from "./exportDestination.js";
 
@@ -85,7 +84,7 @@ async function exportInto(
       {
         client,
         warehouse,
-        secrets: new SecretBox(secretKey.key),
+        secrets: secretKey.secrets,
         logger: effects.logger,
         progress: effects.progress,
         now: effects.now,

@@ -6,8 +6,7 @@ import type { Warehouse } from "./database.js";
 
 /** The run's secret key, and the check the database held when the run started. */
 export interface SecretKeyClaim {
-  key: Buffer;
-  keyCheck: string;
+  secrets: SecretBox;
   recorded: string | null;
 }
 
@@ -20,35 +19,34 @@ export interface SecretKeyClaim {
  *
  * The database's key is the one its check names. Every batch of calls, tokens, members or invoices
  * writes the check with its rows (commitPosition, ListingSource), so the check is always the key of
- * the last batch stored, and a run refused before it stores one (another user's calls, say)
- * leaves it as it was. A database made
- * before the check is known by its newest sealed page token; one that holds neither (new) takes
- * this run's key.
+ * the last batch stored, and a run refused before it stores one (another user's calls, say) leaves
+ * it as it was. A database made before the check is known by its newest sealed page token; one
+ * that holds neither (new) takes this run's key.
  */
 export async function checkSecretKey(
   warehouse: Warehouse,
   options: { fromEnv: string | undefined; keyFile: string; acceptNewKey: boolean },
 ): Promise<SecretKeyClaim> {
   const { keyCheck: recorded, sealedToken } = await readKeyEvidence(warehouse);
+  const keyed = recorded !== null || sealedToken !== null;
   const found = await readSecretKey(options);
-  if (!options.acceptNewKey && (recorded !== null || sealedToken !== null)) {
-    if (found === undefined) throw keyFileMissing(warehouse.path, options.keyFile);
-    const box = new SecretBox(found.key);
-    const isDatabaseKey =
-      recorded !== null
-        ? box.keyCheck === recorded
-        : sealedToken !== null && box.open(sealedToken) !== undefined;
-    if (!isDatabaseKey) throw otherKey(warehouse.path, found.source, options.keyFile);
-  }
-  const { key } = found ?? (await loadSecretKey(options));
-  const keyCheck = new SecretBox(key).keyCheck;
-  if (recorded === null && sealedToken !== null && new SecretBox(key).open(sealedToken) !== undefined) {
+  if (keyed && found === undefined && !options.acceptNewKey)
+    throw keyFileMissing(warehouse.path, options.keyFile);
+  const { key, source } = found ?? (await loadSecretKey(options));
+  const secrets = new SecretBox(key);
+  const isDatabaseKey =
+    recorded !== null
+      ? secrets.keyCheck === recorded
+      : sealedToken !== null && secrets.open(sealedToken) !== undefined;
+  if (keyed && !isDatabaseKey && !options.acceptNewKey)
+    throw otherKey(warehouse.path, source, options.keyFile);
+  if (recorded === null && isDatabaseKey) {
     // A database made before the check, its key proven by its page token: recorded at once, since
     // a run may forget every stored token (the API refused one) before it stores a batch.
-    await recordKeyCheck(warehouse, keyCheck);
-    return { key, keyCheck, recorded: keyCheck };
+    await recordKeyCheck(warehouse, secrets.keyCheck);
+    return { secrets, recorded: secrets.keyCheck };
   }
-  return { key, keyCheck, recorded };
+  return { secrets, recorded };
 }
 
 /**
@@ -60,8 +58,9 @@ export async function recordSecretKey(
   warehouse: Warehouse,
   claim: SecretKeyClaim,
 ): Promise<string | undefined> {
-  if (claim.keyCheck === claim.recorded) return undefined;
-  await recordKeyCheck(warehouse, claim.keyCheck);
+  const { keyCheck } = claim.secrets;
+  if (keyCheck === claim.recorded) return undefined;
+  await recordKeyCheck(warehouse, keyCheck);
   return claim.recorded === null
     ? undefined
     : "--new-secret-key: the database was written with another secret key; the rows stored before this run keep the old key's hashes, which do not match this run's";

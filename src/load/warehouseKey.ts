@@ -8,6 +8,8 @@ import type { Warehouse } from "./database.js";
 export interface SecretKeyClaim {
   secrets: SecretBox;
   recorded: string | null;
+  /** The database was written with another key, which --new-secret-key gives up. */
+  replacesKey: boolean;
 }
 
 /**
@@ -44,9 +46,9 @@ export async function checkSecretKey(
     // A database made before the check, its key proven by its page token: recorded at once, since
     // a run may forget every stored token (the API refused one) before it stores a batch.
     await recordKeyCheck(warehouse, secrets.keyCheck);
-    return { secrets, recorded: secrets.keyCheck };
+    return { secrets, recorded: secrets.keyCheck, replacesKey: false };
   }
-  return { secrets, recorded };
+  return { secrets, recorded, replacesKey: keyed && !isDatabaseKey };
 }
 
 /**
@@ -61,9 +63,9 @@ export async function recordSecretKey(
   const { keyCheck } = claim.secrets;
   if (keyCheck === claim.recorded) return undefined;
   await recordKeyCheck(warehouse, keyCheck);
-  return claim.recorded === null
-    ? undefined
-    : "--new-secret-key: the database was written with another secret key; the rows stored before this run keep the old key's hashes, which do not match this run's";
+  return claim.replacesKey
+    ? "--new-secret-key: the database was written with another secret key; the rows stored before this run keep the old key's hashes, which do not match this run's"
+    : undefined;
 }
 
 const LOST_FOR_GOOD =

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { chmod, link, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { chmod, link, mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { ZooUsageError } from "../errors.js";
 
@@ -58,9 +58,18 @@ async function createKeyFile(keyFile: string): Promise<Buffer> {
   );
   try {
     await mkdir(path.dirname(keyFile), { recursive: true });
-    await writeFile(draft, `${key.toString("hex")}\n`, { mode: 0o600, flag: "wx" });
+    // On disk before it is in place, and in place before any batch is made with it: a key file that
+    // a power cut leaves empty or missing would make every later run refuse its database.
+    const handle = await open(draft, "wx", 0o600);
+    try {
+      await handle.writeFile(`${key.toString("hex")}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await chmod(draft, 0o600);
     await linkOrMove(draft, keyFile);
+    await syncDirectory(path.dirname(keyFile));
     return key;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") {
@@ -70,6 +79,19 @@ async function createKeyFile(keyFile: string): Promise<Buffer> {
     throw keyFileError(keyFile, error);
   } finally {
     await rm(draft, { force: true });
+  }
+}
+
+/** Makes a directory's entries durable; a file system that cannot sync a directory is left be. */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, "r").catch(() => undefined);
+  if (handle === undefined) return;
+  try {
+    await handle.sync();
+  } catch {
+    // Some file systems (and platforms) refuse fsync on a directory: the link is made all the same.
+  } finally {
+    await handle.close();
   }
 }
 

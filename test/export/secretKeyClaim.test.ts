@@ -307,6 +307,12 @@ describe("a database written with one secret key", () => {
       });
       expect(await recordedCheck(db)).toBe(check);
       expect((await nextNight(db, out, { limit: 300 })).summary.scan_mode).toBe("incremental");
+
+      // Given up with --new-secret-key, the key it proved is replaced, and the run says so.
+      await writeDb(db, "UPDATE internal.export_state SET secret_key_check = NULL");
+      await writeFile(keyFile, OTHER_KEY);
+      const replaced = await nextNight(db, out, { newSecretKey: true, limit: 300 });
+      expect(replaced.summary.warnings).toEqual([expect.stringMatching(/^--new-secret-key: /)]);
     }));
 
   test("the demo goes on with a new key in its own database, and leaves a real one's key as it was", () =>

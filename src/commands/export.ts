@@ -5,6 +5,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../api/retryPolicy.js";
 import type { ExportConfig } from "../config/exportConfig.js";
 import { ExitCode, type ExitCodeValue } from "../errors.js";
 import { openWarehouse } from "../load/database.js";
+import { removeOrphanedTemporariesOf } from "../load/orphanedTemporaries.js";
 import { assertWritableDirectory, createRunDirectories } from "../load/preflight.js";
 import { asStorageError } from "../load/storageError.js";
 import { assertWarehousePath } from "../load/warehouseFile.js";
@@ -77,9 +78,10 @@ async function exportInto(
       acceptNewKey: config.newSecretKey,
     });
     // Claiming --out also removes what killed runs left in it; this process holds the database,
-    // and the database owns --out. The spools of killed runs go too.
+    // and the database owns --out. The spools and key-file drafts of killed runs go too.
     await destination.claim(warehouse, effects.now());
     await removeStaleSpools(config.dbPath);
+    await removeOrphanedTemporariesOf(config.keyFile);
     const summary = await exportApiCalls(
       {
         client,

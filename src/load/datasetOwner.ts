@@ -1,9 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { link, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ZooUsageError } from "../errors.js";
 import type { Warehouse } from "./database.js";
-import { removeOrphanedTemporaries } from "./orphanedTemporaries.js";
+import { removeOrphanedTemporariesOf, temporaryBeside } from "./orphanedTemporaries.js";
 import { asStorageError } from "./storageError.js";
 
 /**
@@ -11,9 +10,6 @@ import { asStorageError } from "./storageError.js";
  * files whose names start with "_" or "." (Spark, Hive, Trino, DuckDB globs of `*.parquet`).
  */
 export const OWNER_FILE = "_zoo_usage_owner.json";
-
-/** A claim being written: `.<OWNER_FILE>.<pid>.<random>.tmp`. */
-const TEMPORARY = /^\._zoo_usage_owner\.json\.(\d+)\.[0-9a-f]+\.tmp$/;
 
 export interface OwnerRecord {
   warehouse_id: string;
@@ -36,7 +32,7 @@ export async function claimDataset(warehouse: Warehouse, outDir: string, now: Da
     database: warehouse.path,
     claimed_at: now.toISOString(),
   };
-  await removeOrphanedTemporaries(outDir, TEMPORARY);
+  await removeOrphanedTemporariesOf(file);
   let owner = await readOwner(file);
   if (owner === undefined) {
     if (await createExclusively(file, claim)) return;
@@ -144,10 +140,7 @@ async function replace(file: string, claim: OwnerRecord): Promise<void> {
 }
 
 async function writeTemporary(file: string, claim: OwnerRecord): Promise<string> {
-  const temporary = path.join(
-    path.dirname(file),
-    `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`,
-  );
+  const temporary = temporaryBeside(file);
   try {
     await writeFile(temporary, `${JSON.stringify(claim, null, 2)}\n`, { flag: "wx" });
   } catch (error) {

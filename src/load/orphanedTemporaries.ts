@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { readdir, rm } from "node:fs/promises";
 import path from "node:path";
 
@@ -26,4 +27,24 @@ export async function removeOrphanedTemporaries(dir: string, pattern: RegExp): P
     removed.push(entry);
   }
   return removed;
+}
+
+/**
+ * Where `file` is written before it takes its name: `.<name>.<pid>.<random>.tmp` beside it, a
+ * dot-file (Parquet globs and readers pass it over) that names the process writing it.
+ */
+export function temporaryBeside(file: string): string {
+  return path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`,
+  );
+}
+
+/** Removes what killed processes left of `file` written through temporaryBeside. */
+export function removeOrphanedTemporariesOf(file: string): Promise<string[]> {
+  const escaped = path.basename(file).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return removeOrphanedTemporaries(
+    path.dirname(file),
+    new RegExp(`^\\.${escaped}\\.(\\d+)\\.[0-9a-f]+\\.tmp$`),
+  );
 }

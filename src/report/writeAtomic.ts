@@ -1,8 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ZooUsageError } from "../errors.js";
-import { removeOrphanedTemporaries } from "../load/orphanedTemporaries.js";
+import { removeOrphanedTemporariesOf, temporaryBeside } from "../load/orphanedTemporaries.js";
 
 /**
  * Writes a file beside its final name as a dot-file, then renames it over the target: a reader
@@ -10,17 +9,10 @@ import { removeOrphanedTemporaries } from "../load/orphanedTemporaries.js";
  */
 export async function writeFileAtomic(target: string, contents: string): Promise<string> {
   const resolved = path.resolve(target);
-  const temp = path.join(
-    path.dirname(resolved),
-    `.${path.basename(resolved)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`,
-  );
+  const temp = temporaryBeside(resolved);
   try {
     // What a killed run left beside the target: `.<name>.<pid>.<random>.tmp` of a process now gone.
-    const escaped = path.basename(resolved).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    await removeOrphanedTemporaries(
-      path.dirname(resolved),
-      new RegExp(`^\\.${escaped}\\.(\\d+)\\.[0-9a-f]+\\.tmp$`),
-    );
+    await removeOrphanedTemporariesOf(resolved);
     await writeFile(temp, contents, { encoding: "utf8", flag: "wx" });
     await rename(temp, resolved);
   } catch (cause) {

@@ -52,9 +52,11 @@ export async function readSecretKey(options: {
  */
 async function createKeyFile(keyFile: string): Promise<Buffer> {
   const key = randomBytes(KEY_BYTES);
+  // Named as load/orphanedTemporaries.ts names temporaries (a floor above this one may not be
+  // imported here), so that the export removes what a killed run left.
   const draft = path.join(
     path.dirname(keyFile),
-    `.${path.basename(keyFile)}.${randomBytes(6).toString("hex")}.tmp`,
+    `.${path.basename(keyFile)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`,
   );
   try {
     await mkdir(path.dirname(keyFile), { recursive: true });

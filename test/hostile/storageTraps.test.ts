@@ -249,6 +249,7 @@ test("what killed runs leave behind is removed by the next export", async () => 
       path.join(`${db}.tmp`, "duckdb_temp_storage_DEFAULT-0.tmp"),
       path.join(partition, ".data.parquet.20261001T000000Z-dead01.tmp"),
       path.join(out, `.${OWNER_FILE}.${pid}.0badf00d.tmp`),
+      path.join(dir, `.zoo_usage.key.${pid}.0badf00d.tmp`),
       path.join(out, `.zoo-usage-write-check-${pid}`),
       path.join(dir, `.zoo-usage-write-check-${pid}`),
     ];

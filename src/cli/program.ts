@@ -3,6 +3,7 @@ import { DEMO_DEFAULTS, OPERATION_GET_DEFAULTS } from "../config/commandDefaults
 import { DEFAULT_DB } from "../config/databaseSetting.js";
 import { DEFAULT_TOP } from "../config/reportConfig.js";
 import type { ExitCodeValue } from "../errors.js";
+import { INVOICE_CURRENCIES } from "../sim/currencyRates.js";
 import { SIM_DEFAULTS } from "../sim/defaults.js";
 import { addCheckCommand } from "./checkCommand.js";
 import { exportHelpText } from "./exportHelp.js";
@@ -192,6 +193,28 @@ function addSimCommand(program: Command, io: CliIo, done: Done): void {
       positiveInteger,
     )
     .option("--invoice-statuses", "serve draft, open, uncollectible and void invoices beside the paid ones")
+    .addOption(
+      new Option(
+        "--invoice-tax <where>",
+        withDefault("an 8.25% sales tax in the tax field (amount) or as a line of its own (line)", "none"),
+      ).choices(["amount", "line"]),
+    )
+    .addOption(
+      new Option(
+        "--invoice-discount <kind>",
+        withDefault("a 10% coupon off the invoice, or off each usage line written gross or net", "none"),
+      ).choices(["coupon", "item-gross", "item-net"]),
+    )
+    .option("--invoice-refund", "refund a quarter of each account's oldest paid invoice")
+    .option("--partial-payment", "leave each account's newest closed invoice open, half paid")
+    .option("--customer-balance", "pay $5.00 of each account's oldest invoice from its customer balance")
+    .addOption(
+      new Option(
+        "--invoice-currency <code>",
+        withDefault("write the invoices in this currency, at a fixed rate from USD", "usd"),
+      ).choices(INVOICE_CURRENCIES),
+    )
+    .option("--void-reissue", "void each account's oldest invoice with usage and reissue it with new items")
     .addOption(
       new Option(
         "--tie-share <share>",

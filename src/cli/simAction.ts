@@ -1,4 +1,5 @@
 import { ExitCode, type ExitCodeValue } from "../errors.js";
+import type { SimulatorOptions } from "../sim/index.js";
 import type { CliIo } from "./io.js";
 
 /** The flags of `zoo-usage sim`, as commander hands them over (defaults filled in). */
@@ -23,6 +24,13 @@ export interface SimFlags {
   creditsOnInvoice: "none" | "line" | "discount";
   invoiceLinesLimit?: number;
   invoiceStatuses?: boolean;
+  invoiceTax?: "amount" | "line";
+  invoiceDiscount?: "coupon" | "item-gross" | "item-net";
+  invoiceRefund?: boolean;
+  partialPayment?: boolean;
+  customerBalance?: boolean;
+  invoiceCurrency?: string;
+  voidReissue?: boolean;
   tieShare?: number;
   outputBytes?: number;
   lateBilling?: number;
@@ -47,49 +55,61 @@ export async function simAction(flags: SimFlags, io: CliIo): Promise<ExitCodeVal
     process.once("SIGTERM", resolve);
   });
   const close = await runSimulator(
-    {
-      host: flags.host,
-      port: flags.port,
-      seed: flags.seed,
-      calls: flags.calls,
-      days: flags.days,
-      users: flags.users,
-      // The machine's clock, as the export's, and running with it; a --now start stays put
-      // until told to move, so a run from a given moment is repeatable.
-      now: flags.now ?? new Date(),
-      ...(flags.now === undefined ? { wallClock: () => new Date() } : {}),
-      firstUserToken: flags.token,
-      ...(flags.apiTokens === undefined ? {} : { firstUserApiTokens: flags.apiTokens }),
-      priceAsString: flags.priceAsString ?? false,
-      priceMode: flags.priceMode,
-      recordOwnTraffic: flags.recordOwnTraffic ?? false,
-      invoiceDisagreement: flags.invoiceDisagreement ?? false,
-      missingInvoiceItem: flags.missingInvoiceItem ?? false,
-      extraInvoiceLine: flags.extraInvoiceLine ?? false,
-      invoiceItems: flags.invoiceItems,
-      subscription: flags.subscription ?? false,
-      creditsOnInvoice: flags.creditsOnInvoice,
-      invoiceStatuses: flags.invoiceStatuses ?? false,
-      ...(flags.invoiceLinesLimit === undefined ? {} : { invoiceLinesLimit: flags.invoiceLinesLimit }),
-      ...(flags.tieShare === undefined ? {} : { tieShare: flags.tieShare }),
-      outputBytes: flags.outputBytes,
-      ...(flags.lateBilling === undefined ? {} : { lateBilling: { share: flags.lateBilling } }),
-      seasonal: flags.seasonal ?? true,
-      ...(flags.spikeDay === undefined ? {} : { spikeDay: flags.spikeDay }),
-      ...(flags.runwayGrantDays === undefined ? {} : { runwayGrantDays: flags.runwayGrantDays }),
-      faults: {
-        latencyMs: flags.latencyMs,
-        rate429: flags.rate429,
-        retryAfterSeconds: flags.retryAfter,
-        rate5xx: flags.rate5xx,
-        rateReset: flags.rateReset,
-        rateTruncated: flags.rateTruncated,
-        faultSeed: flags.faultSeed,
-      },
-    },
+    simulatorOptionsOf(flags, () => new Date()),
     io.stdout,
   );
   await stopped;
   await close();
   return ExitCode.ok;
+}
+
+/** The simulator's options the flags ask for; `clock` is the machine's. */
+export function simulatorOptionsOf(flags: SimFlags, clock: () => Date): SimulatorOptions {
+  return {
+    host: flags.host,
+    port: flags.port,
+    seed: flags.seed,
+    calls: flags.calls,
+    days: flags.days,
+    users: flags.users,
+    // The machine's clock, as the export's, and running with it; a --now start stays put
+    // until told to move, so a run from a given moment is repeatable.
+    now: flags.now ?? clock(),
+    ...(flags.now === undefined ? { wallClock: clock } : {}),
+    firstUserToken: flags.token,
+    ...(flags.apiTokens === undefined ? {} : { firstUserApiTokens: flags.apiTokens }),
+    priceAsString: flags.priceAsString ?? false,
+    priceMode: flags.priceMode,
+    recordOwnTraffic: flags.recordOwnTraffic ?? false,
+    invoiceDisagreement: flags.invoiceDisagreement ?? false,
+    missingInvoiceItem: flags.missingInvoiceItem ?? false,
+    extraInvoiceLine: flags.extraInvoiceLine ?? false,
+    invoiceItems: flags.invoiceItems,
+    subscription: flags.subscription ?? false,
+    creditsOnInvoice: flags.creditsOnInvoice,
+    invoiceStatuses: flags.invoiceStatuses ?? false,
+    ...(flags.invoiceTax === undefined ? {} : { invoiceTax: flags.invoiceTax }),
+    ...(flags.invoiceDiscount === undefined ? {} : { invoiceDiscount: flags.invoiceDiscount }),
+    invoiceRefund: flags.invoiceRefund ?? false,
+    partialPayment: flags.partialPayment ?? false,
+    customerBalance: flags.customerBalance ?? false,
+    ...(flags.invoiceCurrency === undefined ? {} : { invoiceCurrency: flags.invoiceCurrency }),
+    voidReissue: flags.voidReissue ?? false,
+    ...(flags.invoiceLinesLimit === undefined ? {} : { invoiceLinesLimit: flags.invoiceLinesLimit }),
+    ...(flags.tieShare === undefined ? {} : { tieShare: flags.tieShare }),
+    outputBytes: flags.outputBytes,
+    ...(flags.lateBilling === undefined ? {} : { lateBilling: { share: flags.lateBilling } }),
+    seasonal: flags.seasonal ?? true,
+    ...(flags.spikeDay === undefined ? {} : { spikeDay: flags.spikeDay }),
+    ...(flags.runwayGrantDays === undefined ? {} : { runwayGrantDays: flags.runwayGrantDays }),
+    faults: {
+      latencyMs: flags.latencyMs,
+      rate429: flags.rate429,
+      retryAfterSeconds: flags.retryAfter,
+      rate5xx: flags.rate5xx,
+      rateReset: flags.rateReset,
+      rateTruncated: flags.rateTruncated,
+      faultSeed: flags.faultSeed,
+    },
+  };
 }

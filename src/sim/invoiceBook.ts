@@ -2,6 +2,15 @@ import { subscriptionMicros } from "./billingPlan.js";
 import type { AccountLedger, CreditLedger } from "./creditLedger.js";
 import { BILLABLE, INVOICE_RUN_US } from "./creditLedger.js";
 import {
+  chargeLines,
+  type InvoiceCharges,
+  type InvoiceSettlement,
+  type LineDraft,
+  PLAIN_SETTLEMENT,
+  type SimInvoiceLine,
+  settle,
+} from "./invoiceAmounts.js";
+import {
   billingAccountOf,
   callInvoiceItemId,
   derivedStripeId,
@@ -9,6 +18,8 @@ import {
   monthIndexOfMicros,
   monthStartMicros,
 } from "./invoiceItems.js";
+import { listedInvoices } from "./invoiceListing.js";
+import type { InvoiceShape } from "./invoiceShape.js";
 import type { UserProfile } from "./users.js";
 
 /** How much a planted disagreement adds to its line (SimulatorOptions.invoiceDisagreement). */
@@ -18,15 +29,7 @@ export const EXTRA_LINE_MICROS = 2_500_000;
 
 export type InvoiceStatus = "draft" | "open" | "paid" | "uncollectible" | "void";
 
-/** One invoice line; a subscription line has no invoice item. */
-export interface SimInvoiceLine {
-  id: string;
-  invoiceItem: string | undefined;
-  amountMicros: number;
-  description: string;
-}
-
-/** One invoice: an account's invoice period, its lines (maybe cut short) and its whole subtotal. */
+/** One invoice: an account's invoice period, all its lines, its amounts and what was paid. */
 export interface SimInvoice {
   id: string;
   number: string;
@@ -36,33 +39,13 @@ export interface SimInvoice {
   createdUs: number;
   status: InvoiceStatus;
   subscriptionId: string | null;
+  /** Stripe's lowercase currency code ("usd"), of the invoice and of every line. */
+  currency: string;
+  /** Every line, also those `lines` leaves out when cut (SimulatorOptions.invoiceLinesLimit). */
   lines: SimInvoiceLine[];
-  /** The sum of every line, also of those `lines` leaves out. */
-  subtotalMicros: number;
-  /** The credits applied as a discount (0: none); total = subtotal - discount. */
-  discountMicros: number;
+  charges: InvoiceCharges;
+  settlement: InvoiceSettlement;
 }
-
-/** The invoice shapes a simulator serves (SimulatorOptions' billing fields). */
-export interface InvoiceShape {
-  perCallItems: boolean;
-  subscription: boolean;
-  /** `lines` holds at most this many lines (undefined: all). */
-  linesLimit: number | undefined;
-  /** Draft, open, uncollectible and void invoices beside the paid ones. */
-  statuses: boolean;
-  plantDisagreement: boolean;
-  plantUnlinedCall: boolean;
-  plantExtraLine: boolean;
-  /**
-   * Where the credits a period used show: "none" (default), the calls they paid carry no item and
-   * are on no invoice; "line" or "discount", every priced call is on the invoice and the credits
-   * applied are a negative line or a discount.
-   */
-  credits: CreditsOnInvoice;
-}
-
-export type CreditsOnInvoice = "none" | "line" | "discount";
 
 /** The planted shapes land on the account of user 0. */
 export interface InvoiceSource {
@@ -79,14 +62,15 @@ export interface InvoiceSource {
  * invoice run in the first hours of the next) bills what credits did not pay. Its lines are
  * "invoice items in reverse chronological order, followed by the subscription, if any" (spec):
  * one item for the period, or one per call, then the subscription line. A closed period's invoice
- * cannot change, so it is built once; statuses are given as the listing is served.
+ * cannot change, so it is built once; statuses, copies and payments are given as the listing is
+ * served (invoiceListing.ts), the amounts by invoiceAmounts.ts.
  */
 export class InvoiceBook {
   readonly #closed = new Map<string, SimInvoice | null>();
 
   constructor(
     private readonly source: InvoiceSource,
-    private readonly shape: InvoiceShape,
+    readonly shape: InvoiceShape,
   ) {}
 
   /** The invoices of `account` at `nowUs`, oldest first (a voided one before its reissue). */
@@ -105,27 +89,19 @@ export class InvoiceBook {
       }
       if (invoice !== null) closed.push(invoice);
     }
-    if (!this.shape.statuses) return closed;
-    const invoices = closed.map((invoice, k) => ({ ...invoice, status: statusOf(k, closed.length) }));
-    const oldest = invoices[0];
-    if (oldest !== undefined && invoices.length >= 2)
-      invoices.unshift({
-        ...oldest,
-        id: this.#id("in_1", `${account}#void`, oldest.month),
-        number: `${oldest.number}-V`,
-        status: "void",
-      });
-    const draft = this.#build(account, open, "draft");
-    if (draft !== null) invoices.push(draft);
-    return invoices;
+    const draft = this.shape.statuses ? this.#build(account, open, "draft") : null;
+    return listedInvoices({ seed: this.source.seed, account, nowUs, shape: this.shape }, closed, draft);
   }
 
-  /** What the account owes at `nowUs`: unpaid final invoices, drafts and billable calls not invoiced yet. */
+  /**
+   * What the account owes at `nowUs`: the amount remaining on drafts, open and uncollectible
+   * invoices, and the billable calls not invoiced yet.
+   */
   totalDueMicros(account: string, nowUs: number): number {
     let due = 0;
     for (const invoice of this.invoicesOf(account, nowUs))
       if (invoice.status === "draft" || invoice.status === "open" || invoice.status === "uncollectible")
-        due += invoice.subtotalMicros - invoice.discountMicros;
+        due += invoice.settlement.remainingMicros;
     if (this.shape.statuses) return due;
     const ledger = this.source.ledger.account(account);
     for (const [period, micros] of ledger.billable)
@@ -133,99 +109,111 @@ export class InvoiceBook {
     return due;
   }
 
+  /** The invoice of a period: a closed one, dated at its run; a draft, dated at the run opening it. */
   #build(account: string, period: number, status: InvoiceStatus): SimInvoice | null {
     const ledger = this.source.ledger.account(account);
-    const lines = this.#usageLines(account, period, ledger);
+    const drafts = this.#usageLines(account, period, ledger);
     const creditsUsed =
-      this.shape.credits === "none" || lines.length === 0 ? 0 : (ledger.covered.get(period) ?? 0);
-    if (lines.length > 0 && account === this.#plantedAccount() && this.#isFirstUsage(ledger, period)) {
-      const [top] = lines;
-      if (top !== undefined && this.shape.plantDisagreement) top.amountMicros += PLANTED_DIFFERENCE_MICROS;
+      this.shape.credits === "none" || drafts.length === 0 ? 0 : (ledger.covered.get(period) ?? 0);
+    if (drafts.length > 0 && account === this.#plantedAccount() && this.#isFirstUsage(ledger, period)) {
+      const [top] = drafts;
+      if (top !== undefined && this.shape.plantDisagreement) top.plantedUsdMicros = PLANTED_DIFFERENCE_MICROS;
       if (top !== undefined && this.shape.plantExtraLine)
-        lines.splice(1, 0, {
+        drafts.splice(1, 0, {
           id: this.#id("il_1", `${account}#extra`, period),
           invoiceItem: top.invoiceItem,
-          amountMicros: EXTRA_LINE_MICROS,
           description: top.description,
+          kind: "extra",
+          usdMicros: EXTRA_LINE_MICROS,
+          plantedUsdMicros: 0,
         });
     }
     // The credits applied: an invoice item made at the run, so the newest, first.
     if (this.shape.credits === "line" && creditsUsed > 0)
-      lines.unshift({
+      drafts.unshift({
         id: this.#id("il_1", `${account}#credits`, period),
         invoiceItem: this.#id("ii_1", `${account}#credits`, period),
-        amountMicros: -creditsUsed,
         description: "API credits applied",
+        kind: "credits",
+        usdMicros: -creditsUsed,
+        plantedUsdMicros: 0,
       });
     if (this.shape.subscription)
-      lines.push({
+      drafts.push({
         id: this.#id("il_1", `${account}#sub`, period),
         invoiceItem: undefined,
-        amountMicros: subscriptionMicros(this.#seatsOf(account)),
         description:
           this.#seatsOf(account) === undefined
             ? "Zoo Pro (monthly)"
             : "Zoo Organization (monthly, per member)",
+        kind: "subscription",
+        usdMicros: subscriptionMicros(this.#seatsOf(account)),
+        plantedUsdMicros: 0,
       });
-    if (lines.length === 0) return null;
+    if (drafts.length === 0) return null;
+    const { lines, charges } = chargeLines(
+      drafts,
+      this.shape.credits === "discount" ? creditsUsed : 0,
+      this.shape,
+      this.#id("il_1", `${account}#tax`, period),
+    );
     const seed = this.source.seed;
     const owner = this.#ownerOf(account);
     const label = periodLabel(period);
-    const limit = this.shape.linesLimit;
     return {
       id: this.#id("in_1", account, period),
       number: `${derivedStripeId(seed, "", account, 0).slice(0, 8).toUpperCase()}-${label.replace("-", "")}`,
       customerId: derivedStripeId(seed, "cus_", account, 0).slice(0, 18),
       customerEmail: owner?.orgId === null ? owner.email : undefined,
       month: period,
-      createdUs: monthStartMicros(period + 1) + INVOICE_RUN_US,
+      // A draft is made by the run that opens its period; a closed invoice by the one closing it.
+      createdUs: monthStartMicros(status === "draft" ? period : period + 1) + INVOICE_RUN_US,
       status,
       subscriptionId: this.shape.subscription ? derivedStripeId(seed, "sub_1", account, 0) : null,
-      lines: limit === undefined ? lines : lines.slice(0, limit),
-      subtotalMicros: lines.reduce((sum, line) => sum + line.amountMicros, 0),
-      discountMicros: this.shape.credits === "discount" ? creditsUsed : 0,
+      currency: this.shape.currency.code,
+      lines,
+      charges,
+      settlement: settle(charges.totalMicros, status, PLAIN_SETTLEMENT),
     };
   }
 
   /** The period's usage: one line per item, newest first; the unlined call's price on none. */
-  #usageLines(account: string, period: number, ledger: AccountLedger): SimInvoiceLine[] {
+  #usageLines(account: string, period: number, ledger: AccountLedger): LineDraft[] {
     const seed = this.source.seed;
     const description = `Zoo API usage, ${periodLabel(period)}`;
     const unlined =
       this.shape.plantUnlinedCall && account === this.#plantedAccount() ? ledger.firstBillable : undefined;
     const shown = this.shape.credits !== "none";
+    const usage = { description, kind: "usage", plantedUsdMicros: 0 } as const;
     if (!this.shape.perCallItems) {
       const billable = (ledger.billable.get(period) ?? 0) + (shown ? (ledger.covered.get(period) ?? 0) : 0);
       const micros = billable - (unlined?.period === period ? unlined.micros : 0);
       if (micros <= 0) return [];
-      const line = {
-        id: this.#id("il_1", account, period),
-        invoiceItem: invoiceItemId(seed, account, period),
-      };
-      return [{ ...line, amountMicros: micros, description }];
+      const id = this.#id("il_1", account, period);
+      return [{ ...usage, id, invoiceItem: invoiceItemId(seed, account, period), usdMicros: micros }];
     }
     const calls = ledger.calls.get(period);
-    const lines: SimInvoiceLine[] = [];
+    const lines: LineDraft[] = [];
     for (let k = (calls?.index.length ?? 0) - 1; k >= 0; k--) {
       const index = calls?.index[k] ?? 0;
       if (index === unlined?.index || (!shown && calls?.status[k] !== BILLABLE)) continue;
       lines.push({
+        ...usage,
         id: this.#id("il_1", `${account}#call`, index),
         invoiceItem: callInvoiceItemId(seed, account, index),
-        amountMicros: calls?.micros[k] ?? 0,
-        description,
+        usdMicros: calls?.micros[k] ?? 0,
       });
     }
     return lines;
   }
 
-  /** No earlier period has usage lines (billable calls, or any priced call when credits show). */
   /** The members an org's subscription is charged for; undefined for a person's account. */
   #seatsOf(account: string): number | undefined {
     const members = this.source.orgMembers(account).length;
     return members === 0 ? undefined : members;
   }
 
+  /** No earlier period has usage lines (billable calls, or any priced call when credits show). */
   #isFirstUsage(ledger: AccountLedger, period: number): boolean {
     const shown = this.shape.credits !== "none";
     for (const [other, micros] of ledger.billable) if (other < period && micros > 0) return false;
@@ -250,13 +238,6 @@ export class InvoiceBook {
       if (billingAccountOf(user).id === account) return user;
     }
   }
-}
-
-/** The status of the k-th of n closed invoices: the newest still open, the second uncollectible. */
-function statusOf(k: number, n: number): InvoiceStatus {
-  if (k === n - 1) return "open";
-  if (k === 1) return "uncollectible";
-  return "paid";
 }
 
 function periodLabel(period: number): string {

@@ -8,6 +8,7 @@ import { Dataset, DEFAULT_NOW_ISO } from "./dataset.js";
 import { FaultInjector } from "./faults.js";
 import { InvoiceBook } from "./invoiceBook.js";
 import { listInvoices } from "./invoiceRoutes.js";
+import { invoiceShapeOf, USD } from "./invoiceShape.js";
 import { orgRoute, orgRouteOf } from "./orgRoutes.js";
 import { RecordedCalls } from "./recordedCalls.js";
 import { type HoldMatch, type RequestGate, RequestGates } from "./requestGate.js";
@@ -71,20 +72,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     outputBytes: options.outputBytes,
   };
   const control = { clock, stats, faults, users };
-  const linesLimit = options.invoiceLinesLimit;
-  if (linesLimit !== undefined && !(Number.isSafeInteger(linesLimit) && linesLimit >= 1))
-    throw new RangeError(`invoiceLinesLimit must be a whole number >= 1, not ${linesLimit}`);
-  const invoices = new InvoiceBook(dataset, {
-    perCallItems: dataset.perCallItems,
-    subscription: options.subscription ?? false,
-    linesLimit,
-    statuses: options.invoiceStatuses ?? false,
-    plantDisagreement: options.invoiceDisagreement ?? false,
-    plantUnlinedCall: options.missingInvoiceItem ?? false,
-    plantExtraLine: options.extraInvoiceLine ?? false,
-    credits: options.creditsOnInvoice ?? "none",
-  });
-  const balanceRoutes = { ...routes, book: invoices, subscription: options.subscription ?? false };
+  const shape = invoiceShapeOf(options, dataset.perCallItems);
+  const invoices = new InvoiceBook(dataset, shape);
+  // CustomerBalance.total_due is money-usd: with invoices in another currency, the balance reads the
+  // same invoices in USD, their amounts unconverted.
+  const usdInvoices =
+    shape.currency === USD ? invoices : new InvoiceBook(dataset, { ...shape, currency: USD });
+  const balanceRoutes = { ...routes, book: usdInvoices, subscription: shape.subscription };
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {

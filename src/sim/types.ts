@@ -180,4 +180,35 @@ export interface SimulatorOptions {
    * credits its period used. "discount": the same, the credits applied as a Discount instead.
    */
   creditsOnInvoice?: "none" | "line" | "discount";
+  /**
+   * A sales tax of 8.25% on what each invoice charges before tax (after its invoice-level
+   * discounts), to the cent: "amount" in the `tax` field, "line" as a line of its own, listed first
+   * and counted in `subtotal` (default: no tax).
+   */
+  invoiceTax?: "amount" | "line";
+  /**
+   * A 10% coupon, listed in `discounts`: "coupon" off the invoice's subtotal; "item-gross" off each
+   * usage line, the lines written gross and `subtotal` net of the discounts; "item-net" the same
+   * with each usage line written net (default: none).
+   */
+  invoiceDiscount?: "coupon" | "item-gross" | "item-net";
+  /** Each account's oldest paid invoice has a quarter of its payment refunded (default false). */
+  invoiceRefund?: boolean;
+  /**
+   * Each account's newest closed invoice is open with half of its amount due paid, as is the
+   * uncollectible one with invoiceStatuses (default false).
+   */
+  partialPayment?: boolean;
+  /** $5.00 of the customer's balance pays part of each account's oldest invoice with a total (default false). */
+  customerBalance?: boolean;
+  /**
+   * The invoices' currency, lowercase: "eur", "gbp" or "cad", each line converted from USD at a
+   * fixed rate (src/sim/currencyRates.ts); any other code is refused (default: USD).
+   */
+  invoiceCurrency?: string;
+  /**
+   * Each account's oldest invoice with usage was voided and reissued a day later with new line and
+   * item ids; its calls keep the void invoice's items (default false).
+   */
+  voidReissue?: boolean;
 }

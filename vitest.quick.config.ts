@@ -18,6 +18,7 @@ export const QUICK_TESTS = [
   "test/sources/**/*.test.ts",
   "test/sim/**/*.test.ts",
   "test/load/**/*.test.ts",
+  "test/focus/**/*.test.ts",
   "test/report/billingBlocks.test.ts",
   "test/report/cents.test.ts",
   "test/report/units.test.ts",

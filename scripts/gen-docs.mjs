@@ -194,8 +194,27 @@ const VIEW_PAGES = [
     file: "warehouse-reference-billing.md",
     title: "Warehouse reference: billing views",
     summary:
-      "The views of credits, invoice reconciliation and who spent it, each column with its type and comment, and their macros.",
-    sources: ["views/credits.sql", "views/reconciliation.sql", "views/spenders.sql"],
+      "The views of credits, invoices and their lines, the calls' billing classes and who spent it, each column with its type and comment, and their macros.",
+    sources: [
+      "views/credits.sql",
+      "views/invoices.sql",
+      "views/invoice_lines.sql",
+      "views/reconciliation.sql",
+      "views/spenders.sql",
+    ],
+  },
+  {
+    file: "warehouse-reference-ledger.md",
+    title: "Warehouse reference: the charge ledger",
+    summary:
+      "The charge ledger, the invoices' settlement, the books of each month and the FOCUS dataset, each column with its type and comment.",
+    sources: [
+      "views/ledger_calls.sql",
+      "views/ledger_invoices.sql",
+      "views/ledger.sql",
+      "views/books.sql",
+      "views/focus.sql",
+    ],
   },
 ];
 

@@ -11,7 +11,8 @@ export interface CheckMoment {
 
 /**
  * Every rule against the warehouse, in a fixed order: budget, spike, per-subject budgets, runway,
- * invoice differences, pending billing, stale export. Each rule is one sql/check/ file.
+ * invoice differences, outstanding, uncollectible, refunded and other-currency invoices, pending
+ * billing, stale export. Each rule is one sql/check/ file.
  */
 export async function evaluateRules(
   connection: DuckDBConnection,
@@ -60,6 +61,20 @@ export async function evaluateRules(
       })),
     );
   }
+  if (rules.outstandingDays !== undefined) {
+    alerts.push(
+      ...(await fired(connection, "check/outstanding.sql", "invoice", "days", {
+        now,
+        days: rules.outstandingDays,
+      })),
+    );
+  }
+  if (rules.uncollectible === true)
+    alerts.push(...(await fired(connection, "check/uncollectible.sql", "invoice", "usd", {})));
+  if (rules.refund === true)
+    alerts.push(...(await fired(connection, "check/refund.sql", "invoice", "usd", {})));
+  if (rules.otherCurrency === true)
+    alerts.push(...(await fired(connection, "check/other_currency.sql", "invoice", "usd", {})));
   if (rules.pendingDays !== undefined) {
     alerts.push(
       ...(await fired(connection, "check/pending.sql", "billing", "calls", { now, days: rules.pendingDays })),
@@ -73,7 +88,10 @@ export async function evaluateRules(
   return alerts;
 }
 
-/** The rows a rule's file returns (rule, period, value, threshold, note), as alerts. */
+/**
+ * The rows a rule's file returns (rule, period, value, threshold, note, and where a row names them
+ * its own subject and unit), as alerts.
+ */
 async function fired(
   connection: DuckDBConnection,
   file: string,
@@ -84,11 +102,11 @@ async function fired(
   const rows = (await connection.runAndReadAll(sqlFile(file), values)).getRowObjectsJS();
   return rows.map((row) => ({
     rule: String(row.rule),
-    subject,
+    subject: typeof row.subject === "string" ? row.subject : subject,
     value: String(row.value),
     threshold: String(row.threshold),
     period: String(row.period),
-    unit: row.value === "never" ? "hours" : unit,
+    unit: row.value === "never" ? "hours" : typeof row.unit === "string" ? row.unit.toLowerCase() : unit,
     note: row.note === null ? "" : String(row.note),
   }));
 }

@@ -13,7 +13,7 @@ export function addCheckCommand(program: Command, io: CliIo, done: (code: ExitCo
   program
     .command("check")
     .description(
-      "spend alerts for cron: budgets on actual and forecast spend, spikes, credits runway, invoice differences, pending billing, a stale export; exit 1 when an alert is reported",
+      "spend alerts for cron: budgets on actual and forecast spend, spikes, credits runway, invoice differences, unpaid, written-off, refunded and other-currency invoices, pending billing, a stale export; exit 1 when an alert is reported",
     )
     .option(
       "--db <path>",
@@ -52,9 +52,19 @@ export function addCheckCommand(program: Command, io: CliIo, done: (code: ExitCo
     )
     .option("--runway-days <n>", withDefault("alert when the API credits run out in fewer days", "none"))
     .option(
-      "--invoice-difference <usd>",
-      withDefault("alert on a month whose invoices differ from its calls by at least this (0: any)", "none"),
+      "--invoice-difference <amount>",
+      withDefault(
+        "alert on a month whose invoices differ from its calls, or bill calls the warehouse lacks, by at least this (0: any)",
+        "none",
+      ),
     )
+    .option(
+      "--outstanding-days <n>",
+      withDefault("alert on an invoice still owed this many days after it was made", "none"),
+    )
+    .option("--uncollectible", "alert on an uncollectible invoice (what it left unpaid is written off)")
+    .option("--refunds", "alert on an invoice with money refunded")
+    .option("--other-currency", "alert on an invoice in another currency than the calls' USD prices")
     .option(
       "--pending-days <n>",
       withDefault("alert on calls still pending billing this many days after they were made", "none"),

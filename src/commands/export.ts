@@ -179,6 +179,15 @@ export function describeRun(summary: RunSummary, config: ExportConfig): string {
   if (summary.upload !== undefined) lines.push(...wrapped(uploadLine(summary.upload, config.outDir)));
   lines.push(`  database ${config.dbPath}`, `  parquet  ${datasetLocation(config.outDir, "api_calls")}`);
   if (config.operations) lines.push(`           ${datasetLocation(config.outDir, "async_operations")}`);
+  if (summary.focus !== undefined) {
+    const { written, unchanged, removed, rows } = summary.focus;
+    lines.push(
+      `           ${datasetLocation(config.outDir, "focus")}`,
+      ...wrapped(
+        `  FOCUS dataset: ${counted(rows, "row")}, ${counted(written, "billing period")} written, ${unchanged} unchanged${removed === 0 ? "" : `, ${removed} removed`}`,
+      ),
+    );
+  }
   // Warnings and messages quote API data (ids, endpoints, error text): neutralised for the terminal.
   for (const warning of summary.warnings) lines.push(...wrapped(`  warning: ${printable(warning)}`));
   if (summary.message)

@@ -15,6 +15,10 @@ export interface CheckFlags {
   spikeBaseline?: string | undefined;
   runwayDays?: string | undefined;
   invoiceDifference?: string | undefined;
+  outstandingDays?: string | undefined;
+  uncollectible?: boolean | undefined;
+  refunds?: boolean | undefined;
+  otherCurrency?: boolean | undefined;
   pendingDays?: string | undefined;
   staleHours?: string | undefined;
   repeatStep?: string | undefined;
@@ -84,6 +88,11 @@ export function loadCheckConfig(input: {
   if (flags.runwayDays !== undefined) rules.runwayDays = number(flags.runwayDays, "--runway-days");
   if (flags.invoiceDifference !== undefined)
     rules.invoiceDifferenceUsd = usd(flags.invoiceDifference, "--invoice-difference");
+  if (flags.outstandingDays !== undefined)
+    rules.outstandingDays = number(flags.outstandingDays, "--outstanding-days");
+  if (flags.uncollectible === true) rules.uncollectible = true;
+  if (flags.refunds === true) rules.refund = true;
+  if (flags.otherCurrency === true) rules.otherCurrency = true;
   if (flags.pendingDays !== undefined) rules.pendingDays = number(flags.pendingDays, "--pending-days");
   if (flags.staleHours !== undefined) rules.staleHours = number(flags.staleHours, "--stale-hours");
   const backtest = flags.backtest ?? false;
@@ -111,6 +120,10 @@ function hasRules(rules: CheckRules): boolean {
     rules.subjectBudgets.length > 0 ||
     rules.runwayDays !== undefined ||
     rules.invoiceDifferenceUsd !== undefined ||
+    rules.outstandingDays !== undefined ||
+    rules.uncollectible === true ||
+    rules.refund === true ||
+    rules.otherCurrency === true ||
     rules.pendingDays !== undefined ||
     rules.staleHours !== undefined
   );

@@ -14,8 +14,16 @@ export interface CheckRules {
   subjectBudgets: SubjectBudget[];
   /** The credits' runway (credit_runway.runway_days) below this many days. */
   runwayDays?: string | undefined;
-  /** A month whose reconciliation differs by more than this (absolute USD; 0: any difference). */
+  /** A month whose reconciliation differs by more than this (absolute, in its currency; 0: any). */
   invoiceDifferenceUsd?: string | undefined;
+  /** An invoice still owed this many days after it was made. */
+  outstandingDays?: string | undefined;
+  /** Any uncollectible invoice (what it left unpaid is written off). */
+  uncollectible?: boolean | undefined;
+  /** Any invoice with money refunded. */
+  refund?: boolean | undefined;
+  /** Any invoice in another currency than the calls' USD. */
+  otherCurrency?: boolean | undefined;
   /** Calls still pending billing this many days after they were made. */
   pendingDays?: string | undefined;
   /** The last completed export run ended more than this many hours ago. */
@@ -84,6 +92,10 @@ const RULE_KEYS: Record<string, readonly string[]> = {
   "token-budget": ["label", "usd"],
   runway: ["days"],
   "invoice-difference": ["usd"],
+  outstanding: ["days"],
+  uncollectible: [],
+  refund: [],
+  "other-currency": [],
   pending: ["days"],
   stale: ["hours"],
 };
@@ -139,6 +151,18 @@ function applyRule(rules: CheckRules, rule: string, fields: Map<string, string>,
       return;
     case "invoice-difference":
       rules.invoiceDifferenceUsd = usd(fields.get("usd") ?? "0", at("usd"));
+      return;
+    case "outstanding":
+      rules.outstandingDays = number(required("days"), at("days"));
+      return;
+    case "uncollectible":
+      rules.uncollectible = true;
+      return;
+    case "refund":
+      rules.refund = true;
+      return;
+    case "other-currency":
+      rules.otherCurrency = true;
       return;
     case "pending":
       rules.pendingDays = number(required("days"), at("days"));

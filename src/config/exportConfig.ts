@@ -33,6 +33,8 @@ const ExportConfigSchema = z.object({
   /** A secret key other than the one the database records is taken (warehouseKey.ts). */
   newSecretKey: z.boolean(),
   partitioning: z.enum(PARTITIONINGS as ["month", "day"]),
+  /** Also write the view focus_costs as a Parquet dataset by billing period (--focus). */
+  focus: z.boolean(),
   /** Whose calls: the token's own user or the whole organisation it administers. */
   scope: z.enum(API_SCOPES as ["user", "org"]),
   durationUnit: z.enum(DURATION_UNITS as ["ns", "us", "ms", "s"]),

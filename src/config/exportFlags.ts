@@ -102,6 +102,12 @@ export const EXPORT_FLAGS = [
     field: "partitioning",
   },
   {
+    flag: "--focus",
+    help: "also write the charge ledger as a FOCUS 1.2 dataset, focus/billing_period=YYYY-MM/, beside api_calls (docs/focus.md)",
+    default: false,
+    field: "focus",
+  },
+  {
     flag: "--duration-unit <unit>",
     help: "unit of the API's raw duration",
     choices: DURATION_UNITS,

@@ -10,9 +10,10 @@ export const MOVE_INTERNAL_STATE = "move the bookkeeping of an older database in
 /**
  * How the warehouse is made, in the order it is applied on every open: the sql/ files (each a
  * table, or the views of one concept, with their COMMENTs) and the move. Tables first, then the
- * internal schema, then the views, each after the views it reads: credits.sql before
- * reconciliation.sql (monthly_reconciliation reads monthly_credits), calls.sql before all others
- * (api_calls_enriched, is_own_call), cost.sql before spenders.sql (cost_per_day).
+ * internal schema, then the views, each after the views it reads: calls.sql before all others
+ * (api_calls_enriched, is_own_call), cost.sql before spenders.sql (cost_per_day), the invoices'
+ * files before reconciliation.sql (call_billing_class), spenders.sql (call_token_match) before
+ * ledger.sql (charges), credits.sql and ledger.sql before books.sql (monthly_reconciliation).
  */
 export const SCHEMA_STEPS = [
   "tables/api_calls.sql",
@@ -29,6 +30,7 @@ export const SCHEMA_STEPS = [
   "internal/export_state.sql",
   "internal/page_ladder.sql",
   "internal/parquet_dirty.sql",
+  "internal/focus_partitions.sql",
   "internal/own_calls.sql",
   "internal/pending_rereads.sql",
   "internal/warehouse_identity.sql",
@@ -41,8 +43,15 @@ export const SCHEMA_STEPS = [
   "views/duration.sql",
   "views/operations.sql",
   "views/credits.sql",
+  "views/invoices.sql",
+  "views/invoice_lines.sql",
   "views/reconciliation.sql",
   "views/spenders.sql",
+  "views/ledger_calls.sql",
+  "views/ledger_invoices.sql",
+  "views/ledger.sql",
+  "views/books.sql",
+  "views/focus.sql",
   "views/forecast.sql",
 ] as const;
 

@@ -27,6 +27,8 @@ export const VIEW_SOURCES: ReadonlyArray<readonly [view: string, sources: readon
   ["operation_timings", ["async_operations"]],
   ["conversion_pairs", ["async_operations"]],
   ["invoice_lines_without_calls", ["invoice_line_reconciliation"]],
+  ["usage_charges", ["charges"]],
+  ["invoice_charges", ["charges"]],
   ["call_token_match", ["api_calls"]],
   ["cost_per_token_label", ["cost_per_day", "call_token_match"]],
   ["cost_per_member", ["cost_per_day", "org_members", "api_calls"]],

@@ -1,5 +1,6 @@
 import { rm } from "node:fs/promises";
 import { durationUnitWarning } from "../load/durationEvidence.js";
+import { type FocusWrite, writeFocusDataset } from "../load/focusDataset.js";
 import { recordOwnCalls } from "../load/ownCalls.js";
 import { writeDirtyPartitions } from "../load/parquetExport.js";
 import { finishRun } from "../load/runHistory.js";
@@ -73,15 +74,16 @@ async function runAndSummarize(
   const failed = [...outcomes.values()].filter((outcome) => outcome.status === "failed");
   const fatal = failed.find((outcome) => stopsThePlan(outcome.kind) && outcome.kind !== "interrupted");
   const failure = (fatal ?? failed[0])?.failure;
-  const partitionsAtEnd = deps.signal.aborted
-    ? 0
+  const datasets = deps.signal.aborted
+    ? { partitions: 0, focus: undefined }
     : await writeDatasets(deps, options, warn, fatal !== undefined);
   const parquetSeconds = lap();
   await rm(options.spoolDir, { recursive: true, force: true });
   const durationWarning = fatal ? undefined : await durationUnitWarning(deps.warehouse, options.durationUnit);
   if (durationWarning !== undefined) warn(durationWarning);
   const summary = summaryOf(outcomes, { deps, options, start: context.start.mode });
-  summary.partitions_written += partitionsAtEnd;
+  summary.partitions_written += datasets.partitions;
+  if (datasets.focus !== undefined) summary.focus = datasets.focus;
   const upload = deps.target.uploads();
   if (upload !== undefined) summary.upload = upload;
   summary.phase_seconds = {
@@ -154,18 +156,20 @@ function phaseClock(now: () => Date, startedAt: Date): () => number {
 }
 
 /**
- * Rewrites every partition still dirty, of every dataset; returns how many. After a failure that
- * stopped the plan it is tried all the same (what was committed deserves its Parquet), and its own
- * failure is then a warning: the run's failure is the one to report.
+ * Rewrites every partition still dirty, of every dataset, then with --focus the FOCUS dataset's
+ * billing periods whose rows changed; returns how many partitions were written. After a failure
+ * that stopped the plan it is tried all the same (what was committed deserves its Parquet), and its
+ * own failure is then a warning: the run's failure is the one to report.
  */
 async function writeDatasets(
   deps: ExportDeps,
   options: ExportOptions,
   warn: (message: string) => void,
   afterFailure: boolean,
-): Promise<number> {
+): Promise<{ partitions: number; focus: FocusWrite | undefined }> {
   deps.progress.update({ phase: "writing parquet", counting: "partitions" });
   let written = 0;
+  let focus: FocusWrite | undefined;
   try {
     for (const { dataset } of DATASETS) {
       written += await writeDirtyPartitions(deps.warehouse, {
@@ -177,11 +181,19 @@ async function writeDatasets(
         onWarning: warn,
       });
     }
+    if (options.focus) {
+      focus = await writeFocusDataset(deps.warehouse, deps.target, {
+        runId: options.runId,
+        now: deps.now(),
+        onPartition: () => deps.progress.add({ partitions: 1 }),
+      });
+      written += focus.written;
+    }
   } catch (error) {
     if (!afterFailure) throw error;
     warn(`the Parquet dataset was not written after the failure: ${(error as Error).message}`);
   }
-  return written;
+  return { partitions: written, focus };
 }
 
 /** A run that failed before its summary was made: recorded failed, never left 'running'. */

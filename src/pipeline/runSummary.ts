@@ -1,4 +1,5 @@
 import type { UploadStats } from "../load/datasetTarget.js";
+import type { FocusWrite } from "../load/focusDataset.js";
 import type { FinishedRun } from "../load/runHistory.js";
 import type { PendingRereads } from "../sources/calls/rereadPending.js";
 import type { OperationFetchResult } from "../sources/operations/fetchOperations.js";
@@ -51,6 +52,12 @@ export interface RunSummary extends FinishedRun {
    * seconds spent uploading, and the partitions left with no rows it deleted; absent for a directory.
    */
   upload?: UploadStats;
+  /**
+   * --focus: the billing periods of the FOCUS dataset written (their rows changed), left as they
+   * were, and removed (no rows left), and its rows; absent without --focus, or when the Parquet
+   * datasets were not written (a stopped run).
+   */
+  focus?: FocusWrite;
   /** Peak resident memory of the exporting process (set by the CLI, which owns process facts). */
   peak_rss_mb?: number;
 }

@@ -9,19 +9,19 @@ import { breakable, type ColumnKind } from "./htmlParts.js";
  */
 export type Cell = string | { text: string; title: string; money?: boolean; label?: string };
 
-/** An amount to the cent, its exact value (as stored, USD) on hover. */
-export function money(decimal: string): Cell {
-  return { text: cents(decimal), title: `${decimal} USD`, money: true };
+/** An amount to the cent, its exact value (as stored, in its currency) on hover. */
+export function money(decimal: string, currency = "USD"): Cell {
+  return { text: cents(decimal), title: `${decimal} ${currency}`, money: true };
 }
 
 /** A difference to the cent with its sign, its exact value on hover. */
-export function signedMoney(decimal: string): Cell {
-  return { text: signedCents(decimal), title: `${decimal} USD`, money: true };
+export function signedMoney(decimal: string, currency = "USD"): Cell {
+  return { text: signedCents(decimal), title: `${decimal} ${currency}`, money: true };
 }
 
 /** An amount to the cent inside a sentence, marked and with its exact value on hover like a cell. */
-export function moneyText(decimal: string): string {
-  return `<span data-money title="${esc(`${decimal} USD`)}">${esc(cents(decimal))}</span>`;
+export function moneyText(decimal: string, currency = "USD"): string {
+  return `<span data-money title="${esc(`${decimal} ${currency}`)}">${esc(cents(decimal))}</span>`;
 }
 
 /** The attributes of a cell's element: its title and the money mark. */

@@ -11,6 +11,7 @@ import { groupCount } from "./usd.js";
  */
 export function invoicesSection(figures: InvoiceFigures | null): string {
   if (figures === null) return "";
+  const usd = figures.months.filter((month) => month.currency === "USD");
   const months = exactTable(
     [
       "month (UTC)",
@@ -22,7 +23,7 @@ export function invoicesSection(figures: InvoiceFigures | null): string {
       "unexplained USD",
       "",
     ],
-    figures.months.map((month) => [
+    usd.map((month) => [
       month.month,
       groupCount(month.calls),
       money(month.usage_cost_usd),
@@ -38,7 +39,7 @@ export function invoicesSection(figures: InvoiceFigures | null): string {
     (group) =>
       `<li>${esc(`${classText(group.billing_class)}, ${reasonText(group.reason)}: ${groupCount(group.calls)} calls, `)}${moneyText(group.cost_usd)} USD.</li>`,
   );
-  const credits = figures.months
+  const credits = usd
     .filter((month) => month.credits_paid_usd !== undefined)
     .map(
       (month) =>
@@ -49,15 +50,15 @@ export function invoicesSection(figures: InvoiceFigures | null): string {
     open.length === 0
       ? ""
       : exactTable(
-          ["month", "invoice", "invoice item", "line USD", "calls", "calls USD", "unexplained USD", ""],
+          ["month", "invoice", "invoice item", "line", "calls", "calls USD", "unexplained", ""],
           open.map((line) => [
             line.month,
             line.invoice_number ?? line.invoice_id,
             line.invoice_item ?? "-",
-            money(line.line_amount_usd),
+            money(line.line_amount, line.currency),
             groupCount(line.calls),
             money(line.calls_cost_usd),
-            signedMoney(line.difference_usd),
+            signedMoney(line.difference, line.currency),
             lineText(line),
           ]),
           ["nowrap", "nowrap", "wrap", "num", "num", "num", "num", "wrap"],
@@ -79,18 +80,57 @@ export function invoicesSection(figures: InvoiceFigures | null): string {
   const otherTable =
     other.length === 0
       ? ""
-      : `<p>${esc("Other charges and credits on the invoices: not usage, never a difference.")}</p>${exactTable(
-          ["month", "invoice", "line", "USD"],
+      : `<p>${esc("Other lines of the invoices (other charges, credits, tax, usage of rejected calls): never a difference.")}</p>${exactTable(
+          ["month", "invoice", "line", "amount", "currency"],
           other.map((line) => [
             line.month,
             line.invoice_number ?? line.invoice_id,
             otherLineText(line),
-            money(line.line_amount_usd),
+            money(line.line_amount, line.currency),
+            line.currency,
           ]),
-          ["nowrap", "nowrap", "wrap", "num"],
+          ["nowrap", "nowrap", "wrap", "num", "nowrap"],
         )}`;
   return `<section><h2>Invoices against spend</h2>${months}
 <p class="note">${esc(`Each month's usage = invoiced + not billed + awaiting an invoice + unexplained, exactly. Amounts to the cent; hover for the exact value. ${groupCount(agreeing)} of ${groupCount(total)} usage lines agree with the calls billed on their item to the micro-dollar.`)}</p>${
     classes.length + credits.length === 0 ? "" : `<ul>${[...classes, ...credits].join("")}</ul>`
-  }${lineTable}${callTable}${otherTable}</section>`;
+  }${lineTable}${callTable}${otherTable}${booksTable(figures)}</section>`;
+}
+
+/** What the invoices charged each month, and how it was settled, in each invoice's currency. */
+function booksTable(figures: InvoiceFigures): string {
+  const invoiced = figures.months.filter((month) => month.invoices > 0);
+  if (invoiced.length === 0) return "";
+  return `<h3>${esc("Charged, paid and owed")}</h3>${exactTable(
+    [
+      "month (UTC)",
+      "currency",
+      "charged",
+      "of it usage",
+      "discounts",
+      "tax",
+      "other charges",
+      "paid",
+      "refunded",
+      "still owed",
+      "written off",
+    ],
+    invoiced.map((month) => {
+      const cell = (amount: string) => money(amount, month.currency);
+      return [
+        month.month,
+        month.currency,
+        cell(month.charged),
+        cell(month.usage_lines),
+        cell(month.discounts),
+        cell(month.tax),
+        cell(month.other_charges),
+        cell(month.paid),
+        cell(month.refunded),
+        cell(month.outstanding),
+        cell(month.written_off),
+      ];
+    }),
+    ["nowrap", "nowrap", "num", "num", "num", "num", "num", "num", "num", "num", "num"],
+  )}<p class="note">${esc("Charged is each invoice's total, after discounts and tax; still owed is what open invoices have not been paid; written off is what uncollectible invoices left unpaid.")}</p>`;
 }

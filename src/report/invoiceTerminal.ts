@@ -1,5 +1,6 @@
 import { printable } from "../log/printable.js";
 import { padEndTo, padStartTo, TERMINAL_COLUMNS, textWidth, wrapLine } from "../log/terminalText.js";
+import { booksLines } from "./booksTerminal.js";
 import { cents, isZero, signedCents } from "./cents.js";
 import type { InvoiceFigures, InvoiceLineFigure, InvoiceMonthFigure } from "./readInvoiceFigures.js";
 import { classText, lineText, monthStatusText, reasonText } from "./reconciliationWords.js";
@@ -18,7 +19,8 @@ const INDENT = " ".repeat(10);
  * block fits an 80-column terminal; months too wide for a table are listed one figure a line.
  */
 export function invoiceLines(figures: InvoiceFigures): string[] {
-  const lines = monthTable(figures.months);
+  const usd = figures.months.filter((month) => month.currency === "USD");
+  const lines = monthTable(usd);
   const say = (sentence: string) => lines.push(...wrapLine(`${INDENT}${sentence}`, `${INDENT}  `));
   say("Amounts in USD to the cent; exact values in --json and --html.");
   for (const group of figures.not_invoiced)
@@ -26,16 +28,21 @@ export function invoiceLines(figures: InvoiceFigures): string[] {
       say(
         `${classText(group.billing_class)}, ${reasonText(group.reason)}: ${groupCount(group.calls)} calls, ${cents(group.cost_usd)}.`,
       );
-  for (const month of figures.months) {
+  for (const month of usd) {
     if (month.credits_paid_usd !== undefined && !isZero(month.not_billed_usd))
       say(
         `${month.month}: the balance snapshots show credits paying ${cents(month.credits_paid_usd)} of the ${cents(month.not_billed_usd)} not billed.`,
       );
-    if (!isZero(month.other_charges_usd) || !isZero(month.credits_usd))
+    if (month.other_currency_calls > 0)
       say(
-        `${month.month} invoices also hold other charges of ${cents(month.other_charges_usd)} (subscriptions, manual charges) and credits or discounts of ${cents(month.credits_usd)}: not usage, never a difference.`,
+        `${month.month}: ${groupCount(month.other_currency_calls)} calls (${cents(month.other_currency_usd)}) were invoiced in another currency: not compared with their USD prices.`,
       );
   }
+  for (const month of figures.months)
+    if (month.status === "calls_missing")
+      say(
+        `${month.month} ${printable(month.currency)}: the invoices bill calls the warehouse does not hold${month.rejected_calls > 0 ? ` (${groupCount(month.rejected_calls)} calls of the month were rejected: see the rejects table)` : ""}; what the month agrees or differs by is not known.`,
+      );
   const { usage_lines: total, agreeing, not_agreeing: open } = figures.lines;
   say(
     `${groupCount(agreeing)} of ${groupCount(total)} usage lines agree with their calls to the micro-dollar.`,
@@ -51,14 +58,15 @@ export function invoiceLines(figures: InvoiceFigures): string[] {
     for (const call of figures.unexplained_calls.slice(0, TERMINAL_LINES))
       say(`  call ${call.id} ${cents(call.price_usd)} on ${printable(call.invoice_id ?? "-")}`);
   }
-  return lines;
+  const books = booksLines(figures.months);
+  return books.length === 0 ? lines : [...lines, "", ...books];
 }
 
 function lineLines(line: InvoiceLineFigure): string[] {
   const invoice = printable(line.invoice_number ?? line.invoice_id);
   return [
     ...wrapLine(
-      `${INDENT}${line.month} invoice ${invoice}: ${signedCents(line.difference_usd)} unexplained`,
+      `${INDENT}${line.month} invoice ${invoice}: ${signedCents(line.difference)} ${printable(line.currency)} unexplained`,
       INDENT,
     ),
     ...wrapLine(`${INDENT}  item ${printable(line.invoice_item ?? "(none)")}`, `${INDENT}  `, {

@@ -4,18 +4,24 @@ import { sqlFile } from "../load/sqlFiles.js";
 import { count, optionalText, queryRows, text } from "./rowValues.js";
 
 /**
- * One UTC month as monthly_reconciliation classifies it (exact decimal strings): its usage is
- * invoiced_usage + not_billed + awaiting + unexplained, to the micro-dollar.
+ * One UTC month and currency as monthly_reconciliation books it (exact decimal strings). On the USD
+ * row the calls' usage is invoiced_usage + not_billed + awaiting + unexplained, to the micro-dollar;
+ * a row in another currency holds only invoices. The invoice amounts are in `currency`.
  */
 export interface InvoiceMonthFigure {
   /** YYYY-MM. */
   month: string;
-  /** differs (something unexplained), not_invoiced, awaiting or agrees. */
+  /** Upper case: USD, EUR. */
+  currency: string;
+  /** calls_missing, differs, other_currency, not_invoiced, awaiting or agrees. */
   status: string;
   calls: number;
   usage_cost_usd: string;
   invoiced_calls: number;
   invoiced_usage_usd: string;
+  /** Of the invoiced calls, those on an invoice in another currency: not comparable. */
+  other_currency_calls: number;
+  other_currency_usd: string;
   /** Calls with no invoice item: credits or a free allowance paid them. */
   not_billed_calls: number;
   not_billed_usd: string;
@@ -31,16 +37,31 @@ export interface InvoiceMonthFigure {
   on_incomplete_invoice_calls: number;
   unexplained_calls: number;
   unexplained_usd: string;
+  /** Call records of the month the export rejected. */
+  rejected_calls: number;
   invoices: number;
   invoices_incomplete: number;
   invoice_lines: number;
-  /** Every line of the month's invoices that count: usage, other charges and credits. */
-  invoiced_usd: string;
-  other_charges_usd: string;
-  credits_usd: string;
+  /** What the invoices billed for usage. */
+  usage_lines: string;
   lines_differing: number;
   /** Line minus calls, summed over the usage lines that disagree. */
-  lines_difference_usd: string;
+  lines_difference: string;
+  /** What no rule explains: line differences, unexplained totals, less unexplained calls. */
+  difference: string;
+  discounts: string;
+  tax: string;
+  other_charges: string;
+  credits: string;
+  lines_not_listed: string;
+  /** The invoices' totals, and how they were settled. */
+  charged: string;
+  balance_applied: string;
+  due: string;
+  paid: string;
+  refunded: string;
+  outstanding: string;
+  written_off: string;
 }
 
 /** A line of an invoice that counts: a usage line that disagrees, another charge or a credit. */
@@ -50,16 +71,20 @@ export interface InvoiceLineFigure {
   invoice_number: string | null;
   invoice_item: string | null;
   description: string | null;
-  line_class: "usage" | "other_charge" | "credit";
-  /** differs (the item's lines against its calls), other_charge or credit. */
+  line_class: "usage" | "reissued_usage" | "rejected_usage" | "tax" | "other_charge" | "credit";
+  /** differs or other_currency (usage against its calls), or the line's class. */
   status: string;
-  line_amount_usd: string;
+  /** Upper case: the currency of the line's amounts. */
+  currency: string;
+  line_amount: string;
   /** Lines billing the item (more than 1 for an item billed twice), and their sum. */
   item_lines: number;
-  item_lines_usd: string;
+  item_lines_amount: string;
   calls: number;
   calls_cost_usd: string;
-  difference_usd: string;
+  /** The item discount the line is net of (0 for gross lines). */
+  item_discount: string;
+  difference: string;
 }
 
 /** Calls of the period that are not invoiced, per class and reason. */
@@ -107,8 +132,15 @@ export async function readInvoiceFigures(
   connection: DuckDBConnection,
   period: { from: string | null; to: string | null },
 ): Promise<InvoiceFigures | null> {
-  // monthly_reconciliation reads the credit views too (monthly_credits, credit_burn).
-  const needed = ["monthly_reconciliation", "call_billing_class", "monthly_credits", "credit_burn"];
+  // monthly_reconciliation reads the credit views and the ledger too; a database whose views are of
+  // a version before the ledger has no invoice_settlement.
+  const needed = [
+    "monthly_reconciliation",
+    "call_billing_class",
+    "monthly_credits",
+    "credit_burn",
+    "invoice_settlement",
+  ];
   if (!(await hasViews(connection, needed))) return null;
   const months = await queryRows(connection, sqlFile("report/invoices.sql"), period);
   const [counts = {}, ...rest] = await queryRows(connection, sqlFile("report/invoice_lines.sql"), period);
@@ -125,12 +157,14 @@ export async function readInvoiceFigures(
     description: optionalText(row, "description"),
     line_class: text(row, "line_class") as InvoiceLineFigure["line_class"],
     status: text(row, "status"),
-    line_amount_usd: text(row, "line_amount_usd"),
+    currency: text(row, "currency"),
+    line_amount: text(row, "line_amount"),
     item_lines: count(row, "item_lines"),
-    item_lines_usd: text(row, "item_lines_usd"),
+    item_lines_amount: text(row, "item_lines_amount"),
     calls: count(row, "calls"),
     calls_cost_usd: text(row, "calls_cost_usd"),
-    difference_usd: text(row, "difference_usd"),
+    item_discount: text(row, "item_discount"),
+    difference: text(row, "difference"),
   });
   const groups = new Map<string, CallClassFigure>();
   for (const row of calls) {
@@ -149,11 +183,11 @@ export async function readInvoiceFigures(
       usage_lines: count(counts, "usage_lines_in_period"),
       agreeing: count(counts, "usage_lines_agreeing"),
       not_agreeing: lines
-        .filter((row) => row.line_class === "usage" && row.status !== "agrees")
+        .filter((row) => isUsage(row.line_class) && row.status !== "agrees")
         .slice(0, MAX_LISTED)
         .map(line),
       other: lines
-        .filter((row) => row.line_class !== "usage")
+        .filter((row) => !isUsage(row.line_class))
         .slice(0, MAX_LISTED)
         .map(line),
     },
@@ -170,14 +204,22 @@ export async function readInvoiceFigures(
   };
 }
 
+/** Usage lines: of stored calls, or of a reissue standing for them. */
+function isUsage(lineClass: unknown): boolean {
+  return lineClass === "usage" || lineClass === "reissued_usage";
+}
+
 function monthFigure(row: Record<string, unknown>): InvoiceMonthFigure {
   return {
     month: text(row, "month"),
+    currency: text(row, "currency"),
     status: text(row, "status"),
     calls: count(row, "calls"),
     usage_cost_usd: text(row, "usage_cost_usd"),
     invoiced_calls: count(row, "invoiced_calls"),
     invoiced_usage_usd: text(row, "invoiced_usage_usd"),
+    other_currency_calls: count(row, "other_currency_calls"),
+    other_currency_usd: text(row, "other_currency_usd"),
     not_billed_calls: count(row, "not_billed_calls"),
     not_billed_usd: text(row, "not_billed_usd"),
     ...present("credits_paid_usd", optionalText(row, "credits_paid_usd")),
@@ -187,14 +229,26 @@ function monthFigure(row: Record<string, unknown>): InvoiceMonthFigure {
     on_incomplete_invoice_calls: count(row, "on_incomplete_invoice_calls"),
     unexplained_calls: count(row, "unexplained_calls"),
     unexplained_usd: text(row, "unexplained_usd"),
+    rejected_calls: count(row, "rejected_calls"),
     invoices: count(row, "invoices"),
     invoices_incomplete: count(row, "invoices_incomplete"),
     invoice_lines: count(row, "invoice_lines"),
-    invoiced_usd: text(row, "invoiced_usd"),
-    other_charges_usd: text(row, "other_charges_usd"),
-    credits_usd: text(row, "credits_usd"),
+    usage_lines: text(row, "usage_lines"),
     lines_differing: count(row, "lines_differing"),
-    lines_difference_usd: text(row, "lines_difference_usd"),
+    lines_difference: text(row, "lines_difference"),
+    difference: text(row, "difference"),
+    discounts: text(row, "discounts"),
+    tax: text(row, "tax"),
+    other_charges: text(row, "other_charges"),
+    credits: text(row, "credits"),
+    lines_not_listed: text(row, "lines_not_listed"),
+    charged: text(row, "charged"),
+    balance_applied: text(row, "balance_applied"),
+    due: text(row, "due"),
+    paid: text(row, "paid"),
+    refunded: text(row, "refunded"),
+    outstanding: text(row, "outstanding"),
+    written_off: text(row, "written_off"),
   };
 }
 

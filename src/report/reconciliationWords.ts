@@ -20,6 +20,8 @@ const REASONS: Record<string, string> = {
   month_open: "their month is not invoiced yet",
   invoice_draft: "their invoice is still a draft",
   invoice_void: "their invoice was voided and not reissued",
+  reissued: "on the invoice that reissued their void one",
+  other_currency: "on an invoice in another currency, not comparable with their USD price",
   billed_late: "billed after their month's invoice, due on the next one",
   invoice_incomplete: "on an invoice whose lines, as the API lists them, fall short of its subtotal",
   item_not_on_any_line: "their invoice item is on no line of their whole, final invoice",
@@ -38,6 +40,8 @@ export function monthStatusText(month: InvoiceMonthFigure): string {
     if (month.lines_differing > 0) parts.push(`${groupCount(month.lines_differing)} lines`);
     return `check ${parts.join(" and ")}`;
   }
+  if (month.status === "calls_missing") return "calls missing";
+  if (month.status === "other_currency") return "invoiced in another currency";
   if (month.status === "not_invoiced") return "not invoiced yet";
   if (month.status === "awaiting") return "part awaiting";
   return "all explained";
@@ -45,20 +49,23 @@ export function monthStatusText(month: InvoiceMonthFigure): string {
 
 /** What a usage line that disagrees bills against its calls. */
 export function lineText(line: InvoiceLineFigure): string {
-  const sign = signedCents(line.difference_usd);
-  const calls = `its ${groupCount(line.calls)} calls cost ${cents(line.calls_cost_usd)} (${sign})`;
+  const sign = signedCents(line.difference);
+  const net = isZero(line.item_discount) ? "" : ` less a ${cents(line.item_discount)} item discount`;
+  const calls = `its ${groupCount(line.calls)} calls cost ${cents(line.calls_cost_usd)}${net} (${sign})`;
   if (line.item_lines > 1)
-    return `the item is billed on ${groupCount(line.item_lines)} lines, ${cents(line.item_lines_usd)} together; ${calls}`;
-  return `bills ${cents(line.line_amount_usd)}; ${calls}`;
+    return `${line.line_class === "reissued_usage" ? "the reissue bills them" : "the item is billed"} on ${groupCount(line.item_lines)} lines, ${cents(line.item_lines_amount)} together; ${calls}`;
+  return `bills ${cents(line.line_amount)}; ${calls}`;
 }
 
 /** An other charge or credit, named by its description. */
-export function otherLineText(line: InvoiceLineFigure): string {
-  const kind = line.line_class === "credit" ? "credit or discount" : "other charge";
-  return `${line.description ?? kind} (${kind})`;
-}
+const LINE_KINDS: Record<string, string> = {
+  credit: "credit or discount",
+  tax: "tax",
+  rejected_usage: "usage of calls the export rejected",
+  other_charge: "other charge",
+};
 
-/** Whether a month has anything unexplained. */
-export function hasUnexplained(month: InvoiceMonthFigure): boolean {
-  return !isZero(month.unexplained_usd) || month.lines_differing > 0;
+export function otherLineText(line: InvoiceLineFigure): string {
+  const kind = LINE_KINDS[line.line_class] ?? line.line_class;
+  return `${line.description ?? kind} (${kind})`;
 }

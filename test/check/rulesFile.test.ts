@@ -124,4 +124,10 @@ describe("reported once a day unless the value moves by more than the step", () 
     );
     expect(JSON.parse(alertJson(a))).toMatchObject({ value: "12345.678999", threshold: "500.000000" });
   });
+
+  test("the people line shows no terminal control the API sent in a subject or currency", () => {
+    const a = { ...alert("1.000000"), subject: "invoice \u001b[2JX", unit: "e\u0007ur" };
+    expect([...alertLine(a)].filter((ch) => ch.charCodeAt(0) < 0x20)).toEqual([]);
+    expect(JSON.parse(alertJson(a)).subject).toBe("invoice \u001b[2JX");
+  });
 });

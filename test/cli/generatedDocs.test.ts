@@ -16,6 +16,7 @@ const GENERATED = [
   "warehouse-reference.md",
   "warehouse-reference-usage.md",
   "warehouse-reference-billing.md",
+  "warehouse-reference-ledger.md",
 ];
 
 function check(docs?: string): { status: number | null; stderr: string } {

@@ -214,13 +214,13 @@ describe("a usage error prints the error and one hint line, never the whole help
   });
 
   test("with --log-format json, the error and the hint are one JSON object each", async () => {
-    const result = await runCli(["export", "--bogus", "--log-format", "json"], { cwd: dir });
+    const result = await runCli(["export", "--xyzzy", "--log-format", "json"], { cwd: dir });
     expect(result.code).toBe(2);
     const lines = result.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(2);
     const messages = lines.map((line) => (JSON.parse(line) as { message: string }).message);
     expect(messages).toEqual([
-      "error: unknown option '--bogus'",
+      "error: unknown option '--xyzzy'",
       "hint: run `zoo-usage export --help` for the flags",
     ]);
   });

@@ -47,7 +47,7 @@ async function reconcile(options: Partial<SimulatorOptions>) {
     db,
     `SELECT strftime(month, '%Y-%m') AS month, status, unexplained_usd::VARCHAR AS unexplained,
             unexplained_calls::INTEGER AS unexplained_calls, lines_differing::INTEGER AS lines_differing,
-            lines_difference_usd::VARCHAR AS lines_difference, invoiced_usage_usd::VARCHAR AS invoiced,
+            lines_difference::VARCHAR AS lines_difference, invoiced_usage_usd::VARCHAR AS invoiced,
             on_incomplete_invoice_calls::INTEGER AS on_incomplete,
             usage_cost_usd = invoiced_usage_usd + not_billed_usd + awaiting_usd + unexplained_usd AS adds_up,
             typeof(usage_cost_usd) AS usage_type, typeof(unexplained_usd) AS unexplained_type

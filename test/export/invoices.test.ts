@@ -155,7 +155,7 @@ describe("invoices in the warehouse", () => {
     const { token, db, url } = await exportFrom(SIM);
     const lines = await queryDb(
       db,
-      "SELECT line_class, status, difference_usd::VARCHAR AS difference FROM invoice_line_reconciliation",
+      "SELECT line_class, status, difference::VARCHAR AS difference FROM invoice_line_reconciliation",
     );
     expect(lines.length).toBeGreaterThanOrEqual(3);
     expect(lines.every((line) => line.status === "agrees" && money(line.difference) === 0n)).toBe(true);
@@ -188,7 +188,7 @@ describe("invoices in the warehouse", () => {
     const months = await queryDb(
       db,
       `SELECT strftime(month, '%Y-%m-%d') AS month, usage_cost_usd::VARCHAR AS usage,
-         invoiced_usd::VARCHAR AS invoiced, invoiced_usage_usd::VARCHAR AS invoiced_usage,
+         usage_lines::VARCHAR AS invoiced, invoiced_usage_usd::VARCHAR AS invoiced_usage,
          not_billed_usd::VARCHAR AS not_billed, awaiting_usd::VARCHAR AS awaiting,
          unexplained_usd::VARCHAR AS unexplained, status
        FROM monthly_reconciliation ORDER BY month`,
@@ -217,13 +217,13 @@ describe("invoices in the warehouse", () => {
     const { db } = await exportFrom({ ...SIM, invoiceDisagreement: true });
     const notAgreeing = await queryDb(
       db,
-      `SELECT status, difference_usd::VARCHAR AS difference, line_amount_usd - calls_cost_usd = DECIMAL '1.23' AS exact
+      `SELECT status, difference::VARCHAR AS difference, line_amount - calls_cost_usd = DECIMAL '1.23' AS exact
        FROM invoice_line_reconciliation WHERE status <> 'agrees'`,
     );
     expect(notAgreeing).toEqual([{ status: "differs", difference: "1.230000", exact: true }]);
     const months = await queryDb(
       db,
-      `SELECT lines_difference_usd::VARCHAR AS d, unexplained_usd::VARCHAR AS u
+      `SELECT lines_difference::VARCHAR AS d, unexplained_usd::VARCHAR AS u
        FROM monthly_reconciliation WHERE status = 'differs'`,
     );
     expect(months).toEqual([{ d: "1.230000", u: "0.000000" }]);
@@ -260,8 +260,8 @@ describe("the built CLI", () => {
     const report = await runCli(["report", "--db", workspace.db, "--json"], { env: {}, timeoutMs: 60_000 });
     expect(report.code, report.stderr).toBe(0);
     const figures = JSON.parse(report.stdout) as {
-      invoices: { lines: { not_agreeing: { difference_usd: string }[] } } | null;
+      invoices: { lines: { not_agreeing: { difference: string }[] } } | null;
     };
-    expect(figures.invoices?.lines.not_agreeing.map((line) => line.difference_usd)).toEqual(["1.230000"]);
+    expect(figures.invoices?.lines.not_agreeing.map((line) => line.difference)).toEqual(["1.230000"]);
   });
 });

@@ -87,7 +87,7 @@ describe("an org-scope export: the organisation's calls, invoices, credits and s
     expect(apiLines.length).toBeGreaterThan(0);
     const stored = await queryDb(
       db,
-      "SELECT invoice_item, line_amount_usd::VARCHAR AS amount, status FROM invoice_line_reconciliation",
+      "SELECT invoice_item, line_amount::VARCHAR AS amount, status FROM invoice_line_reconciliation",
     );
     expect(stored.length).toBe(apiLines.length);
     const storedByItem = new Map(stored.map((row) => [String(row.invoice_item), row]));
@@ -101,7 +101,7 @@ describe("an org-scope export: the organisation's calls, invoices, credits and s
     const months = await queryDb(
       db,
       `SELECT month::VARCHAR AS month, unexplained_usd::VARCHAR AS unexplained,
-         lines_difference_usd::VARCHAR AS difference, status
+         lines_difference::VARCHAR AS difference, status
        FROM monthly_reconciliation WHERE invoice_lines > 0`,
     );
     expect(months.length).toBeGreaterThan(0);

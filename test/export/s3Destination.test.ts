@@ -174,6 +174,51 @@ describe("an s3:// --out", () => {
     expect(keys).not.toContain("api_calls/created_day=2001-01-01/data.parquet");
   });
 
+  test("--focus uploads the FOCUS dataset, one object a billing period, then nothing while its rows stay", async () => {
+    const { dir } = await workspace;
+    const db = path.join(dir, "focus.duckdb");
+    const first = await runCli(exportArgs(db, "ledger", "--focus"), { env: env(), timeoutMs: 120_000 });
+    expect(first.code, first.stderr).toBe(0);
+    const periods = await queryDb(
+      db,
+      "SELECT DISTINCT strftime(BillingPeriodStart, '%Y-%m') AS period, count(*) OVER (PARTITION BY strftime(BillingPeriodStart, '%Y-%m'))::INTEGER AS n FROM focus_costs ORDER BY 1",
+    );
+    expect(summaryOf(first.stdout).focus).toEqual(
+      expect.objectContaining({ written: periods.length, unchanged: 0, removed: 0 }),
+    );
+    const mirror = await mkdtemp(path.join(os.tmpdir(), "zoo-usage-s3-focus-"));
+    try {
+      const keys = await s3.download(BUCKET, "ledger/", mirror);
+      expect(keys.filter((key) => key.startsWith("focus/")).sort()).toEqual(
+        periods.map((row) => `focus/billing_period=${row.period}/data.parquet`),
+      );
+      // The objects hold the view's rows, to the micro unit.
+      const [table] = await queryDb(
+        db,
+        "SELECT count(*)::INTEGER AS n, sum(BilledCost)::VARCHAR AS cost FROM focus_costs",
+      );
+      const instance = await DuckDBInstance.create(":memory:");
+      const connection = await instance.connect();
+      const read = await connection.runAndReadAll(
+        `SELECT count(*)::INTEGER AS n, sum(BilledCost)::VARCHAR AS cost FROM read_parquet('${mirror}/focus/*/*.parquet', hive_partitioning = true)`,
+      );
+      connection.closeSync();
+      instance.closeSync();
+      expect(read.getRowObjectsJson()[0]).toEqual(table);
+    } finally {
+      await rm(mirror, { recursive: true, force: true });
+    }
+    s3.requests.length = 0;
+    const again = await runCli(exportArgs(db, "ledger", "--focus"), { env: env(), timeoutMs: 120_000 });
+    expect(again.code, again.stderr).toBe(0);
+    expect(summaryOf(again.stdout).focus).toEqual(
+      expect.objectContaining({ written: 0, unchanged: periods.length, removed: 0 }),
+    );
+    expect(
+      s3.requests.filter((request) => request.method === "PUT" && request.path.includes("/focus/")),
+    ).toEqual([]);
+  });
+
   test("the prefix's owner marker refuses a second warehouse before anything is made", async () => {
     const { dir } = await workspace;
     const other = path.join(dir, "other.duckdb");

@@ -1,6 +1,8 @@
 import { expect, test } from "vitest";
+import { evaluateRules } from "../../src/check/evaluateRules.js";
 import { describeRun } from "../../src/commands/export.js";
 import { loadExportConfig } from "../../src/config/exportConfig.js";
+import { openWarehouse } from "../../src/load/database.js";
 import { exportOnce, queryDb } from "../helpers/exportHarness.js";
 import {
   errorBody,
@@ -131,4 +133,78 @@ test.each([
   });
   const [row] = await queryDb(workspace.db, "SELECT customer_email FROM invoices");
   expect(expected(row?.customer_email), String(row?.customer_email)).toBe(true);
+});
+
+test("a month whose calls were all rejected says its calls are missing, never agrees, and check says so", async () => {
+  // A change in the calls' token format: every call of October is a reject, while the invoice of
+  // October bills them.
+  const calls = [1, 2, 3].map((n) =>
+    validCall(n, { token: `api-${n}`, stripe_invoice_item_id: "ii_october", price: 50 }),
+  );
+  const invoice = {
+    id: "in_oct",
+    number: "OCT-1",
+    created_at: "2026-11-01T02:00:00Z",
+    status: "paid",
+    currency: "usd",
+    subtotal: 150,
+    total: 150,
+    amount_due: 150,
+    amount_paid: 150,
+    lines: [{ id: "il_1", amount: 150, invoice_item: "ii_october", description: "Zoo API usage, 2026-10" }],
+  };
+  const api = await resources.hostile((request, res) => {
+    if (request.path === "/user/api-calls") {
+      const first = request.query.get("page_token") === null;
+      sendJson(res, 200, pageBody(first ? calls : [], first ? "p1" : null));
+      return;
+    }
+    if (request.path === "/user/payment/invoices") return sendJson(res, 200, pageBody([invoice], null));
+    sendJson(res, 404, errorBody(404, "not found"));
+  });
+  const workspace = await resources.workspace();
+  const { exitCode } = await exportOnce({
+    baseUrl: api.url,
+    token: "hostile-token",
+    flags: { db: workspace.db, out: workspace.out, operations: false },
+    maxAttempts: 2,
+  });
+  expect(exitCode).toBe(4);
+  const [month] = await queryDb(
+    workspace.db,
+    `SELECT status, rejected_calls::INTEGER AS rejected, usage_lines::VARCHAR AS billed, charged::VARCHAR AS charged
+     FROM monthly_reconciliation WHERE month = DATE '2026-10-01'`,
+  );
+  expect(month).toEqual({
+    status: "calls_missing",
+    rejected: 3,
+    billed: "150.000000",
+    charged: "150.000000",
+  });
+  // The invoice's line is usage of the rejected calls, in the ledger at its amount.
+  expect(
+    await queryDb(
+      workspace.db,
+      "SELECT kind, reason, calls::INTEGER AS calls, billed_cost::VARCHAR AS cost FROM charges",
+    ),
+  ).toEqual([{ kind: "usage", reason: "calls_rejected", calls: 3, cost: "150.000000" }]);
+  const warehouse = await openWarehouse(workspace.db, { readOnly: true });
+  try {
+    const alerts = await evaluateRules(
+      warehouse.connection,
+      { subjectBudgets: [], invoiceDifferenceUsd: "0" },
+      { asOf: "2026-11-28", now: new Date("2026-11-28T00:00:00Z") },
+    );
+    expect(alerts).toEqual([
+      expect.objectContaining({
+        rule: "invoice-difference",
+        period: "2026-10",
+        unit: "usd",
+        value: "150.000000",
+        note: "calls missing: 3 calls of the month were rejected (see the rejects table)",
+      }),
+    ]);
+  } finally {
+    warehouse.close();
+  }
 });

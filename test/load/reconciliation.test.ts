@@ -44,8 +44,8 @@ async function rows(warehouse: Warehouse, sql: string): Promise<Row[]> {
 
 const MONTHS_SQL = `SELECT strftime(month, '%Y-%m') AS month, status, unexplained_usd::VARCHAR AS unexplained,
   unexplained_calls::INTEGER AS unexplained_calls, lines_differing::INTEGER AS lines_differing,
-  lines_difference_usd::VARCHAR AS lines_difference, awaiting_calls::INTEGER AS awaiting,
-  other_charges_usd::VARCHAR AS other_charges, credits_usd::VARCHAR AS credits,
+  lines_difference::VARCHAR AS lines_difference, awaiting_calls::INTEGER AS awaiting,
+  other_charges::VARCHAR AS other_charges, credits::VARCHAR AS credits,
   not_billed_usd::VARCHAR AS not_billed, invoices_incomplete::INTEGER AS incomplete,
   usage_cost_usd = invoiced_usage_usd + not_billed_usd + awaiting_usd + unexplained_usd AS adds_up,
   typeof(invoiced_usage_usd + not_billed_usd + awaiting_usd + unexplained_usd) AS sum_type
@@ -210,7 +210,7 @@ describe("each planted disagreement is found once, with its amount", () => {
       ]);
       const lines = await rows(
         warehouse,
-        "SELECT status, difference_usd::VARCHAR AS d FROM invoice_line_reconciliation WHERE difference_usd <> 0",
+        "SELECT status, difference::VARCHAR AS d FROM invoice_line_reconciliation WHERE difference <> 0",
       );
       expect(lines).toEqual([{ status: "differs", d: "1.230000" }]);
     });
@@ -278,8 +278,8 @@ describe("each planted disagreement is found once, with its amount", () => {
     await withBook(shape, async (warehouse, months) => {
       const lines = await rows(
         warehouse,
-        `SELECT status, item_lines::INTEGER AS item_lines, difference_usd::VARCHAR AS d
-         FROM invoice_line_reconciliation WHERE difference_usd <> 0`,
+        `SELECT status, item_lines::INTEGER AS item_lines, difference::VARCHAR AS d
+         FROM invoice_line_reconciliation WHERE difference <> 0`,
       );
       expect(lines).toEqual([{ status: "differs", item_lines: 2, d: "2.500000" }]);
       expect(months.filter((m) => m.status === "differs").map((m) => [m.month, m.lines_difference])).toEqual([

@@ -68,6 +68,7 @@ describe("warehouse comments", () => {
     expect(internalTables.map((row) => row.name).sort()).toEqual([
       "internal.alert_state",
       "internal.export_state",
+      "internal.focus_partitions",
       "internal.own_calls",
       "internal.page_ladder",
       "internal.parquet_dirty",

@@ -47,11 +47,14 @@ const USED_UP: CreditFigures = {
 function month(name: string, invoiced: boolean, differing = 0): InvoiceMonthFigure {
   return {
     month: name,
+    currency: "USD",
     status: differing > 0 ? "differs" : invoiced ? "agrees" : "not_invoiced",
     calls: 123456,
     usage_cost_usd: "1234567.123456",
     invoiced_calls: invoiced ? 123000 : 0,
     invoiced_usage_usd: invoiced ? "1234000.000000" : "0.000000",
+    other_currency_calls: 0,
+    other_currency_usd: "0.000000",
     not_billed_calls: invoiced ? 456 : 0,
     not_billed_usd: invoiced ? "567.123456" : "0.000000",
     ...(invoiced ? { credits_paid_usd: "500.000000", monthly_allowance_usd: "20.000000" } : {}),
@@ -60,14 +63,26 @@ function month(name: string, invoiced: boolean, differing = 0): InvoiceMonthFigu
     on_incomplete_invoice_calls: 0,
     unexplained_calls: 0,
     unexplained_usd: "0.000000",
+    rejected_calls: 0,
     invoices: invoiced ? 1 : 0,
     invoices_incomplete: 0,
     invoice_lines: invoiced ? 2 : 0,
-    invoiced_usd: invoiced ? "1234021.230000" : "0.000000",
-    other_charges_usd: invoiced ? "20.000000" : "0.000000",
-    credits_usd: "0.000000",
+    usage_lines: invoiced ? "1234001.230000" : "0.000000",
     lines_differing: differing,
-    lines_difference_usd: differing > 0 ? "1.230000" : "0.000000",
+    lines_difference: differing > 0 ? "1.230000" : "0.000000",
+    difference: differing > 0 ? "1.230000" : "0.000000",
+    discounts: invoiced ? "-123400.120000" : "0.000000",
+    tax: invoiced ? "101805.010000" : "0.000000",
+    other_charges: invoiced ? "20.000000" : "0.000000",
+    credits: "0.000000",
+    lines_not_listed: "0.000000",
+    charged: invoiced ? "1212426.120000" : "0.000000",
+    balance_applied: "0.000000",
+    due: invoiced ? "1212426.120000" : "0.000000",
+    paid: invoiced ? "606213.060000" : "0.000000",
+    refunded: invoiced ? "1000.000000" : "0.000000",
+    outstanding: invoiced ? "606213.060000" : "0.000000",
+    written_off: "0.000000",
   };
 }
 
@@ -85,12 +100,14 @@ const INVOICES: InvoiceFigures = {
         description: "API usage",
         line_class: "usage",
         status: "differs",
-        line_amount_usd: "1234001.230000",
+        currency: "USD",
+        line_amount: "1234001.230000",
         item_lines: 1,
-        item_lines_usd: "1234001.230000",
+        item_lines_amount: "1234001.230000",
         calls: 123000,
         calls_cost_usd: "1234000.000000",
-        difference_usd: "1.230000",
+        item_discount: "0.000000",
+        difference: "1.230000",
       },
     ],
     other: [
@@ -102,12 +119,14 @@ const INVOICES: InvoiceFigures = {
         description: "Zoo Pro subscription",
         line_class: "other_charge",
         status: "other_charge",
-        line_amount_usd: "20.000000",
+        currency: "USD",
+        line_amount: "20.000000",
         item_lines: 1,
-        item_lines_usd: "20.000000",
+        item_lines_amount: "20.000000",
         calls: 0,
         calls_cost_usd: "0.000000",
-        difference_usd: "0.000000",
+        item_discount: "0.000000",
+        difference: "0.000000",
       },
     ],
   },
@@ -181,9 +200,67 @@ describe("the invoices block", () => {
       "Not billed (paid by API credits or a free allowance), the calls carry no invoice item: 456 calls, 567.12.",
     );
     expect(text).toContain("credits paying 500.00 of the 567.12 not billed");
-    expect(text).toContain("other charges of 20.00 (subscriptions, manual charges)");
-    expect(text).toContain("+1.23 unexplained");
+    expect(text).toContain("+1.23 USD unexplained");
     expect(text).toContain("2026-10, 2026-11: not invoiced yet.");
+  });
+
+  test("the books: what was charged, of what, and how it was settled, per month and currency", () => {
+    const usdMonth: InvoiceMonthFigure = {
+      ...month("2026-09", true, 1),
+      usage_lines: "12001.230000",
+      discounts: "-1200.120000",
+      tax: "891.010000",
+      charged: "11712.120000",
+      due: "11712.120000",
+      paid: "5856.060000",
+      refunded: "100.000000",
+      outstanding: "5856.060000",
+    };
+    const euros: InvoiceMonthFigure = {
+      ...month("2026-09", true),
+      currency: "EUR",
+      status: "other_currency",
+      calls: 0,
+      usage_cost_usd: "0.000000",
+      charged: "88.400000",
+      due: "88.400000",
+      paid: "0.000000",
+      refunded: "0.000000",
+      outstanding: "0.000000",
+      written_off: "88.400000",
+    };
+    const months = [usdMonth, euros];
+    const lines = invoiceLines({ ...INVOICES, months });
+    expect(tooWide(lines)).toEqual([]);
+    const header = lines.find((line) => line.includes("still owed")) ?? "";
+    const usd = lines.find((line) => line.includes("2026-09 USD ")) ?? "";
+    let from = 0;
+    for (const [name, value] of [
+      ["charged", "11,712.12"],
+      ["paid", "5,856.06"],
+      ["refunded", "100.00"],
+      ["still owed", "5,856.06"],
+      ["written off", "0.00"],
+    ] as const) {
+      from = usd.indexOf(value, from) + value.length;
+      expect(header.indexOf(name) + name.length, name).toBe(from);
+    }
+    expect(lines.find((line) => line.includes("2026-09 EUR "))).toMatch(
+      /88\.40\s+0\.00\s+0\.00\s+0\.00\s+88\.40$/,
+    );
+    const text = lines.join("\n").replace(/\s+/g, " ");
+    expect(text).toContain(
+      "2026-09 USD: charged 11,712.12 = usage 12,001.23, discounts -1,200.12, tax 891.01, other charges 20.00, unexplained 1.23.",
+    );
+    // The usage table holds the USD rows only: the calls are priced in USD.
+    expect(lines.filter((line) => /^\s*2026-09 {2}/.test(line)).length).toBe(1);
+    // Too large for the table under its label: from the first column, still within 80 columns.
+    const large = invoiceLines(INVOICES);
+    expect(tooWide(large)).toEqual([]);
+    expect(large).toContain("2026-09 USD  1,212,426.12  606,213.06  1,000.00  606,213.06         0.00");
+    const html = invoicesSection({ ...INVOICES, months });
+    expect(html).toContain('title="88.400000 EUR">88.40<');
+    expect(html).toContain("Charged, paid and owed");
   });
 
   test("the page shows cents with the exact value on hover", () => {

@@ -63,17 +63,17 @@ describe("the report's invoices", () => {
       ]),
     ).toEqual(months.map((m) => [m.month, m.usage, m.invoiced, m.unexplained, m.status]));
     expect(invoices.lines.not_agreeing).toHaveLength(1);
-    expect(invoices.lines.not_agreeing[0]).toMatchObject({ status: "differs", difference_usd: "1.230000" });
+    expect(invoices.lines.not_agreeing[0]).toMatchObject({ status: "differs", difference: "1.230000" });
     expect(invoices.lines.agreeing).toBe(invoices.lines.usage_lines - 1);
     expect(invoices.unexplained_calls).toEqual([]);
     const differing = invoices.months.filter((m) => m.status === "differs");
-    expect(differing.map((m) => [m.lines_differing, m.lines_difference_usd, m.unexplained_usd])).toEqual([
+    expect(differing.map((m) => [m.lines_differing, m.lines_difference, m.unexplained_usd])).toEqual([
       [1, "1.230000", "0.000000"],
     ]);
 
     const terminal = renderTerminal(figures);
     expect(terminal).toContain("usage = invoiced + not billed + awaiting + unexplained");
-    expect(terminal).toMatch(/: \+1\.23 unexplained/);
+    expect(terminal).toMatch(/: \+1\.23 USD unexplained/);
     expect(terminal.replace(/\s+/g, " ")).toContain(
       `${invoices.lines.agreeing} of ${invoices.lines.usage_lines} usage lines agree`,
     );

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { type CheckFlags, loadCheckConfig } from "../config/checkConfig.js";
 import { ExitCode, type ExitCodeValue, ZooUsageError } from "../errors.js";
 import { createLogger, type LogFormat } from "../log/logger.js";
-import type { CliIo } from "./io.js";
+import { type CliIo, stderrLine } from "./io.js";
 
 /**
  * `zoo-usage check`: the rules file read, flags to a config, then one call. A config error is
@@ -16,8 +16,13 @@ export async function checkAction(
   const { runCheck } = await import("../check/runCheck.js");
   return runCheck(config, {
     stdout: io.stdout,
-    logger: createLogger({ level: flags.debug ? "debug" : "info", format: flags.logFormat }),
-    now: () => new Date(),
+    logger: createLogger({
+      level: flags.debug ? "debug" : "info",
+      format: flags.logFormat,
+      write: stderrLine(io),
+      now: io.now,
+    }),
+    now: io.now,
   });
 }
 

@@ -5,7 +5,7 @@ import { wrapLine } from "../log/terminalText.js";
 import { startSimulator } from "../sim/index.js";
 import { type ExportOutput, prepareRun } from "./exportAction.js";
 import { exportAndSummarise } from "./exportRun.js";
-import type { CliIo } from "./io.js";
+import { type CliIo, stderrLine } from "./io.js";
 import { RunLine } from "./runLine.js";
 
 /**
@@ -24,14 +24,17 @@ export async function demoAction(flags: DemoFlags & ExportOutput, io: CliIo): Pr
     // The history ends at the start of today (UTC): near the export's clock, so the operations
     // window covers its last days as it would a real account's, and the same all day, so a second
     // demo run finds nothing new, as the quick start says.
-    now: startOfUtcDay(new Date()),
+    now: startOfUtcDay(io.now()),
   });
   try {
     const user = simulator.users[0];
     if (user === undefined) return ExitCode.internal;
     // With --json, stdout holds the run's one line only.
     const say = flags.json
-      ? (text: string) => createLogger({ level: "info", format: flags.logFormat }).info(text)
+      ? (text: string) =>
+          createLogger({ level: "info", format: flags.logFormat, write: stderrLine(io), now: io.now }).info(
+            text,
+          )
       : (text: string) => io.stdout(wrapLine(text, "  ").join("\n"));
     say(`demo: simulated Zoo API at ${simulator.url}, exporting the calls of user ${user.id}`);
     // The simulator's own credential, handed over in-process.

@@ -35,6 +35,6 @@ export async function checkAfterExport(
 ): Promise<ExitCodeValue> {
   if (check === null || (exitCode !== ExitCode.ok && exitCode !== ExitCode.partial)) return exitCode;
   const { runCheck } = await import("../check/runCheck.js");
-  const checked = await runCheck(check, { stdout: io.stdout, logger, now: () => new Date() });
+  const checked = await runCheck(check, { stdout: io.stdout, logger, now: io.now });
   return exitCode === ExitCode.ok ? checked : exitCode;
 }

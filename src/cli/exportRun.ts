@@ -13,9 +13,8 @@ import { isS3Url } from "../objectStore/s3Location.js";
 import type { RunSummary } from "../pipeline/runSummary.js";
 import type { ExportOutput, PreparedRun } from "./exportAction.js";
 import { checkAfterExport } from "./exportCheck.js";
-import type { CliIo } from "./io.js";
+import { type CliIo, stderrLine } from "./io.js";
 import type { RunLine } from "./runLine.js";
-import { listenForStop } from "./stopSignals.js";
 
 /** A sortable, unique run id: UTC start time plus randomness. */
 export function newRunId(now: Date): string {
@@ -48,28 +47,29 @@ export async function exportAndSummarise(
   const logger = createLogger({
     level: config.api.debug ? "debug" : "info",
     format: output.logFormat,
-    write: (line) => (liveLine === undefined ? process.stderr.write(`${line}\n`) : liveLine.above(line)),
+    write: (line) => (liveLine === undefined ? stderrLine(io)(line) : liveLine.above(line)),
+    now: io.now,
   });
-  const now = () => new Date();
+  const { now } = io;
   const runId = newRunId(now());
-  const stop = io.stop ?? listenForStop(() => {});
-  stop.takeOver({
+  // main listens for a stop before a writing command loads (io.stop); without it nothing stops.
+  io.stop?.takeOver({
     first: (name) =>
       logger.warn(`${name}: stopping after the current batch commits (send it again to stop at once)`),
     beforeForcedExit: () => {
       if (output.json) runLine.interrupted(runId);
     },
   });
-  const { signal } = stop;
+  const signal = io.stop?.signal ?? new AbortController().signal;
   const client = createClient(settings, { logger, signal });
   // Redraws are for a person at a terminal: with --json or JSON logs, progress is log lines.
   const progress = createProgress({
-    isTty: process.stderr.isTTY === true && !output.json && output.logFormat !== "json",
-    write: (text) => process.stderr.write(text),
+    isTty: io.stderr.isTTY === true && !output.json && output.logFormat !== "json",
+    write: (text) => io.stderr.write(text),
     log: (line) => logger.info(line),
-    now: Date.now,
+    now: () => now().getTime(),
     retries: () => client.stats.retries,
-    columns: () => process.stderr.columns,
+    columns: () => io.stderr.columns,
   });
   let failedRun: RunSummary | undefined;
   liveLine = progress;

@@ -1,38 +1,40 @@
 import type { Command } from "commander";
 import { ExitCode, type ExitCodeValue, ZooUsageError } from "../errors.js";
 import { formatLogLine, type LogFormat } from "../log/logger.js";
-import type { CliIo } from "./io.js";
+import type { CliIo, MainIo } from "./io.js";
 import { reportError } from "./reportError.js";
 import { RunLine } from "./runLine.js";
-import { listenForStop } from "./stopSignals.js";
 
 /**
- * The switchboard: builds the commander program, runs the command the arguments name, and maps
- * what it ended with to the process's exit code. The CLI is the only part that reads process.env
- * and process.argv, and the actions hand the run's clock down (modules below fall back to the real
- * clock only when called without one); this module hands the environment to every action. A
- * command that writes the warehouse listens for SIGINT/SIGTERM before the program (and DuckDB) is
- * loaded, so that a signal at any point of its start-up ends it interrupted (130).
+ * The switchboard: builds the commander program, runs the command the arguments name, and returns
+ * the exit code it ended with. It runs with what `io` hands it (the process's streams, environment
+ * and signals in src/bin/zoo-usage.ts; a test's, in-process) and reads nothing from `process`; the
+ * actions hand the run's clock down. A command that writes the warehouse listens for a stop before
+ * the program (and DuckDB) is loaded, so that a stop at any point of its start-up ends it
+ * interrupted (130). `argv` is as process.argv gives it: the node binary and the script first.
  */
-async function main(argv: string[]): Promise<ExitCodeValue> {
-  const stdout = (text: string) => process.stdout.write(`${text}\n`);
+export async function main(argv: string[], io: MainIo): Promise<ExitCodeValue> {
+  const stdout = (text: string) => io.writeOut(`${text}\n`);
+  const writeErr = (text: string) => io.stderr.write(text);
   let logFormat: LogFormat = logFormatInArgv(argv);
-  // One run line for the whole process, made before commander parses: its errors come before any
+  // One run line for the whole command, made before commander parses: its errors come before any
   // action, and whichever part of the CLI meets the outcome first prints it.
-  const runLine = asksForRunLine(argv) ? new RunLine(stdout, process.env) : undefined;
+  const runLine = asksForRunLine(argv) ? new RunLine(stdout, io.env) : undefined;
   const stop = writesWarehouse(argv)
-    ? listenForStop((name) => stoppedAtStart(name, logFormat, runLine))
+    ? io.listenForStop((name) => stoppedAtStart(name, { logFormat, runLine, writeErr, now: io.now }))
     : undefined;
   const { buildProgram } = await import("./program.js");
-  const io: CliIo = {
-    env: process.env,
+  const cliIo: CliIo = {
+    env: io.env,
     stdout,
+    stderr: io.stderr,
+    now: io.now,
     ...(stop === undefined ? {} : { stop }),
     ...(runLine === undefined ? {} : { runLine }),
   };
   let exitCode: ExitCodeValue = ExitCode.ok;
   let debug = argv.includes("--debug");
-  const program = buildProgram(io, (code) => {
+  const program = buildProgram(cliIo, (code) => {
     exitCode = code;
   }).hook("preAction", (_, command) => {
     debug = command.opts().debug === true;
@@ -45,12 +47,13 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
     command
       .showHelpAfterError(`hint: run \`${commandPath(command)} --help\` for ${helpHolds(command)}`)
       .configureOutput({
+        writeOut: io.writeOut,
         outputError: (text, write) => write(`${oneLine(text.trimEnd())}\n`),
         writeErr: (text) => {
-          if (logFormat === "text") process.stderr.write(text);
+          if (logFormat === "text") writeErr(text);
           else if (text.trim() !== "")
-            process.stderr.write(
-              `${formatLogLine({ time: new Date(), level: "error", message: text.trimEnd() }, "json")}\n`,
+            writeErr(
+              `${formatLogLine({ time: io.now(), level: "error", message: text.trimEnd() }, "json")}\n`,
             );
         },
       }),
@@ -81,7 +84,7 @@ async function main(argv: string[]): Promise<ExitCodeValue> {
     // Whatever ended the run before its action printed a line (a refused base URL, say) prints it
     // here; a line already printed stays the only one.
     runLine?.failure(error, {});
-    return reportError(error, debug, (text) => process.stderr.write(text), logFormat);
+    return reportError(error, debug, writeErr, logFormat, io.now);
   }
   return exitCode;
 }
@@ -125,10 +128,18 @@ function writesWarehouse(argv: string[]): boolean {
 }
 
 /** What a signal before the run began leaves: a line on stderr, and with --json the run's line. */
-function stoppedAtStart(name: NodeJS.Signals, logFormat: LogFormat, runLine: RunLine | undefined): void {
+function stoppedAtStart(
+  name: NodeJS.Signals,
+  at: {
+    logFormat: LogFormat;
+    runLine: RunLine | undefined;
+    writeErr: (text: string) => void;
+    now: () => Date;
+  },
+): void {
   const message = `${name}: interrupted during start-up, before the run began; nothing was exported`;
-  process.stderr.write(`${formatLogLine({ time: new Date(), level: "warn", message }, logFormat)}\n`);
-  runLine?.interruptedAtStart(message);
+  at.writeErr(`${formatLogLine({ time: at.now(), level: "warn", message }, at.logFormat)}\n`);
+  at.runLine?.interruptedAtStart(message);
 }
 
 /** The commands whose --json means something else: the report's figures, the operation object. */
@@ -160,14 +171,3 @@ function logFormatInArgv(argv: string[]): LogFormat {
   const at = argv.indexOf("--log-format");
   return argv.includes("--log-format=json") || (at >= 0 && argv[at + 1] === "json") ? "json" : "text";
 }
-
-// A reader that stops early (`zoo-usage export --help | head`) closes the pipe: what was left to
-// print has no reader, which is not an error of the command.
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code === "EPIPE") process.exit(process.exitCode ?? ExitCode.ok);
-  throw error;
-});
-
-main(process.argv).then((code) => {
-  process.exitCode = code;
-});

@@ -4,7 +4,7 @@ import { type OperationGetFlags, operationGetCommandConfig } from "../config/com
 import { printableConfig } from "../config/printableConfig.js";
 import { ExitCode, type ExitCodeValue } from "../errors.js";
 import { createLogger, type LogFormat } from "../log/logger.js";
-import { type CliIo, printJson } from "./io.js";
+import { type CliIo, printJson, stderrLine } from "./io.js";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -27,14 +27,19 @@ export async function operationGetAction(
     const { runOperationFromDb } = await import("../commands/operationFromDb.js");
     return runOperationFromDb({ ...config.operation, dbPath: config.warehouse.dbPath }, io.stdout);
   }
-  const logger = createLogger({ level: config.api.debug ? "debug" : "info", format: flags.logFormat });
+  const logger = createLogger({
+    level: config.api.debug ? "debug" : "info",
+    format: flags.logFormat,
+    write: stderrLine(io),
+    now: io.now,
+  });
   const client = createClient(clientSettings(config.api), { logger });
   try {
     const { runOperationGet } = await import("../commands/operationGet.js");
     return await runOperationGet(client, config.operation, {
       logger,
       stdout: io.stdout,
-      now: Date.now,
+      now: () => io.now().getTime(),
       sleep,
     });
   } finally {

@@ -2,7 +2,7 @@ import { reportCommandConfig } from "../config/commandConfig.js";
 import type { ReportFlags } from "../config/reportConfig.js";
 import { ExitCode, type ExitCodeValue } from "../errors.js";
 import { createLogger, type LogFormat } from "../log/logger.js";
-import type { CliIo } from "./io.js";
+import { type CliIo, stderrLine } from "./io.js";
 
 /**
  * `zoo-usage report`: flags to a config, then one call. Errors are thrown to main's one catch,
@@ -17,8 +17,13 @@ export async function reportAction(
   const { runReport } = await import("../report/runReport.js");
   await runReport(config.report, {
     stdout: io.stdout,
-    logger: createLogger({ level: flags.debug ? "debug" : "info", format: flags.logFormat }),
-    now: () => new Date(),
+    logger: createLogger({
+      level: flags.debug ? "debug" : "info",
+      format: flags.logFormat,
+      write: stderrLine(io),
+      now: io.now,
+    }),
+    now: io.now,
   });
   return ExitCode.ok;
 }

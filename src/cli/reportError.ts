@@ -11,9 +11,10 @@ export function reportError(
   error: unknown,
   debug: boolean,
   rawWrite: (text: string) => void,
-  format: LogFormat = "text",
+  format: LogFormat,
+  now: () => Date,
 ): ExitCodeValue {
-  if (format === "json") return reportErrorAsJson(error, debug, rawWrite);
+  if (format === "json") return reportErrorAsJson(error, debug, rawWrite, now);
   const write = (text: string) => rawWrite(`${printableLines(text.replace(/\n$/, ""))}\n`);
   if (error instanceof ZooUsageError) {
     write(`error: ${error.message}\n`);
@@ -30,7 +31,12 @@ export function reportError(
 }
 
 /** `--log-format json`: the error as one log object, so that stderr stays one object a line. */
-function reportErrorAsJson(error: unknown, debug: boolean, write: (text: string) => void): ExitCodeValue {
+function reportErrorAsJson(
+  error: unknown,
+  debug: boolean,
+  write: (text: string) => void,
+  now: () => Date,
+): ExitCodeValue {
   const known = error instanceof ZooUsageError;
   const exitCode = known ? error.exitCode : ExitCode.internal;
   const message = error instanceof Error ? error.message : String(error);
@@ -41,7 +47,7 @@ function reportErrorAsJson(error: unknown, debug: boolean, write: (text: string)
     ...(debug ? { stack: stackOf(error) } : {}),
   };
   const line = formatLogLine(
-    { time: new Date(), level: "error", message: known ? message : `unexpected failure: ${message}`, fields },
+    { time: now(), level: "error", message: known ? message : `unexpected failure: ${message}`, fields },
     "json",
   );
   write(`${line}\n`);

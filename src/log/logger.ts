@@ -2,7 +2,7 @@ import { jsonLine } from "./jsonLine.js";
 import { printableLines } from "./printable.js";
 
 /**
- * Line logger to stderr (stdout is reserved for results and `--json` output). Injected everywhere
+ * Line logger, to stderr in the CLI (stdout is reserved for results and `--json` output). Injected everywhere
  * so that tests can capture lines and the CLI decides the level and the format: `text` for people,
  * `json` (one object a line) for log collectors.
  */
@@ -25,10 +25,11 @@ const LEVEL_ORDER: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, erro
 export function createLogger(options: {
   level: LogLevel;
   format?: LogFormat | undefined;
-  write?: (line: string) => void;
+  /** Where a line goes (without its line break): the CLI's stderr, a test's list. */
+  write: (line: string) => void;
   now?: () => Date;
 }): Logger {
-  const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const { write } = options;
   const now = options.now ?? (() => new Date());
   const threshold = LEVEL_ORDER[options.level];
   const format = options.format ?? "text";

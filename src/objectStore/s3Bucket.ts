@@ -1,6 +1,5 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import { createRequire } from "node:module";
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { RetryPolicy } from "../api/retryPolicy.js";
 import { s3Failure } from "./s3Failure.js";
@@ -181,11 +180,9 @@ export async function openS3Bucket(
   now: () => number,
   listPageSize?: number,
 ): Promise<S3Bucket> {
-  // Required, not imported: the CLI's chunks run from V8's cached code (src/cli/compileCache.ts),
-  // where a dynamic import() has no loader; both packages ship CommonJS.
-  const require = createRequire(import.meta.url);
-  const sdk = require("@aws-sdk/client-s3") as ClientModule;
-  const storage = require("@aws-sdk/lib-storage") as StorageModule;
+  // Loaded only for an s3:// --out: the SDK is large, and a local export never needs it.
+  const sdk: ClientModule = await import("@aws-sdk/client-s3");
+  const storage: StorageModule = await import("@aws-sdk/lib-storage");
   const retry = new S3RetryStrategy(retryPolicy, now);
   const custom = settings.endpoint !== null;
   const client = new sdk.S3Client({

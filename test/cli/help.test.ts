@@ -7,11 +7,11 @@ import { loadExportConfig } from "../../src/config/exportConfig.js";
 import { loadReportConfig } from "../../src/config/reportConfig.js";
 import { ExitCode } from "../../src/errors.js";
 import { SIM_DEFAULTS } from "../../src/sim/defaults.js";
-import { HANG_BOUND_MS, runCli } from "../helpers/cli.js";
+import { HANG_BOUND_MS, spawnCli } from "../helpers/cli.js";
 
 /** `--help` of the built CLI, checked to end well. */
 async function help(args: string[]): Promise<string> {
-  const result = await runCli([...args, "--help"], { timeoutMs: 20_000 });
+  const result = await spawnCli([...args, "--help"], { timeoutMs: 20_000 });
   expect(result.stderr).toBe("");
   expect(result.code).toBe(0);
   return result.stdout;

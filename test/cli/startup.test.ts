@@ -1,14 +1,15 @@
-import { readdir, readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { REPO_ROOT, runCli } from "../helpers/cli.js";
+import { REPO_ROOT, spawnCli } from "../helpers/cli.js";
 import { tempWorkspace } from "../helpers/exportHarness.js";
 
 /**
- * `--version` and `--help` of the CLI users run (the bundle) answer without loading DuckDB or a
- * command's chunks: each action loads them when it runs, and an export loads its run only once its
- * config holds. Checked by the modules the process resolves (a resolve hook records them), not by
- * timing; the start-up time itself is the benchmark's (bench/startup.mjs).
+ * `--version` and `--help` of the CLI users run (dist/bin/zoo-usage.js) answer without loading
+ * DuckDB or a command's modules: each action loads them when it runs, and an export loads its run
+ * only once its config holds. Checked by the modules the process resolves (a resolve hook records
+ * them), not by timing; the start-up time itself is the benchmark's (bench/startup.mjs).
  */
 const HOOK = path.join(REPO_ROOT, "test/helpers/recordModules.mjs");
 let workspace: Awaited<ReturnType<typeof tempWorkspace>>;
@@ -19,7 +20,7 @@ afterAll(() => workspace.cleanup());
 
 async function modulesLoadedBy(name: string, args: string[], env: Record<string, string> = {}) {
   const record = path.join(workspace.dir, `${name}.modules`);
-  const result = await runCli(["--import", HOOK, "CLI", ...args], {
+  const result = await spawnCli(["--import", HOOK, "CLI", ...args], {
     shell: process.execPath,
     env: { ...env, RECORD_MODULES_TO: record },
     cwd: workspace.dir,
@@ -28,21 +29,29 @@ async function modulesLoadedBy(name: string, args: string[], env: Record<string,
   return { result, modules };
 }
 
-/** The bundle's chunks (dist/bin/, scripts/bundle.mjs) that the run loaded. */
-const chunks = (modules: string[]) =>
-  modules.filter((url) => url.includes("/dist/bin/")).map((url) => url.replace(/^.*\/dist\/bin\//, ""));
+/** The CLI's own modules (dist/) that the run loaded, as paths under dist/. */
+const own = (modules: string[]) =>
+  modules.filter((url) => url.includes("/dist/")).map((url) => url.replace(/^.*\/dist\//, ""));
 
 /**
- * Chunks that hold a command's modules or zod, which load when an action runs. Each must exist, so
- * that a chunk renamed by a later build fails here instead of passing unseen.
+ * Modules of a command, which load when its action runs. Each must exist, so that a module renamed
+ * later fails here instead of passing unseen.
  */
-const COMMAND_CHUNKS = ["exportAction.cjs", "database.cjs", "runReport.cjs", "sim.cjs", "zod.cjs"];
-/** Chunks of an export run (exportRun.ts and DuckDB), which load only once its config holds. */
-const RUN_CHUNKS = ["exportRun.cjs", "database.cjs"];
+const COMMAND_MODULES = [
+  "cli/exportAction.js",
+  "load/database.js",
+  "report/runReport.js",
+  "sim/index.js",
+  "config/exportConfig.js",
+];
+/** Modules of an export run (exportRun.ts and DuckDB), which load only once its config holds. */
+const RUN_MODULES = ["cli/exportRun.js", "load/database.js"];
 
-test("the bundle has each command chunk the checks below name", async () => {
-  const built = await readdir(path.join(REPO_ROOT, "dist/bin"));
-  expect([...COMMAND_CHUNKS, ...RUN_CHUNKS].filter((chunk) => !built.includes(chunk))).toEqual([]);
+test("dist has each module the checks below name", () => {
+  const missing = [...COMMAND_MODULES, ...RUN_MODULES].filter(
+    (module) => !existsSync(path.join(REPO_ROOT, "dist", module)),
+  );
+  expect(missing).toEqual([]);
 });
 
 test.each([
@@ -55,10 +64,11 @@ test.each([
   expect(result.code, result.stderr).toBe(0);
   expect(result.stdout).toMatch(text);
   // The hook saw the CLI load: the record is of this run.
-  expect(chunks(modules)).toContain("program.cjs");
+  expect(own(modules)).toContain("cli/program.js");
   expect(modules.filter((url) => url.includes("@duckdb"))).toEqual([]);
-  // Nor the config schema (zod) or the modules of a command: they load when its action runs.
-  expect(chunks(modules).filter((chunk) => COMMAND_CHUNKS.includes(chunk))).toEqual([]);
+  // Nor zod or the modules of a command: they load when its action runs.
+  expect(modules.filter((url) => url.includes("/node_modules/zod/"))).toEqual([]);
+  expect(own(modules).filter((module) => COMMAND_MODULES.includes(module))).toEqual([]);
 });
 
 test.each([
@@ -68,19 +78,19 @@ test.each([
 ])("export's %s answers from its config, without DuckDB or the run's modules", async (name, args, code) => {
   const { result, modules } = await modulesLoadedBy(name, args);
   expect(result.code, result.stderr).toBe(code);
-  expect(chunks(modules)).toContain("exportAction.cjs");
+  expect(own(modules)).toContain("cli/exportAction.js");
   expect(modules.filter((url) => url.includes("@duckdb"))).toEqual([]);
-  expect(chunks(modules).filter((chunk) => RUN_CHUNKS.includes(chunk))).toEqual([]);
+  expect(own(modules).filter((module) => RUN_MODULES.includes(module))).toEqual([]);
 });
 
-test("a run loads DuckDB and the run's chunks: the record would show them", async () => {
+test("a run loads DuckDB and the run's modules: the record would show them", async () => {
   // No API answers on port 1: the run loads everything, then fails at its first request.
   const { result, modules } = await modulesLoadedBy("run", ["export", "--max-attempts", "1"], {
     ZOO_API_TOKEN: "startup-test-token",
     ZOO_HOST: "http://127.0.0.1:1",
   });
   expect(result.code, result.stderr).not.toBe(0);
-  // DuckDB's JavaScript API is bundled into database.cjs; its native addon is a package of its own.
   expect(modules.some((url) => url.includes("@duckdb/node-bindings"))).toBe(true);
-  expect(chunks(modules)).toEqual(expect.arrayContaining(["exportAction.cjs", ...RUN_CHUNKS, "zod.cjs"]));
+  expect(own(modules)).toEqual(expect.arrayContaining(["cli/exportAction.js", ...RUN_MODULES]));
+  expect(modules.some((url) => url.includes("/node_modules/zod/"))).toBe(true);
 });

@@ -13,6 +13,7 @@ import {
   longFlag,
   takesValue,
 } from "../../src/config/flagDefinition.js";
+import { QUIET_CLI_IO } from "../helpers/cli.js";
 
 /**
  * A flag is written in its table (EXPORT_FLAGS, API_FLAGS: help, default, variable, config field),
@@ -208,7 +209,7 @@ function commandNamed(program: Command, path: readonly string[]): Command {
   return command;
 }
 
-const program = buildProgram({ env: {}, stdout: () => {} }, () => {});
+const program = buildProgram(QUIET_CLI_IO, () => {});
 
 describe("commander's options are the tables'", () => {
   test("export: EXPORT_FLAGS, its output flags, then API_FLAGS with --print-config", () => {
@@ -246,7 +247,7 @@ describe("commander's options are the tables'", () => {
       return value === true ? [definition.flag] : [longFlag(definition.flag), String(value)];
     });
     const command = commandNamed(
-      buildProgram({ env: {}, stdout: () => {} }, () => {}),
+      buildProgram(QUIET_CLI_IO, () => {}),
       ["export"],
     );
     command.parseOptions(args);

@@ -2,7 +2,7 @@ import { randomInt } from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { runCli } from "../helpers/cli.js";
+import { spawnCli } from "../helpers/cli.js";
 import { queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 import { microsOf, readDataset } from "../helpers/parquetDataset.js";
 
@@ -61,7 +61,7 @@ test(`SIGKILL at random moments, then re-run until done, equals one clean run (s
   // The reference: one uninterrupted run of the same command. Its duration sets the kill window.
   const clean = await tempWorkspace();
   const started = Date.now();
-  expect((await runCli(argsFor(clean), { env })).code).toBe(0);
+  expect((await spawnCli(argsFor(clean), { env })).code).toBe(0);
   const cleanRunMs = Date.now() - started;
   const expected = await snapshot(clean.db, clean.out);
   expect(expected.rows.length).toBeGreaterThan(3000);
@@ -78,7 +78,7 @@ test(`SIGKILL at random moments, then re-run until done, equals one clean run (s
       // mid-transaction, Parquet writes and renames, the final checkpoint.
       // The first attempts of a round are almost always killed; later ones may run to the end.
       const delay = nextDelay(state, cleanRunMs * (attempt < 3 ? 0.6 : 1.2));
-      const result = await runCli(args, {
+      const result = await spawnCli(args, {
         env,
         onSpawn: (child) => {
           setTimeout(() => child.kill("SIGKILL"), delay);

@@ -4,7 +4,7 @@ import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { runCli, whileRunning } from "../helpers/cli.js";
+import { spawnCli, whileRunning } from "../helpers/cli.js";
 import { tempWorkspace } from "../helpers/exportHarness.js";
 import { micros, type OrgTruth, orgTruth } from "../helpers/orgTruth.js";
 import { readDataset } from "../helpers/parquetDataset.js";
@@ -177,7 +177,7 @@ async function expectEqualToApi(workspace: { db: string; out: string }, truth: O
 
 /** Runs the export and kills it at a random moment `delayMs` after it starts; true when killed. */
 async function killAtRandom(args: string[], env: Record<string, string>, delayMs: number, where: string) {
-  const result = await runCli(args, {
+  const result = await spawnCli(args, {
     env,
     timeoutMs: 60_000,
     onSpawn: (child) => {
@@ -205,7 +205,7 @@ async function killInAccountStep(
   const gate = sim.holdRequests(
     ({ path: requested, query }) => requested === target && (!lastPage || query.has("page_token")),
   );
-  const run = runCli(args, {
+  const run = spawnCli(args, {
     env,
     timeoutMs: 60_000,
     onSpawn: (child) => {
@@ -258,7 +258,7 @@ test(`org scope: SIGKILL at random moments and in the account steps, then re-run
   // that complete warehouse, whose listings are stored again over themselves.
   const clean = await tempWorkspace();
   const started = Date.now();
-  const cleanRun = await runCli(argsFor(clean), { env, timeoutMs: 60_000 });
+  const cleanRun = await spawnCli(argsFor(clean), { env, timeoutMs: 60_000 });
   expect(cleanRun.code, cleanRun.stderr).toBe(0);
   const cleanRunMs = Date.now() - started;
   await expectEqualToApi(clean, truth, "clean run");
@@ -286,7 +286,7 @@ test(`org scope: SIGKILL at random moments and in the account steps, then re-run
     log(`${inStep}: ${killedInStep ? "killed" : "ended"}`);
     if (killedInStep) accountKills += 1;
     expectConsistent(await readWarehouse(crashed.db), truth, inStep);
-    const final = await runCli(args, { env, timeoutMs: 60_000 });
+    const final = await spawnCli(args, { env, timeoutMs: 60_000 });
     expect(final.code, `round ${round}: ${final.stderr}`).toBe(0);
     await expectEqualToApi(crashed, truth, `round ${round}, the run after the kills (seed ${seed})`);
     await crashed.cleanup();

@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { runCli, whileRunning } from "../helpers/cli.js";
+import { spawnCli, whileRunning } from "../helpers/cli.js";
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 
 /**
@@ -71,7 +71,7 @@ describe("operations phase pace", () => {
       // 200 requests are answered (two list pages, then operations); every later one is held.
       const gate = sim.holdRequests(200);
       let child: ChildProcess | undefined;
-      const run = runCli(args, { env, timeoutMs: 60_000, onSpawn: (spawned) => (child = spawned) });
+      const run = spawnCli(args, { env, timeoutMs: 60_000, onSpawn: (spawned) => (child = spawned) });
       let held = 0;
       try {
         await whileRunning(gate.reached, run, "an operation request was held");
@@ -89,7 +89,7 @@ describe("operations phase pace", () => {
       expect(answered).toBeGreaterThan(100);
       const [stored] = await queryDb(workspace.db, "SELECT count(*)::INTEGER AS n FROM async_operations");
       expect(Number(stored?.n)).toBe(answered);
-      const resumed = await runCli(args, { env, timeoutMs: 60_000 });
+      const resumed = await spawnCli(args, { env, timeoutMs: 60_000 });
       expect(resumed.code, resumed.stderr).toBe(0);
       const [after] = await queryDb(workspace.db, "SELECT count(*)::INTEGER AS n FROM async_operations");
       expect(Number(after?.n)).toBeGreaterThan(answered);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { isoTime } from "../../src/log/isoTime.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { OPERATION_STARTING_TEMPLATES } from "../../src/transform/operationRow.js";
-import { outputSeen, runCli, whileRunning } from "../helpers/cli.js";
+import { outputSeen, spawnCli, whileRunning } from "../helpers/cli.js";
 import { exportOnce, queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
 
 /**
@@ -138,7 +138,7 @@ test("an interrupted --operations all goes on next run without asking again for 
       (request) => request.path.startsWith("/async/operations/") && ++operationRequests > 250,
     );
     let child: ChildProcess | undefined;
-    const run = runCli(args, {
+    const run = spawnCli(args, {
       env,
       timeoutMs: 60_000,
       onSpawn: (spawned) => {
@@ -165,7 +165,7 @@ test("an interrupted --operations all goes on next run without asking again for 
       (await countOf(w.db, unfinishedSql));
     expect(expected).toBeLessThan(all - 100);
     const before = operationGets();
-    const resumed = await runCli(args, { env, timeoutMs: 60_000 });
+    const resumed = await spawnCli(args, { env, timeoutMs: 60_000 });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(operationGets() - before).toBe(expected);
     expect(await countOf(w.db, `${startingCalls} AND id NOT IN (SELECT id FROM async_operations)`)).toBe(0);

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { CLI, REPO_ROOT, runCli } from "../helpers/cli.js";
+import { CLI, REPO_ROOT, spawnCli } from "../helpers/cli.js";
 import { tempWorkspace } from "../helpers/exportHarness.js";
 
 const COLUMNS = 80;
@@ -83,7 +83,7 @@ describe("progress on a terminal 80 columns wide", () => {
 
   test("no line is wider than the terminal, and the last line's counters are the summary's", async () => {
     const { db, out } = await workspace;
-    const result = await runCli(
+    const result = await spawnCli(
       [PTY_RUN, String(COLUMNS), process.execPath, CLI, "export", "--db", db, "--out", out, "--limit", "100"],
       {
         shell: "python3",

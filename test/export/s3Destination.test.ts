@@ -6,7 +6,7 @@ import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { runCli, whileRunning } from "../helpers/cli.js";
+import { spawnCli, whileRunning } from "../helpers/cli.js";
 import { queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
 import { microsOf, readDataset } from "../helpers/parquetDataset.js";
 import { type S3Request, type S3Server, startS3Server } from "../helpers/s3Server.js";
@@ -114,7 +114,7 @@ describe("an s3:// --out", () => {
   test("a cold run uploads every partition whole, equal to the warehouse", async () => {
     const { db } = await workspace;
     s3.requests.length = 0;
-    const result = await runCli(exportArgs(db, "cold"), { env: env(), timeoutMs: 120_000 });
+    const result = await spawnCli(exportArgs(db, "cold"), { env: env(), timeoutMs: 120_000 });
     expect(result.code, result.stderr).toBe(0);
     const summary = summaryOf(result.stdout);
     const keys = await expectBucketEqualsWarehouse(db, "cold");
@@ -131,7 +131,7 @@ describe("an s3:// --out", () => {
   test("a run with nothing new uploads nothing", async () => {
     const { db } = await workspace;
     s3.requests.length = 0;
-    const result = await runCli(exportArgs(db, "cold"), { env: env(), timeoutMs: 120_000 });
+    const result = await spawnCli(exportArgs(db, "cold"), { env: env(), timeoutMs: 120_000 });
     expect(result.code, result.stderr).toBe(0);
     expect(summaryOf(result.stdout).upload).toEqual(
       expect.objectContaining({ objects: 0, bytes: 0, deleted: 0 }),
@@ -156,7 +156,7 @@ describe("an s3:// --out", () => {
     sim.clock.advance(DAY_MS);
     s3.requests.length = 0;
     // No re-reads of old calls pending billing: the changes are the new day's and the lookback's.
-    const result = await runCli(exportArgs(db, "cold", "--max-pending-rereads", "0"), {
+    const result = await spawnCli(exportArgs(db, "cold", "--max-pending-rereads", "0"), {
       env: env(),
       timeoutMs: 120_000,
     });
@@ -177,7 +177,7 @@ describe("an s3:// --out", () => {
   test("--focus uploads the FOCUS dataset, one object a billing period, then nothing while its rows stay", async () => {
     const { dir } = await workspace;
     const db = path.join(dir, "focus.duckdb");
-    const first = await runCli(exportArgs(db, "ledger", "--focus"), { env: env(), timeoutMs: 120_000 });
+    const first = await spawnCli(exportArgs(db, "ledger", "--focus"), { env: env(), timeoutMs: 120_000 });
     expect(first.code, first.stderr).toBe(0);
     const periods = await queryDb(
       db,
@@ -209,7 +209,7 @@ describe("an s3:// --out", () => {
       await rm(mirror, { recursive: true, force: true });
     }
     s3.requests.length = 0;
-    const again = await runCli(exportArgs(db, "ledger", "--focus"), { env: env(), timeoutMs: 120_000 });
+    const again = await spawnCli(exportArgs(db, "ledger", "--focus"), { env: env(), timeoutMs: 120_000 });
     expect(again.code, again.stderr).toBe(0);
     expect(summaryOf(again.stdout).focus).toEqual(
       expect.objectContaining({ written: 0, unchanged: periods.length, removed: 0 }),
@@ -222,7 +222,7 @@ describe("an s3:// --out", () => {
   test("the prefix's owner marker refuses a second warehouse before anything is made", async () => {
     const { dir } = await workspace;
     const other = path.join(dir, "other.duckdb");
-    const result = await runCli(exportArgs(other, "cold"), { env: env(), timeoutMs: 60_000 });
+    const result = await spawnCli(exportArgs(other, "cold"), { env: env(), timeoutMs: 60_000 });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("output.other_warehouse");
     expect(result.stderr).toContain(`s3://${BUCKET}/cold/_zoo_usage_owner.json`);
@@ -236,7 +236,7 @@ test("a run killed during an upload keeps its partitions dirty, and the next run
     // Hold the third partition's upload: two are confirmed, the rest not yet.
     let seen = 0;
     const hold = s3.holdWhen((request) => isPartitionPut(request) && ++seen === 3);
-    const run = runCli(exportArgs(db, "killed"), {
+    const run = spawnCli(exportArgs(db, "killed"), {
       env: env(),
       timeoutMs: 120_000,
       onSpawn: (child) => {
@@ -250,7 +250,7 @@ test("a run killed during an upload keeps its partitions dirty, and the next run
     const [dirty] = await queryDb(db, "SELECT count(*)::INTEGER AS n FROM internal.parquet_dirty");
     expect(Number(dirty?.n)).toBeGreaterThan(0);
     s3.requests.length = 0;
-    const resumed = await runCli(exportArgs(db, "killed"), { env: env(), timeoutMs: 120_000 });
+    const resumed = await spawnCli(exportArgs(db, "killed"), { env: env(), timeoutMs: 120_000 });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(summaryOf(resumed.stdout).upload?.objects).toBeGreaterThanOrEqual(Number(dirty?.n));
     expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM internal.parquet_dirty")).toEqual([
@@ -276,7 +276,7 @@ test("503 SlowDown and dropped connections are retried with backoff, and the run
       };
     };
     s3.requests.length = 0;
-    const result = await runCli(exportArgs(db, "throttled"), { env: env(), timeoutMs: 120_000 });
+    const result = await spawnCli(exportArgs(db, "throttled"), { env: env(), timeoutMs: 120_000 });
     expect(result.code, result.stderr).toBe(0);
     expect(refused).toBe(4);
     const keys = await expectBucketEqualsWarehouse(db, "throttled");
@@ -300,11 +300,11 @@ test("credentials from a profile (AWS_PROFILE and the shared files) are taken as
       AWS_SHARED_CREDENTIALS_FILE: credentials,
       AWS_CONFIG_FILE: path.join(dir, "config"),
     };
-    const result = await runCli(exportArgs(db, "profile"), { env: profileEnv, timeoutMs: 120_000 });
+    const result = await spawnCli(exportArgs(db, "profile"), { env: profileEnv, timeoutMs: 120_000 });
     expect(result.code, result.stderr).toBe(0);
     expect(summaryOf(result.stdout).upload?.objects).toBeGreaterThan(0);
     // Another profile's name: refused as credentials, before any data work.
-    const other = await runCli(exportArgs(path.join(dir, "other.duckdb"), "profile"), {
+    const other = await spawnCli(exportArgs(path.join(dir, "other.duckdb"), "profile"), {
       env: { ...profileEnv, AWS_PROFILE: "no-such-profile" },
       timeoutMs: 120_000,
     });
@@ -355,7 +355,7 @@ describe("refused before any data work", () => {
           ? { status: 403, body: "<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>" }
           : undefined;
     try {
-      const result = await runCli(["export", "--db", db, "--out", out], {
+      const result = await spawnCli(["export", "--db", db, "--out", out], {
         env: env(extra),
         timeoutMs: 60_000,
       });

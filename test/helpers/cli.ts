@@ -1,6 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import type { CliIo, MainIo } from "../../src/cli/io.js";
+import { main } from "../../src/cli/main.js";
+import type { StopSignals } from "../../src/cli/stopSignals.js";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 /**
@@ -22,8 +25,89 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the CLI with exactly the given environment (plus PATH), never the test's own. */
-export function runCli(
+/** A CliIo for tests that build the program without running it: it prints nothing. */
+export const QUIET_CLI_IO: CliIo = {
+  env: {},
+  stdout: () => {},
+  stderr: { write: () => true },
+  now: () => new Date(),
+};
+
+/**
+ * A stop a test sends to an in-process run, as SIGINT or SIGTERM would reach the process: before
+ * the run takes it over it is only told (the process would end with 130: test/e2e/ checks that),
+ * after it the run stops after the batch in hand.
+ */
+export function testStop(): { listen: MainIo["listenForStop"]; send: (name?: NodeJS.Signals) => void } {
+  const controller = new AbortController();
+  let beforeRun: ((name: NodeJS.Signals) => void) | undefined;
+  let run: Parameters<StopSignals["takeOver"]>[0] | undefined;
+  return {
+    listen: (before) => {
+      beforeRun = before;
+      return { signal: controller.signal, takeOver: (handlers) => (run = handlers) };
+    },
+    send: (name = "SIGINT") => {
+      if (run === undefined) return beforeRun?.(name);
+      if (controller.signal.aborted) return;
+      controller.abort();
+      run.first(name);
+    },
+  };
+}
+
+/**
+ * Runs the CLI in this process, as the command line `zoo-usage ...args` would, with exactly the
+ * given environment (plus TZ=UTC), never the test's own; resolves with its exit code and what it
+ * wrote. `cwd`: the working directory for the run's relative paths (the test file's other tests
+ * wait: a file's tests run one at a time). For what only a process shows (signals, start-up, the
+ * package), spawnCli.
+ */
+export async function runCli(
+  args: string[],
+  options: {
+    env?: Record<string, string>;
+    cwd?: string;
+    stop?: ReturnType<typeof testStop>;
+    /** The run's clock (default: the real one). */
+    now?: () => Date;
+    /** stderr as a terminal of this many columns: progress redraws its line. */
+    terminalColumns?: number;
+  } = {},
+): Promise<CliResult> {
+  let stdout = "";
+  let stderr = "";
+  const previous = process.cwd();
+  if (options.cwd !== undefined) process.chdir(options.cwd);
+  try {
+    const code = await main([process.execPath, CLI, ...args], {
+      env: { TZ: "UTC", ...options.env },
+      writeOut: (text) => {
+        stdout += text;
+      },
+      stderr: {
+        write: (text: string) => {
+          stderr += text;
+          return true;
+        },
+        isTTY: options.terminalColumns !== undefined,
+        columns: options.terminalColumns,
+      },
+      now: options.now ?? (() => new Date()),
+      listenForStop:
+        options.stop?.listen ?? (() => ({ signal: new AbortController().signal, takeOver() {} })),
+    });
+    return { code, signal: null, stdout, stderr };
+  } finally {
+    process.chdir(previous);
+  }
+}
+
+/**
+ * Runs the built CLI as a process of its own, with exactly the given environment (plus PATH), never
+ * the test's own: for what only a process shows (signals, start-up, the package, crash kills).
+ */
+export function spawnCli(
   args: string[],
   options: {
     env?: Record<string, string>;

@@ -8,7 +8,7 @@ import { isMainThread } from "node:worker_threads";
  * `node --import ./recordModules.mjs`: appends the URL of every module the process resolves, one a
  * line, to the file $RECORD_MODULES_TO. Imported with --import it registers itself as a resolve
  * hook for ES modules (the hooks run on their own thread, where the same file supplies `resolve`),
- * and wraps CommonJS resolution for what `require` loads (the bundle requires DuckDB's native addon).
+ * and wraps CommonJS resolution for what `require` loads (DuckDB loads its native addon with require).
  */
 const record = (url) => appendFileSync(process.env.RECORD_MODULES_TO ?? "", `${url}\n`);
 

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { runCli } from "../helpers/cli.js";
+import { spawnCli } from "../helpers/cli.js";
 import { queryDb } from "../helpers/exportHarness.js";
 import {
   errorBody,
@@ -54,7 +54,7 @@ test("a file-size limit during the invoices write: exit 2 with the disk hint; th
   const env = { ZOO_API_TOKEN: "t", ZOO_HOST: api.url };
   const args = ["export", "--no-operations", "--db", db, "--out", out];
   // ulimit -f is in KiB: the schema, the calls and each spool file fit; 180,000 invoice lines do not.
-  const limited = await runCli(
+  const limited = await spawnCli(
     ["-c", `ulimit -f 6144; exec "${process.execPath}" "$@"`, "bash", "CLI", ...args],
     {
       env,
@@ -66,7 +66,7 @@ test("a file-size limit during the invoices write: exit 2 with the disk hint; th
   expect(limited.stderr).toMatch(/error: Cannot write the (database|spool file) /);
   expect(limited.stderr).toMatch(/hint: A file-size limit was hit/);
   expect(limited.stderr).not.toMatch(/unexpected failure/);
-  const again = await runCli(args, { env });
+  const again = await spawnCli(args, { env });
   expect(again.code, again.stderr).toBe(0);
   expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM api_calls")).toEqual([{ n: 2 }]);
   expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM invoice_lines")).toEqual([

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { runCli } from "../helpers/cli.js";
+import { spawnCli } from "../helpers/cli.js";
 import { queryDb } from "../helpers/exportHarness.js";
 import {
   errorBody,
@@ -120,7 +120,7 @@ test("an org of 100k tokens, 20k members, 5k service accounts and 5k invoices of
   );
   resources.onCleanup(() => api.close());
   const { db, out } = await resources.workspace();
-  const result = await runCli(
+  const result = await spawnCli(
     ["export", "--db", db, "--out", out, "--scope", "org", "--no-operations", "--json"],
     { env: { ZOO_API_TOKEN: "big-account-token", ZOO_HOST: api.url }, timeoutMs: 170_000 },
   );

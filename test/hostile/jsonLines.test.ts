@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { outputSeen, runCli } from "../helpers/cli.js";
+import { outputSeen, spawnCli } from "../helpers/cli.js";
 import { exportOnce } from "../helpers/exportHarness.js";
 import { holdDatabase } from "../helpers/heldDatabase.js";
 import { errorBody, pagedHandler, resourcesPerTest, sendJson, validCall } from "../helpers/hostileApi.js";
@@ -38,7 +38,7 @@ describe("--json prints exactly one line of JSON on stdout", () => {
   test("a completed run (exit 0)", async () => {
     const api = await hostile(pagedHandler([{ items: [validCall(1), validCall(2)] }]));
     const w = await workspace();
-    const result = await runCli(exportArgs(w), {
+    const result = await spawnCli(exportArgs(w), {
       env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
       timeoutMs: 30_000,
     });
@@ -51,7 +51,7 @@ describe("--json prints exactly one line of JSON on stdout", () => {
       pagedHandler([{ items: [validCall(1), validCall(2, { created_at: "yesterday-ish" })] }]),
     );
     const w = await workspace();
-    const result = await runCli(exportArgs(w), {
+    const result = await spawnCli(exportArgs(w), {
       env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
       timeoutMs: 30_000,
     });
@@ -70,7 +70,7 @@ describe("--json prints exactly one line of JSON on stdout", () => {
       sendJson(res, 403, errorBody(403, `token ${TOKEN} may not`)),
     );
     const w = await workspace();
-    const result = await runCli(exportArgs(w), {
+    const result = await spawnCli(exportArgs(w), {
       env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
       timeoutMs: 30_000,
     });
@@ -86,7 +86,7 @@ describe("--json prints exactly one line of JSON on stdout", () => {
 
   test("a config error before the run starts (exit 2)", async () => {
     const w = await workspace();
-    const result = await runCli(exportArgs(w), { env: {}, timeoutMs: 30_000 });
+    const result = await spawnCli(exportArgs(w), { env: {}, timeoutMs: 30_000 });
     expect(result.code, result.stderr).toBe(2);
     const line = onlyLine(result.stdout);
     expect(line).toMatchObject({ status: "failed", exit_code: 2 });
@@ -96,7 +96,7 @@ describe("--json prints exactly one line of JSON on stdout", () => {
 
   test("a bad flag value, refused before the run starts (exit 2)", async () => {
     const w = await workspace();
-    const result = await runCli(exportArgs(w, "--limit", "abc"), { env: {}, timeoutMs: 30_000 });
+    const result = await spawnCli(exportArgs(w, "--limit", "abc"), { env: {}, timeoutMs: 30_000 });
     expect(result.code, result.stderr).toBe(2);
     const line = onlyLine(result.stdout);
     expect(line).toMatchObject({ status: "failed", exit_code: 2, error: { code: "config.invalid" } });
@@ -111,7 +111,7 @@ describe("--json prints exactly one line of JSON on stdout", () => {
     onCleanup(async () => {
       holder.kill("SIGKILL");
     });
-    const result = await runCli(exportArgs(w), {
+    const result = await spawnCli(exportArgs(w), {
       env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
       timeoutMs: 30_000,
     });
@@ -136,7 +136,7 @@ describe("--json on an interrupted run (exit 130)", () => {
   test("one signal: the run stops and prints its one line", async () => {
     const { api, asked } = await silentApi();
     const w = await workspace();
-    const result = await runCli(exportArgs(w), {
+    const result = await spawnCli(exportArgs(w), {
       env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
       timeoutMs: 30_000,
       onSpawn: (child) => void asked.then(() => child.kill("SIGINT")),
@@ -148,7 +148,7 @@ describe("--json on an interrupted run (exit 130)", () => {
   test("a second signal, which ends the process at once: still exactly one line", async () => {
     const { api, asked } = await silentApi();
     const w = await workspace();
-    const result = await runCli(exportArgs(w), {
+    const result = await spawnCli(exportArgs(w), {
       env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
       timeoutMs: 30_000,
       onSpawn: (child) => {
@@ -168,7 +168,7 @@ describe("--log-format json writes only JSON objects on stderr", () => {
       pagedHandler([{ items: [validCall(1), validCall(2, { created_at: "yesterday-ish" })] }]),
     );
     const w = await workspace();
-    const result = await runCli(exportArgs(w, "--log-format", "json", "--debug"), {
+    const result = await spawnCli(exportArgs(w, "--log-format", "json", "--debug"), {
       env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
       timeoutMs: 30_000,
     });
@@ -180,7 +180,7 @@ describe("--log-format json writes only JSON objects on stderr", () => {
 
   test("commander's error and usage for a bad flag value are JSON objects too", async () => {
     const w = await workspace();
-    const result = await runCli(exportArgs(w, "--log-format", "json", "--limit", "abc"), {
+    const result = await spawnCli(exportArgs(w, "--log-format", "json", "--limit", "abc"), {
       env: {},
       timeoutMs: 30_000,
     });
@@ -191,7 +191,7 @@ describe("--log-format json writes only JSON objects on stderr", () => {
 
   test("the error of a failed run is one JSON object too", async () => {
     const w = await workspace();
-    const result = await runCli(exportArgs(w, "--log-format", "json"), { env: {}, timeoutMs: 30_000 });
+    const result = await spawnCli(exportArgs(w, "--log-format", "json"), { env: {}, timeoutMs: 30_000 });
     expect(result.code).toBe(2);
     const entries = expectJsonLogLines(result.stderr);
     expect(entries.at(-1)).toMatchObject({

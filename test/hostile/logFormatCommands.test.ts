@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { runCli } from "../helpers/cli.js";
+import { spawnCli } from "../helpers/cli.js";
 import { exportOnce } from "../helpers/exportHarness.js";
 import {
   errorBody,
@@ -24,7 +24,7 @@ const BOUND_MS = 30_000;
 describe("report --log-format json", () => {
   test("a missing database: the error is one JSON object, exit 2", async () => {
     const w = await workspace();
-    const result = await runCli(["report", "--db", w.db, "--log-format", "json"], { timeoutMs: BOUND_MS });
+    const result = await spawnCli(["report", "--db", w.db, "--log-format", "json"], { timeoutMs: BOUND_MS });
     expect(result.code, result.stderr).toBe(2);
     const entries = expectJsonLogLines(result.stderr);
     expect(entries).toHaveLength(1);
@@ -38,7 +38,7 @@ describe("report --log-format json", () => {
     const w = await workspace();
     await exportOnce({ baseUrl: api.url, token: TOKEN, flags: { db: w.db, out: w.out, operations: false } });
     const html = path.join(path.dirname(w.db), "report.html");
-    const result = await runCli(
+    const result = await spawnCli(
       ["report", "--db", w.db, "--json", "--html", html, "--log-format", "json", "--debug"],
       { timeoutMs: BOUND_MS },
     );
@@ -55,7 +55,7 @@ describe("operation get --log-format json", () => {
   const id = String(operation.id);
 
   test("a missing token: the error is one JSON object, exit 2", async () => {
-    const result = await runCli(["operation", "get", id, "--log-format", "json"], {
+    const result = await spawnCli(["operation", "get", id, "--log-format", "json"], {
       env: {},
       timeoutMs: BOUND_MS,
     });
@@ -78,7 +78,7 @@ describe("operation get --log-format json", () => {
     });
     const w = await workspace();
     const outputs = path.join(path.dirname(w.db), "outputs");
-    const result = await runCli(
+    const result = await spawnCli(
       ["operation", "get", id, "--save-outputs", outputs, "--log-format", "json", "--debug"],
       { env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url }, timeoutMs: BOUND_MS },
     );
@@ -93,7 +93,7 @@ describe("operation get --log-format json", () => {
 
   test("an API error: one JSON object, exit 3", async () => {
     const api = await hostile((_request, res) => sendJson(res, 403, errorBody(403, "forbidden")));
-    const result = await runCli(["operation", "get", id, "--log-format", "json"], {
+    const result = await spawnCli(["operation", "get", id, "--log-format", "json"], {
       env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
       timeoutMs: BOUND_MS,
     });

@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, test } from "vitest";
-import { HANG_BOUND_MS, runCli } from "../helpers/cli.js";
+import { HANG_BOUND_MS, spawnCli } from "../helpers/cli.js";
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 import {
   type HostileApi,
@@ -196,7 +196,7 @@ describe("whatever the API does, the output stays small", () => {
     let child: ChildProcess | undefined;
     // A bound, not a timing assertion: a CLI that loops forever is killed and the test fails.
     const killer = setTimeout(() => child?.kill("SIGKILL"), HANG_BOUND_MS);
-    const result = await runCli(
+    const result = await spawnCli(
       ["export", "--base-url", api.url, "--db", db, "--out", out, "--no-operations", "--json"],
       { env: { ZOO_API_TOKEN: "t" }, onSpawn: (spawned) => (child = spawned) },
     ).finally(() => clearTimeout(killer));

@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { listAllCalls } from "../helpers/apiTruth.js";
-import { type CliResult, runCli } from "../helpers/cli.js";
+import { type CliResult, spawnCli } from "../helpers/cli.js";
 import { queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 
 const run = promisify(execFile);
@@ -36,7 +36,7 @@ function expectStorageFailure(result: CliResult, db: string, why: RegExp, hint: 
 /** Once the disk has room again, the next run ends with every call the API lists. */
 async function expectRecovery(db: string, out: string): Promise<void> {
   const truth = await listAllCalls(sim.url, env.ZOO_API_TOKEN ?? "");
-  const again = await runCli(["export", "--db", db, "--out", out, "--no-operations"], { env });
+  const again = await spawnCli(["export", "--db", db, "--out", out, "--no-operations"], { env });
   expect(again.code, again.stderr).toBe(0);
   const stored = new Set(
     (await queryDb(db, "SELECT id::VARCHAR AS id FROM api_calls")).map((row) => String(row.id)),
@@ -49,7 +49,7 @@ describe("the disk fills up while DuckDB checkpoints: exit 2 with the storage hi
     const { db, out, cleanup } = await tempWorkspace();
     try {
       // ulimit -f is in KiB: the 500-call spool files fit, a database of a few thousand calls does not.
-      const result = await runCli(
+      const result = await spawnCli(
         [
           "-c",
           `ulimit -f 1024; exec "${process.execPath}" "$@"`,
@@ -85,7 +85,7 @@ describe("the disk fills up while DuckDB checkpoints: exit 2 with the storage hi
       }
       try {
         const db = path.join(mountPoint, "zoo_usage.duckdb");
-        const result = await runCli([...EXPORT, "--db", db, "--out", out], { env });
+        const result = await spawnCli([...EXPORT, "--db", db, "--out", out], { env });
         expectStorageFailure(result, db, /No space left on device/, /hint: The disk is full/);
         await run("mount", ["-o", "remount,size=64m", mountPoint], { timeout: 10_000 });
         await expectRecovery(db, out);

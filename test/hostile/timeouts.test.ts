@@ -5,7 +5,7 @@ import { createClient } from "../../src/api/createClient.js";
 import { clientSettings, loadApiConfig } from "../../src/config/apiConfig.js";
 import { ZooUsageError } from "../../src/errors.js";
 import { createLogger } from "../../src/log/logger.js";
-import { HANG_BOUND_MS, runCli } from "../helpers/cli.js";
+import { HANG_BOUND_MS, spawnCli } from "../helpers/cli.js";
 import { errorBody, pageBody, resourcesPerTest, sendJson, validCall } from "../helpers/hostileApi.js";
 
 /**
@@ -96,7 +96,7 @@ test.each([
   });
   const workspace = await newWorkspace();
   let signalled = false;
-  const result = await runCli(
+  const result = await spawnCli(
     ["export", "--db", workspace.db, "--out", workspace.out, "--no-operations", "--json"],
     {
       env: { ZOO_API_TOKEN: "t-0123456789", ZOO_HOST: api.url },
@@ -137,7 +137,7 @@ test("the retry budget is wall time: concurrent fetches waiting together spend i
     sendJson(res, 503, errorBody(503, "busy"));
   });
   const workspace = await newWorkspace();
-  const result = await runCli(
+  const result = await spawnCli(
     [
       "export",
       "--db",
@@ -188,7 +188,7 @@ test("SIGTERM while a page is retried: no request leaves after the signal", asyn
     sendJson(res, 503, errorBody(503, "busy"));
   });
   const workspace = await newWorkspace();
-  const result = await runCli(
+  const result = await spawnCli(
     ["export", "--db", workspace.db, "--out", workspace.out, "--no-operations", "--json"],
     {
       env: { ZOO_API_TOKEN: "t-0123456789", ZOO_HOST: api.url },

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "vitest";
-import { REPO_ROOT, runCli } from "../helpers/cli.js";
+import { REPO_ROOT, spawnCli } from "../helpers/cli.js";
 
 test("npm pack ships only the CLI's run-time files and its docs: no test, bench, spec, database or key file", () => {
   // --ignore-scripts: the build already ran (npm test builds before vitest); the file list is the point.
@@ -14,9 +14,9 @@ test("npm pack ships only the CLI's run-time files and its docs: no test, bench,
   const [packed] = JSON.parse(output) as { files: { path: string }[] }[];
   const files = (packed?.files ?? []).map((file) => file.path);
   expect(files).toContain("dist/bin/zoo-usage.js");
-  // The chunks it runs, and none of the compiled code runs leave in dist/.compile-cache.
-  expect(files).toContain("dist/bin/main.cjs");
-  expect(files.filter((file) => file.includes("compile-cache"))).toEqual([]);
+  // The modules it runs, as tsc wrote them; no compiled code, no database (the warehouse template).
+  expect(files).toContain("dist/cli/main.js");
+  expect(files.filter((file) => /compile-cache|\.duckdb$/.test(file))).toEqual([]);
   // Every sql/ file, in every subfolder: the CLI reads them at run time.
   const sqlFiles = readdirSync(path.join(REPO_ROOT, "sql"), { recursive: true, encoding: "utf8" })
     .filter((file) => file.endsWith(".sql"))
@@ -52,7 +52,7 @@ test.each(["--version", "-V"])("%s prints the package's version", async (flag) =
   const { version } = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
     version: string;
   };
-  const result = await runCli([flag]);
+  const result = await spawnCli([flag]);
   expect(result.code).toBe(0);
   expect(result.stdout).toBe(`${version}\n`);
   expect(version).toMatch(/^0\.\d+\.\d+$/);

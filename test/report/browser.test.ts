@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { cents } from "../../src/report/cents.js";
-import { REPO_ROOT, runCli } from "../helpers/cli.js";
+import { REPO_ROOT, spawnCli } from "../helpers/cli.js";
 import { queryDb } from "../helpers/exportHarness.js";
 import { CHROMIUM, chromiumInstalled, launchChromium } from "./chromium.js";
 import { buildWarehouse, copyDb, editDb, OPERATION_VIEW_FIXTURES } from "./fixtures.js";
@@ -76,13 +76,13 @@ describe("the HTML report in headless Chromium", () => {
         [page, []],
         [pageWithEmail, ["--show-email"]],
       ] as const) {
-        const result = await runCli(["report", "--db", fixture.db, "--html", target, ...extra]);
+        const result = await spawnCli(["report", "--db", fixture.db, "--html", target, ...extra]);
         if (result.code !== 0) throw new Error(`report failed: ${result.stderr}`);
       }
       const large = await copyDb(fixture.db, "large.duckdb");
       await editDb(large, ["UPDATE api_calls SET price_usd = price_usd * 1000000"]);
       pageLarge = path.join(fixture.dir, "report-large.html");
-      const result = await runCli(["report", "--db", large, "--html", pageLarge]);
+      const result = await spawnCli(["report", "--db", large, "--html", pageLarge]);
       if (result.code !== 0) throw new Error(`report failed: ${result.stderr}`);
     });
     // In CI a browser that is missing or does not start is a failure; elsewhere each test says why it skips.
@@ -300,7 +300,8 @@ describe("the HTML report in headless Chromium", () => {
           // The billing sections follow the same rules: their tables scroll in their own box (checked
           // above with every box), the credits left is a headline to the cent.
           for (const [title, tables] of [
-            ["Invoices against spend", 2],
+            // The months, the lines that differ, and the books (charged, paid, still owed).
+            ["Invoices against spend", 3],
             ["API credits", 1],
           ] as const) {
             const section = tab.locator("section", { has: tab.locator("h2", { hasText: title }) });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { type CliResult, runCli, whileRunning } from "../helpers/cli.js";
+import { type CliResult, spawnCli, whileRunning } from "../helpers/cli.js";
 import { queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 
 let sim: RunningSimulator;
@@ -28,12 +28,12 @@ test("two exports at once on one database: one runs, the other fails fast; the r
       "--operations",
       "all",
     ];
-    expect((await runCli(args(reference), { env })).code).toBe(0);
+    expect((await spawnCli(args(reference), { env })).code).toBe(0);
     // The first export's 4th request waits in the simulator: by then the first certainly holds the
     // database (it opens it before any request) and is mid-scan, on a machine of any speed.
     const gate = sim.holdRequests(3);
     let firstDone = false;
-    const first = runCli(args(shared), { env, timeoutMs: 60_000 }).then((result) => {
+    const first = spawnCli(args(shared), { env, timeoutMs: 60_000 }).then((result) => {
       firstDone = true;
       return result;
     });
@@ -42,7 +42,7 @@ test("two exports at once on one database: one runs, the other fails fast; the r
       await whileRunning(gate.reached, first, "its 4th request");
       // Failing fast: the second gives up while the first waits on its held request. A second
       // that waited for the lock instead would wait forever; the timeout bounds that.
-      second = await runCli(args(shared), { env, timeoutMs: 30_000 });
+      second = await spawnCli(args(shared), { env, timeoutMs: 30_000 });
       expect(firstDone).toBe(false);
       expect(gate.held).toBe(1);
     } finally {

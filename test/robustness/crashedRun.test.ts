@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { runCli, whileRunning } from "../helpers/cli.js";
+import { spawnCli, whileRunning } from "../helpers/cli.js";
 import { queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 
 /**
@@ -26,7 +26,7 @@ test("a killed run's row becomes crashed on the next run, which completes", asyn
     // The 4th request waits in the simulator: the run is killed mid-scan, after its row was written.
     const gate = sim.holdRequests(3);
     let child: ChildProcess | undefined;
-    const killed = runCli(args, {
+    const killed = spawnCli(args, {
       env,
       timeoutMs: 60_000,
       onSpawn: (spawned) => {
@@ -43,7 +43,7 @@ test("a killed run's row becomes crashed on the next run, which completes", asyn
     const afterKill = await queryDb(workspace.db, "SELECT run_id, status FROM runs");
     expect(afterKill.map((row) => row.status)).toEqual(["running"]);
 
-    const next = await runCli(args, { env, timeoutMs: 60_000 });
+    const next = await spawnCli(args, { env, timeoutMs: 60_000 });
     expect(next.code, next.stderr).toBe(0);
     const runs = await queryDb(
       workspace.db,

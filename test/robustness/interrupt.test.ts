@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { outputSeen, runCli, whileRunning } from "../helpers/cli.js";
+import { outputSeen, spawnCli, whileRunning } from "../helpers/cli.js";
 import { queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 
 /**
@@ -16,7 +16,7 @@ beforeAll(async () => {
   sim = await startSimulator({ seed: 31, calls: 3000, days: 30, users: 1 });
   env = { ZOO_API_TOKEN: sim.users[0]?.token ?? "", ZOO_HOST: sim.url };
   clean = await tempWorkspace();
-  const reference = await runCli(args(clean), { env, timeoutMs: 60_000 });
+  const reference = await spawnCli(args(clean), { env, timeoutMs: 60_000 });
   expect(reference.code, reference.stderr).toBe(0);
 });
 afterAll(async () => {
@@ -43,7 +43,7 @@ test.each(["SIGINT", "SIGTERM"] as const)(
       // interrupted mid-scan (12 pages of 100 read, batches of 500 committed) on a machine of any speed.
       const gate = sim.holdRequests(12);
       let child: ChildProcess | undefined;
-      const run = runCli(args(interrupted), {
+      const run = spawnCli(args(interrupted), {
         env,
         timeoutMs: 60_000,
         onSpawn: (spawned) => {
@@ -68,7 +68,7 @@ test.each(["SIGINT", "SIGTERM"] as const)(
       expect(summary.records_new).toBeLessThanOrEqual(1300);
       const runs = await queryDb(interrupted.db, "SELECT status FROM runs");
       expect(runs).toEqual([{ status: "interrupted" }]);
-      const resumed = await runCli(args(interrupted), { env });
+      const resumed = await spawnCli(args(interrupted), { env });
       expect(resumed.code, resumed.stderr).toBe(0);
       const resumedSummary = JSON.parse(resumed.stdout) as { scan_mode: string; records_new: number };
       expect(resumedSummary.scan_mode).toBe("resume");

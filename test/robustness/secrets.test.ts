@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createDataset, type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { type CliResult, runCli } from "../helpers/cli.js";
+import { type CliResult, spawnCli } from "../helpers/cli.js";
 import { startCountingProxy } from "../helpers/countingProxy.js";
 import { tempWorkspace } from "../helpers/exportHarness.js";
 import { startS3Server } from "../helpers/s3Server.js";
@@ -52,27 +52,27 @@ test("no API token and no page token appears in any output or file", async () =>
   try {
     const env = { ZOO_API_TOKEN: CANARY, ZOO_HOST: proxy.url };
     const exportArgs = ["export", "--db", db, "--out", out, "--limit", "50", "--debug"];
-    results.push(await runCli(exportArgs, { env }));
+    results.push(await spawnCli(exportArgs, { env }));
     sim.clock.advance(86_400_000);
-    results.push(await runCli([...exportArgs, "--json"], { env }));
+    results.push(await spawnCli([...exportArgs, "--json"], { env }));
     // Failure paths: a wrong token, retries running out, an operation that is not there, bad flags.
-    results.push(await runCli(exportArgs, { env: { ...env, ZOO_API_TOKEN: WRONG } }));
-    results.push(await runCli([...exportArgs, "--max-attempts", "1", "--full-refresh"], { env }));
+    results.push(await spawnCli(exportArgs, { env: { ...env, ZOO_API_TOKEN: WRONG } }));
+    results.push(await spawnCli([...exportArgs, "--max-attempts", "1", "--full-refresh"], { env }));
     results.push(
-      await runCli(["operation", "get", "00000000-0000-4000-8000-000000000000", "--debug"], { env }),
+      await spawnCli(["operation", "get", "00000000-0000-4000-8000-000000000000", "--debug"], { env }),
     );
     results.push(
-      await runCli(["export", "--db", db, "--out", out, "--base-url", "http://example.com", "--debug"], {
+      await spawnCli(["export", "--db", db, "--out", out, "--base-url", "http://example.com", "--debug"], {
         env,
       }),
     );
-    results.push(await runCli(["export", "--print-config", "--db", db], { env }));
+    results.push(await spawnCli(["export", "--print-config", "--db", db], { env }));
     results.push(
-      await runCli(["report", "--db", db, "--html", path.join(dir, "report.html"), "--debug"], { env }),
+      await spawnCli(["report", "--db", db, "--html", path.join(dir, "report.html"), "--debug"], { env }),
     );
     // The demo, with its own simulator credential.
     const demoToken = createDataset({ seed: 1, calls: 50_000, days: 90, users: 1 }).users[0]?.token ?? "";
-    results.push(await runCli(["demo", "--calls", "2000", "--debug", "--no-summary"], { cwd: dir }));
+    results.push(await spawnCli(["demo", "--calls", "2000", "--debug", "--no-summary"], { cwd: dir }));
 
     expect(results[0]?.code, results[0]?.stderr).toBe(0);
     expect(results[2]?.code).toBe(3);
@@ -113,7 +113,7 @@ test("no AWS secret key or session token appears in any output, file or object",
       AWS_SESSION_TOKEN: AWS_SESSION,
     };
     const exportArgs = ["export", "--db", db, "--out", "s3://canary/usage", "--debug"];
-    results.push(await runCli(exportArgs, { env }));
+    results.push(await spawnCli(exportArgs, { env }));
     // Throttled uploads, retried and logged with --debug.
     let refused = 0;
     s3.intercept = (request) => {
@@ -127,16 +127,16 @@ test("no AWS secret key or session token appears in any output, file or object",
     };
     // A second prefix for the same database: every partition is missing there, so all are uploaded.
     results.push(
-      await runCli(["export", "--db", db, "--out", "s3://canary/again", "--debug", "--json"], { env }),
+      await spawnCli(["export", "--db", db, "--out", "s3://canary/again", "--debug", "--json"], { env }),
     );
     s3.intercept = undefined;
     // Refused: another key id, a missing bucket, and --print-config.
-    results.push(await runCli(exportArgs, { env: { ...env, AWS_ACCESS_KEY_ID: "AKIACANARYWRONG00001" } }));
+    results.push(await spawnCli(exportArgs, { env: { ...env, AWS_ACCESS_KEY_ID: "AKIACANARYWRONG00001" } }));
     results.push(
-      await runCli(["export", "--db", db, "--out", "s3://no-such-bucket/usage", "--debug"], { env }),
+      await spawnCli(["export", "--db", db, "--out", "s3://no-such-bucket/usage", "--debug"], { env }),
     );
     results.push(
-      await runCli(["export", "--print-config", "--db", db, "--out", "s3://canary/usage"], { env }),
+      await spawnCli(["export", "--print-config", "--db", db, "--out", "s3://canary/usage"], { env }),
     );
 
     expect(results[0]?.code, results[0]?.stderr).toBe(0);

@@ -3,7 +3,7 @@ import type { ServerResponse } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test } from "vitest";
-import { outputSeen, REPO_ROOT, runCli, whileRunning } from "../helpers/cli.js";
+import { outputSeen, REPO_ROOT, spawnCli, whileRunning } from "../helpers/cli.js";
 import { queryDb } from "../helpers/exportHarness.js";
 import {
   errorBody,
@@ -69,7 +69,7 @@ test.each([
     ];
     const env = { ZOO_API_TOKEN: "hostile-token", ZOO_HOST: api.url };
     let child: ChildProcess | undefined;
-    const run = runCli(args, {
+    const run = spawnCli(args, {
       env,
       timeoutMs: 60_000,
       onSpawn: (spawned) => {
@@ -94,7 +94,7 @@ test.each([
     }
     // No run was recorded as started, so none is left `running`; no call was read.
     expect(await queryDb(workspace.db, "SELECT count(*)::INTEGER AS n FROM runs")).toEqual([{ n: 0 }]);
-    const next = await runCli(args, { env, timeoutMs: 60_000 });
+    const next = await spawnCli(args, { env, timeoutMs: 60_000 });
     expect(next.code, next.stderr).toBe(0);
     expect(await queryDb(workspace.db, "SELECT status FROM runs")).toEqual([{ status: "completed" }]);
     expect(await queryDb(workspace.db, "SELECT count(*)::INTEGER AS n FROM api_calls")).toEqual([{ n: 1 }]);

@@ -1,10 +1,10 @@
 import type { ChildProcess } from "node:child_process";
 import { describe, expect, test } from "vitest";
-import { outputSeen, runCli, whileRunning } from "../helpers/cli.js";
+import { outputSeen, spawnCli, whileRunning } from "../helpers/cli.js";
 
 /** `zoo-usage sim` on a free port, stopped with SIGTERM once it has printed its banner. */
 async function simBanner(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return runCli(["sim", "--port", "0", "--calls", "300", "--users", "2", ...args], {
+  return spawnCli(["sim", "--port", "0", "--calls", "300", "--users", "2", ...args], {
     timeoutMs: 60_000,
     onSpawn: (child) => {
       void outputSeen(child.stdout, /Try:/).then(() => child.kill("SIGTERM"));
@@ -42,7 +42,7 @@ describe("zoo-usage sim", () => {
 test("the billing flags reach the simulator: every shape at once, as served over HTTP", async () => {
   let child: ChildProcess | undefined;
   let banner = "";
-  const run = runCli(
+  const run = spawnCli(
     [
       "sim",
       "--port",

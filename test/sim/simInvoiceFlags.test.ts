@@ -4,6 +4,7 @@ import { buildProgram } from "../../src/cli/program.js";
 import { type SimFlags, simulatorOptionsOf } from "../../src/cli/simAction.js";
 import { ExitCode } from "../../src/errors.js";
 import { startSimulator } from "../../src/sim/index.js";
+import { QUIET_CLI_IO } from "../helpers/cli.js";
 import { listInvoices } from "./billingTruth.js";
 import { must } from "./helpers.js";
 
@@ -17,7 +18,7 @@ const NOW = new Date("2026-11-01T00:00:00Z");
 async function parseSim(
   args: string[],
 ): Promise<{ flags?: SimFlags; error?: CommanderError; stderr: string }> {
-  const program = buildProgram({ env: {}, stdout: () => {} }, () => {});
+  const program = buildProgram(QUIET_CLI_IO, () => {});
   const sim = must(program.commands.find((command) => command.name() === "sim"));
   let flags: SimFlags | undefined;
   let stderr = "";

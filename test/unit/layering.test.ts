@@ -7,6 +7,7 @@ import { describe, expect, test } from "vitest";
  * one floor import neither way. docs/development.md draws the same table.
  */
 const FLOORS: Record<string, number> = {
+  bin: 10, // the process: its streams, environment and signals handed to the CLI
   cli: 9, // argument parsing, printing, exit codes
   commands: 8, // one file per subcommand: loads config, opens the warehouse, runs the pipeline
   pipeline: 7, // the plan: which sources run in which order, the run's status and summary

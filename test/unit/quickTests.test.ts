@@ -6,7 +6,7 @@ import { REPO_ROOT } from "../helpers/cli.js";
 
 /** What makes a test slow: an export run, the built CLI, a browser, or any child process. */
 const SLOW_CALLS = [
-  "runCli",
+  "spawnCli",
   "exportOnce",
   "runExport",
   "buildWarehouse",

@@ -5,7 +5,9 @@
 //   docs/warehouse-reference.md        every table of a fresh warehouse, made by the code's own
 //                                      schema steps, with its columns and their DuckDB COMMENTs;
 //   docs/warehouse-reference-*.md      the same for the views and macros, a page per group of
-//                                      sql/views/ files (VIEW_PAGES below).
+//                                      sql/views/ files (VIEW_PAGES below);
+//   docs/how-a-run-works.md            only its sources table, between SOURCES_BEGIN and SOURCES_END,
+//                                      from the declarations of exportPlan().
 // `node scripts/gen-docs.mjs --check [--docs DIR]` writes nothing: it exits 1 naming each page that
 // differs from what would be written (test/cli/generatedDocs.test.ts runs it).
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -294,21 +296,64 @@ export async function warehouseReference() {
   return Object.fromEntries(Object.entries(pages).map(([file, lines]) => [file, pageText(lines)]));
 }
 
+/** The lines around the generated sources table of docs/how-a-run-works.md; the rest is by hand. */
+const SOURCES_BEGIN = "<!-- The sources table is generated from exportPlan() by `npm run docs:gen`. -->";
+const SOURCES_END = "<!-- End of the generated sources table. -->";
+
+/** The sources of an export in the order they run, as declared; "(org)" marks the org scope's own. */
+async function sourcesTable() {
+  const { exportPlan } = await import(path.join(dist, "pipeline/plan.js"));
+  const [user, org] = [exportPlan("user"), exportPlan("org")];
+  if (user.some((source) => !org.includes(source))) throw new Error("a user-scope source the org plan lacks");
+  const code = (text) =>
+    text
+      .split(", ")
+      .map((part) => `\`${part}\``)
+      .join(", ");
+  const rows = org.map((source) => [
+    user.includes(source) ? source.name : `${source.name} (org)`,
+    code(source.reads),
+    code(source.lands),
+    source.disposition,
+    source.position ?? "none",
+    source.optional ? "yes" : "no",
+  ]);
+  return [
+    "| source | reads | lands in | write disposition | position | optional |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...rows.map((cells) => `| ${cells.map(cell).join(" | ")} |`),
+  ];
+}
+
+/** docs/how-a-run-works.md as written by hand, its sources table as the code declares it. */
+async function howARunWorks(docs) {
+  const text = await readFile(path.join(docs, "how-a-run-works.md"), "utf8");
+  const begin = text.indexOf(SOURCES_BEGIN);
+  const end = text.indexOf(SOURCES_END);
+  if (begin < 0 || end < begin)
+    throw new Error(`docs/how-a-run-works.md lacks the lines around its sources table: ${SOURCES_BEGIN}`);
+  return `${text.slice(0, begin)}${SOURCES_BEGIN}\n${(await sourcesTable()).join("\n")}\n${text.slice(end)}`;
+}
+
 /** A page's text: its lines, one newline at the end. */
 function pageText(lines) {
   return `${lines.join("\n").replace(/\n+$/, "")}\n`;
 }
 
-/** Every generated page of docs/, by file name. */
-export async function generatedPages() {
-  return { "cli.md": await cliReference(), ...(await warehouseReference()) };
+/** Every generated page of docs/ (in `docs`), by file name. */
+export async function generatedPages(docs) {
+  return {
+    "cli.md": await cliReference(),
+    ...(await warehouseReference()),
+    "how-a-run-works.md": await howARunWorks(docs),
+  };
 }
 
 async function main(args) {
   const check = args.includes("--check");
   const docsAt = args.indexOf("--docs");
   const docs = docsAt >= 0 ? path.resolve(args[docsAt + 1] ?? "") : path.join(repo, "docs");
-  const pages = await generatedPages();
+  const pages = await generatedPages(docs);
   const stale = [];
   for (const [name, text] of Object.entries(pages)) {
     const file = path.join(docs, name);

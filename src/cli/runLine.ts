@@ -4,7 +4,7 @@ import { REDACTED } from "../config/printableConfig.js";
 import { TOKEN_ENV_VARS } from "../config/tokenVariables.js";
 import { ExitCode, type ExitCodeValue, ZooUsageError } from "../errors.js";
 import { jsonLine } from "../log/jsonLine.js";
-import type { RunSummary } from "../pipeline/runSummary.js";
+import type { RunSummary } from "../sources/runSummary.js";
 
 /**
  * `--json`: exactly one line on stdout for every outcome of a run, so that a cron job appending

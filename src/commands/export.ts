@@ -18,8 +18,14 @@ import { packParts, wrapLine } from "../log/terminalText.js";
 import { groupDigits } from "../log/usdText.js";
 import { isS3Url } from "../objectStore/s3Location.js";
 import { exportApiCalls } from "../pipeline/exportApiCalls.js";
-import type { RunSummary } from "../pipeline/runSummary.js";
+import { apiTokens } from "../sources/apiTokens.js";
+import { asyncOperations } from "../sources/asyncOperations.js";
+import { balance } from "../sources/balance.js";
+import type { DeclaredSource } from "../sources/declaredSource.js";
 import type { CommandSettings } from "../sources/exportSettings.js";
+import { invoices } from "../sources/invoices.js";
+import { pendingRereads } from "../sources/pendingRereads.js";
+import type { RunSummary } from "../sources/runSummary.js";
 import { type ExportDestination, openDestination } from "./exportDestination.js";
 
 export interface ExportEffects {
@@ -131,6 +137,12 @@ export function exitCodeOf(summary: RunSummary): ExitCodeValue {
 }
 
 /**
+ * The sources that say lines of the printed summary, in the order they print rather than the order
+ * they run (exportPlan): what the calls started and re-read comes next to the calls' own counts.
+ */
+const DESCRIBED: readonly DeclaredSource[] = [asyncOperations, pendingRereads, invoices, balance, apiTokens];
+
+/**
  * The human lines printed after a run. Each fact is re-wrapped at spaces to fit an 80-column
  * terminal, continuing four columns in; the lines that end in a path are left whole, so that the
  * path can be copied, and a path inside a warning stays whole on a line of its own.
@@ -141,32 +153,7 @@ export function describeRun(summary: RunSummary, config: ExportConfig): string {
     `export ${summary.status} (run ${summary.run_id}, ${summary.scan_mode} scan, ${summary.seconds.toFixed(1)} s)`,
     `  requests ${summary.requests} (${summary.retries} retries), pages ${summary.pages}, records seen ${summary.records_seen}`,
     `  new ${summary.records_new}, updated ${summary.records_updated}, rejected ${summary.records_rejected}${summary.records_rejected > 0 ? " (see the rejects table)" : ""}`,
-    ...(summary.operations === undefined
-      ? []
-      : [
-          `  async operations fetched ${summary.operations.fetched} (${summary.operations.changed} changed, ${summary.operations.not_found} not found, ${summary.operations.rejected} rejected)`,
-          ...(summary.operations.skipped_outside_window === 0
-            ? []
-            : [
-                `  async operations of ${counted(summary.operations.skipped_outside_window, "call")} created before ${summary.operations.window_start} left out (outside --operations-window; --operations all fetches them)`,
-              ]),
-        ]),
-    ...(summary.pending_rereads === undefined || summary.pending_rereads.asked === 0
-      ? []
-      : [
-          `  calls pending billing re-read ${summary.pending_rereads.asked} (${summary.pending_rereads.settled} settled, ${summary.pending_rereads.still_pending} still pending, ${summary.pending_rereads.not_found} not found, ${summary.pending_rereads.left} left for the next run)`,
-        ]),
-    ...(summary.invoices?.status === "stored"
-      ? [
-          `  ${counted(summary.invoices.invoices, "invoice")} stored (${summary.invoices.new_invoices} new), ${counted(summary.invoices.lines, "invoice line")}, ${summary.invoices.rejected} rejected${summary.invoices.rejected > 0 ? " (see the rejects table)" : ""}`,
-        ]
-      : []),
-    ...(summary.balance === undefined ? [] : [balanceLine(summary.balance)]),
-    ...(summary.spenders === undefined
-      ? []
-      : [
-          `  who spent it: ${counted(summary.spenders.api_tokens, "API token")}, ${counted(summary.spenders.service_accounts, "service account")}, ${counted(summary.spenders.org_members, "org member")} listed`,
-        ]),
+    ...DESCRIBED.flatMap((source) => source.describe?.(summary) ?? []),
     `  Parquet partitions written ${summary.partitions_written}`,
   ].flatMap(wrapped);
   lines.push(
@@ -218,11 +205,4 @@ async function removeStaleSpools(dbPath: string): Promise<void> {
     if (entry.startsWith(prefix))
       await rm(path.join(path.dirname(dbPath), entry), { recursive: true, force: true });
   }
-}
-
-/** The credits balance step in one line: what is left, or why no snapshot was stored. */
-function balanceLine(balance: NonNullable<RunSummary["balance"]>): string {
-  return balance.remaining_usd === null
-    ? `  credits balance not stored (${balance.status})`
-    : `  credits left ${groupDigits(balance.remaining_usd)} USD${/^0(?:\.0*)?$/.test(balance.remaining_usd) ? ", used up" : ""} (snapshot in balance_snapshots)`;
 }

@@ -4,18 +4,14 @@ import { type FocusWrite, writeFocusDataset } from "../load/focusDataset.js";
 import { recordOwnCalls } from "../load/ownCalls.js";
 import { writeDirtyPartitions } from "../load/parquetExport.js";
 import { finishRun } from "../load/runHistory.js";
-import type { PendingRereads } from "../sources/calls/rereadPending.js";
-import type { CallsDetails } from "../sources/calls/scanWithFallback.js";
 import type { DeclaredSource } from "../sources/declaredSource.js";
 import type { ExportDeps, ExportOptions } from "../sources/exportSettings.js";
-import type { OperationFetchResult } from "../sources/operations/fetchOperations.js";
 import { type SourceOutcome, stopsThePlan } from "../sources/outcome.js";
 import type { RunContext } from "../sources/runContext.js";
-import { balanceSummary, invoicesSummary, spendersSummary } from "./accountSummaries.js";
+import { newRunSummary, type RunSummary } from "../sources/runSummary.js";
 import { exportPlan, runPlan } from "./plan.js";
 import { DATASETS, prepareRun } from "./prepareRun.js";
 import { statusOf } from "./runStatus.js";
-import { newRunSummary, type RunSummary } from "./runSummary.js";
 import { claimRunScope } from "./scopeOwner.js";
 import { RunWarnings } from "./warnings.js";
 
@@ -66,8 +62,7 @@ async function runAndSummarize(
   const { deps, options, warn, startedAt } = context;
   const prepare = lap();
   deps.progress.update({ phase: "fetching", counting: "records" });
-  const plan = exportPlan(options.scope);
-  const outcomes = await runPlan(plan, context);
+  const outcomes = await runPlan(exportPlan(options.scope), context);
   const sourcesSeconds = lap();
   const futureWarning = context.calls.future.warning();
   if (futureWarning !== undefined) warn(futureWarning);
@@ -81,16 +76,13 @@ async function runAndSummarize(
   await rm(options.spoolDir, { recursive: true, force: true });
   const durationWarning = fatal ? undefined : await durationUnitWarning(deps.warehouse, options.durationUnit);
   if (durationWarning !== undefined) warn(durationWarning);
-  const summary = summaryOf(outcomes, { deps, options, start: context.start.mode });
+  const summary = summaryOf(outcomes, { deps, options, start: context.start.mode, seconds: sourcesSeconds });
   summary.partitions_written += datasets.partitions;
   if (datasets.focus !== undefined) summary.focus = datasets.focus;
   const upload = deps.target.uploads();
   if (upload !== undefined) summary.upload = upload;
-  summary.phase_seconds = {
-    prepare,
-    ...phaseSeconds(plan, outcomes, sourcesSeconds),
-    parquet: parquetSeconds,
-  };
+  summary.phase_seconds.prepare = prepare;
+  summary.phase_seconds.parquet = parquetSeconds;
   const rejected = [...outcomes.values()].reduce((sum, outcome) => sum + outcome.counts.rejected, 0);
   summary.status = statusOf(failure, deps.signal.aborted, rejected);
   if (failure !== undefined) summary.message = failure instanceof Error ? failure.message : String(failure);
@@ -99,49 +91,25 @@ async function runAndSummarize(
   return { summary, fatal };
 }
 
-/** The run summary's counts from the sources' outcomes (their names keep the summary's keys). */
+/** The run summary as the sources that ran fill it, each its own part; their seconds by phase. */
 function summaryOf(
-  outcomes: ReadonlyMap<string, SourceOutcome>,
-  run: { deps: ExportDeps; options: ExportOptions; start: RunSummary["scan_mode"] },
+  outcomes: ReadonlyMap<DeclaredSource, SourceOutcome>,
+  run: { deps: ExportDeps; options: ExportOptions; start: RunSummary["scan_mode"]; seconds: number },
 ): RunSummary {
-  const calls = outcomes.get("api calls");
-  const scan = calls?.details as CallsDetails | undefined;
-  const rereads = outcomes.get("pending re-reads");
-  const operations = outcomes.get("async operations")?.details as OperationFetchResult | undefined;
-  const pending = rereads?.details as PendingRereads | undefined;
-  const spenders = spendersSummary(outcomes);
-  const invoices = invoicesSummary(outcomes.get("invoices"));
-  const balance = balanceSummary(outcomes.get("balance"));
-  return {
+  const summary: RunSummary = {
     ...newRunSummary(run.options.runId),
-    scan_mode: scan?.start.mode ?? run.start,
+    scan_mode: run.start,
     requests: run.deps.client.stats.requests,
     retries: run.deps.client.stats.retries,
-    pages: calls?.counts.pages ?? 0,
-    records_seen: calls?.counts.seen ?? 0,
-    records_new: calls?.counts.inserted ?? 0,
-    records_updated: (calls?.counts.updated ?? 0) + (rereads?.counts.updated ?? 0),
-    records_rejected: (calls?.counts.rejected ?? 0) + (rereads?.counts.rejected ?? 0),
-    partitions_written: scan?.partitionsWritten ?? 0,
-    ...(scan === undefined || scan.foreignOrgCalls === 0 ? {} : { foreign_org_calls: scan.foreignOrgCalls }),
-    ...(operations === undefined ? {} : { operations }),
-    ...(pending === undefined ? {} : { pending_rereads: pending }),
-    ...(spenders === undefined ? {} : { spenders }),
-    ...(invoices === undefined ? {} : { invoices }),
-    ...(balance === undefined ? {} : { balance }),
   };
-}
-
-/** The sources' seconds by the phase each declares; what they did not account for goes to the scan. */
-function phaseSeconds(
-  plan: readonly DeclaredSource[],
-  outcomes: ReadonlyMap<string, SourceOutcome>,
-  total: number,
-): Omit<RunSummary["phase_seconds"], "prepare" | "parquet"> {
-  const phases = { scan: 0, account: 0, operations: 0 };
-  for (const source of plan) phases[source.phase] += outcomes.get(source.name)?.seconds ?? 0;
-  phases.scan += Math.max(0, total - phases.scan - phases.account - phases.operations);
-  return phases;
+  const phases = summary.phase_seconds;
+  for (const [source, outcome] of outcomes) {
+    source.summarize(summary, outcome);
+    phases[source.phase] += outcome.seconds;
+  }
+  // What the sources did not account for goes to the scan.
+  phases.scan += Math.max(0, run.seconds - phases.scan - phases.account - phases.operations);
+  return summary;
 }
 
 /** Seconds since the previous call: each phase is measured from where the one before it ended. */

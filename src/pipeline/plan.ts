@@ -1,16 +1,15 @@
 import type { ApiScope } from "../api/scope.js";
+import { apiCalls } from "../sources/apiCalls.js";
 import { apiTokens } from "../sources/apiTokens.js";
 import { asyncOperations } from "../sources/asyncOperations.js";
 import { balance } from "../sources/balance.js";
 import { type DeclaredSource, runDeclared } from "../sources/declaredSource.js";
 import { invoices } from "../sources/invoices.js";
-import { orgCalls } from "../sources/orgCalls.js";
 import { orgMembers } from "../sources/orgMembers.js";
 import { type SourceOutcome, stopsThePlan } from "../sources/outcome.js";
 import { pendingRereads } from "../sources/pendingRereads.js";
 import type { RunContext } from "../sources/runContext.js";
 import { serviceAccounts } from "../sources/serviceAccounts.js";
-import { userCalls } from "../sources/userCalls.js";
 
 /**
  * The sources of an export, in the order they run: the calls first (the account's spend, resumed
@@ -19,8 +18,8 @@ import { userCalls } from "../sources/userCalls.js";
  */
 export function exportPlan(scope: ApiScope): readonly DeclaredSource[] {
   return scope === "org"
-    ? [orgCalls, pendingRereads, apiTokens, serviceAccounts, orgMembers, invoices, balance, asyncOperations]
-    : [userCalls, pendingRereads, apiTokens, invoices, balance, asyncOperations];
+    ? [apiCalls, pendingRereads, apiTokens, serviceAccounts, orgMembers, invoices, balance, asyncOperations]
+    : [apiCalls, pendingRereads, apiTokens, invoices, balance, asyncOperations];
 }
 
 /**
@@ -28,18 +27,20 @@ export function exportPlan(scope: ApiScope): readonly DeclaredSource[] {
  * unless the run was stopped (SIGINT/SIGTERM), an earlier source failed in a way that stops the plan
  * (outcome.ts: a 401, the storage, a bug), or a source it needs did not store. After a partial
  * failure (an anomaly, an API that keeps failing) the sources that do not need the failed one still
- * run. A source that does not run has no outcome.
+ * run. A source that does not run has no outcome; one that does is handed the details of the
+ * source it needs.
  */
 export async function runPlan(
   plan: readonly DeclaredSource[],
   context: RunContext,
-): Promise<Map<string, SourceOutcome>> {
-  const outcomes = new Map<string, SourceOutcome>();
+): Promise<Map<DeclaredSource, SourceOutcome>> {
+  const outcomes = new Map<DeclaredSource, SourceOutcome>();
   for (const source of plan) {
     if (context.deps.signal.aborted) break;
     if ([...outcomes.values()].some((outcome) => stopsThePlan(outcome.kind))) break;
-    if (source.needs?.some((name) => outcomes.get(name)?.status !== "stored")) continue;
-    outcomes.set(source.name, await runDeclared(source, context, outcomes));
+    const needed = source.needs === undefined ? undefined : outcomes.get(source.needs);
+    if (source.needs !== undefined && needed?.status !== "stored") continue;
+    outcomes.set(source, await runDeclared(source, context, needed?.details));
   }
   return outcomes;
 }

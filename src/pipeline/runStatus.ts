@@ -1,5 +1,5 @@
 import { failureKind } from "../sources/outcome.js";
-import type { RunStatus } from "./runSummary.js";
+import type { RunStatus } from "../sources/runSummary.js";
 
 /**
  * The status a run ends with; the exit code follows from it (exitCodeOf in commands/export.ts). A

@@ -1,5 +1,8 @@
 import { OperationLoader } from "../load/operationLoader.js";
 import { isoTime } from "../log/isoTime.js";
+import { counted } from "../log/plural.js";
+import { apiCalls } from "./apiCalls.js";
+import type { CallsDetails } from "./calls/scanWithFallback.js";
 import type { DeclaredSource, SourceResult } from "./declaredSource.js";
 import { fetchOperations, type OperationFetchResult } from "./operations/fetchOperations.js";
 
@@ -8,14 +11,14 @@ import { fetchOperations, type OperationFetchResult } from "./operations/fetchOp
  * concurrently at an adaptive pace for calls inside --operations-window (and every stored one not
  * yet final), upserted in batches; a 404 is stored as not found and never asked again.
  */
-export const asyncOperations: DeclaredSource<OperationFetchResult> = {
+export const asyncOperations: DeclaredSource<OperationFetchResult, CallsDetails> = {
   name: "async operations",
   reads: "GET /async/operations/{id}",
   lands: "async_operations",
-  disposition: { kind: "merge", key: "id" },
-  position: "async_operations (final operations are not asked again)",
+  disposition: "merge on `id`",
+  position: "operations stored final are not asked again",
   optional: false,
-  needs: ["api calls"],
+  needs: apiCalls,
   phase: "operations",
   progress: "fetching operations",
   run: async (context): Promise<SourceResult<OperationFetchResult>> => {
@@ -46,4 +49,18 @@ export const asyncOperations: DeclaredSource<OperationFetchResult> = {
     };
     return { counts, ended: "complete", details: fetched };
   },
+  summarize: (summary, { details }) => {
+    if (details !== undefined) summary.operations = details;
+  },
+  describe: ({ operations }) =>
+    operations === undefined
+      ? []
+      : [
+          `  async operations fetched ${operations.fetched} (${operations.changed} changed, ${operations.not_found} not found, ${operations.rejected} rejected)`,
+          ...(operations.skipped_outside_window === 0
+            ? []
+            : [
+                `  async operations of ${counted(operations.skipped_outside_window, "call")} created before ${operations.window_start} left out (outside --operations-window; --operations all fetches them)`,
+              ]),
+        ],
 };

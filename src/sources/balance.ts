@@ -2,11 +2,13 @@ import { insertBalanceSnapshot } from "../load/balanceSnapshots.js";
 import { insertRejects } from "../load/insertRejects.js";
 import { storeOrRefuse } from "../load/storeOrRefuse.js";
 import { isoTime } from "../log/isoTime.js";
+import { groupDigits } from "../log/usdText.js";
 import { balanceRow } from "../transform/balanceRow.js";
 import { rawJsonForReject } from "../transform/recordJson.js";
 import type { DeclaredSource } from "./declaredSource.js";
 import type { RunContext } from "./runContext.js";
 import { type CommitCounts, type PageCounts, runSource, type Source } from "./runSource.js";
+import { accountStep } from "./runSummary.js";
 
 /** What the balance source stored: the credits' remaining monetary value, exact decimal text. */
 export interface BalanceDetails {
@@ -21,7 +23,7 @@ export const balance: DeclaredSource<BalanceDetails> = {
   name: "balance",
   reads: "GET /{user,org}/payment/balance",
   lands: "balance_snapshots",
-  disposition: { kind: "snapshot" },
+  disposition: "snapshot: one row a run",
   optional: true,
   phase: "account",
   progress: "reading the credits balance",
@@ -31,6 +33,22 @@ export const balance: DeclaredSource<BalanceDetails> = {
       ...(await runSource(source, { batchRecords: 1, signal: context.deps.signal })),
       details: source.details,
     };
+  },
+  summarize: (summary, outcome) => {
+    const remaining = outcome.details?.remaining_usd ?? null;
+    summary.balance = {
+      ...accountStep(outcome),
+      snapshots: remaining === null ? 0 : 1,
+      remaining_usd: remaining,
+    };
+  },
+  /** What is left, or why no snapshot was stored. */
+  describe: ({ balance: step }) => {
+    if (step === undefined) return [];
+    const left = step.remaining_usd;
+    if (left === null) return [`  credits balance not stored (${step.status})`];
+    const usedUp = /^0(?:\.0*)?$/.test(left) ? ", used up" : "";
+    return [`  credits left ${groupDigits(left)} USD${usedUp} (snapshot in balance_snapshots)`];
   },
 };
 

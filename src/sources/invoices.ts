@@ -1,11 +1,13 @@
 import { type InvoiceBatchCounts, replaceInvoices } from "../load/invoiceStore.js";
 import { Spool } from "../load/spool.js";
+import { counted } from "../log/plural.js";
 import { type InvoiceRows, invoiceRows } from "../transform/invoiceRow.js";
 import { applyPolicy } from "../transform/privacy.js";
 import type { DeclaredSource } from "./declaredSource.js";
 import type { Listing } from "./listing/listingSource.js";
 import { type ListingDetails, runListing } from "./listing/runListing.js";
 import type { RunContext } from "./runContext.js";
+import { accountStep } from "./runSummary.js";
 
 /** Invoices per page: an account has about one a month, but each may carry hundreds of lines. */
 const PAGE_LIMIT = 100;
@@ -20,11 +22,20 @@ export const invoices: DeclaredSource<ListingDetails<InvoiceBatchCounts>> = {
   name: "invoices",
   reads: "GET /{user,org}/payment/invoices",
   lands: "invoices, invoice_lines",
-  disposition: { kind: "replace", key: "id" },
+  disposition: "replace per invoice (its lines with it)",
   optional: true,
   phase: "account",
   progress: "fetching invoices",
   run: (context) => runListing("invoices", invoiceListing(context), context),
+  summarize: (summary, outcome) => {
+    summary.invoices = { ...accountStep(outcome), ...invoiceTotals(outcome.details) };
+  },
+  describe: ({ invoices: step }) =>
+    step?.status === "stored"
+      ? [
+          `  ${counted(step.invoices, "invoice")} stored (${step.new_invoices} new), ${counted(step.lines, "invoice line")}, ${step.rejected} rejected${step.rejected > 0 ? " (see the rejects table)" : ""}`,
+        ]
+      : [],
 };
 
 function invoiceListing(context: RunContext): Listing<InvoiceRows, InvoiceBatchCounts> {
@@ -49,7 +60,7 @@ function invoiceListing(context: RunContext): Listing<InvoiceRows, InvoiceBatchC
 }
 
 /** What the invoices source stored, summed over its batches. */
-export function invoiceTotals(details: ListingDetails<InvoiceBatchCounts> | undefined): InvoiceBatchCounts {
+function invoiceTotals(details: ListingDetails<InvoiceBatchCounts> | undefined): InvoiceBatchCounts {
   const totals: InvoiceBatchCounts = { invoices: 0, lines: 0, new_invoices: 0 };
   for (const batch of details?.batches ?? []) {
     totals.invoices += batch.invoices;

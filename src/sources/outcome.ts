@@ -12,7 +12,6 @@ import type { SourceCounts } from "./runSource.js";
 export type SourceStatus = "stored" | "skipped" | "failed";
 
 export interface SourceOutcome<Details = unknown> {
-  name: string;
   status: SourceStatus;
   /** Why it was skipped or failed. */
   message?: string;

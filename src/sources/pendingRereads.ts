@@ -1,4 +1,5 @@
 import { readCheckpoint } from "../load/checkpoint.js";
+import { apiCalls } from "./apiCalls.js";
 import { type PendingRereads, rereadPending } from "./calls/rereadPending.js";
 import type { CallsDetails } from "./calls/scanWithFallback.js";
 import type { DeclaredSource, SourceResult } from "./declaredSource.js";
@@ -9,19 +10,18 @@ import type { DeclaredSource, SourceResult } from "./declaredSource.js";
  * place: Zoo fills in price and stripe_invoice_item_id when it bills, which can be at month end.
  * Only after a scan that ended well and was not a full scan (which has just read every call).
  */
-export const pendingRereads: DeclaredSource<PendingRereads> = {
+export const pendingRereads: DeclaredSource<PendingRereads, CallsDetails> = {
   name: "pending re-reads",
   reads: "GET /{user,org}/api-calls/{id}",
   lands: "api_calls",
-  disposition: { kind: "update", key: "id" },
-  position: "internal.pending_rereads (when each call was last asked)",
+  disposition: "update on `id`",
+  position: "when each call was last asked, `internal.pending_rereads`",
   optional: false,
-  needs: ["api calls"],
+  needs: apiCalls,
   phase: "scan",
   progress: "re-reading calls pending billing",
-  run: async (context, earlier): Promise<SourceResult<PendingRereads>> => {
+  run: async (context, scan): Promise<SourceResult<PendingRereads>> => {
     const { deps, options, checkpoint, calls } = context;
-    const scan = earlier.get("api calls")?.details as CallsDetails | undefined;
     const stored = checkpoint.highWaterCreated;
     const nothing = {
       counts: { pages: 0, seen: 0, inserted: 0, updated: 0, rejected: 0 },
@@ -65,4 +65,15 @@ export const pendingRereads: DeclaredSource<PendingRereads> = {
       details: result.rereads,
     };
   },
+  summarize: (summary, { counts, details }) => {
+    summary.records_updated += counts.updated;
+    summary.records_rejected += counts.rejected;
+    if (details !== undefined) summary.pending_rereads = details;
+  },
+  describe: ({ pending_rereads: rereads }) =>
+    rereads === undefined || rereads.asked === 0
+      ? []
+      : [
+          `  calls pending billing re-read ${rereads.asked} (${rereads.settled} settled, ${rereads.still_pending} still pending, ${rereads.not_found} not found, ${rereads.left} left for the next run)`,
+        ],
 };

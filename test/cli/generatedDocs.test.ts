@@ -6,9 +6,10 @@ import { afterAll, describe, expect, test } from "vitest";
 import { REPO_ROOT, requireBuiltCli } from "../helpers/cli.js";
 
 /**
- * docs/cli.md and the warehouse reference pages are generated from the code (the commander program
- * and the COMMENTs of a fresh warehouse) by scripts/gen-docs.mjs: a flag, a column or a comment
- * that changes without `npm run docs:gen` fails here, naming the pages and the command to run.
+ * docs/cli.md, the warehouse reference pages and the sources table of docs/how-a-run-works.md are
+ * generated from the code (the commander program, the COMMENTs of a fresh warehouse, the sources
+ * exportPlan() declares) by scripts/gen-docs.mjs: a flag, a column, a comment or a source that
+ * changes without `npm run docs:gen` fails here, naming the pages and the command to run.
  */
 const SCRIPT = path.join(REPO_ROOT, "scripts/gen-docs.mjs");
 const GENERATED = [
@@ -46,6 +47,18 @@ describe("the generated docs pages", () => {
     expect(status).toBe(1);
     expect(stderr).toContain("docs/cli.md, docs/warehouse-reference-billing.md differ");
     expect(stderr).toContain("run `npm run docs:gen`");
+  });
+
+  test("the sources table of how-a-run-works.md is the plan's: a row edited by hand is named", () => {
+    const docs = path.join(scratch, "docs-sources");
+    cpSync(path.join(REPO_ROOT, "docs"), docs, { recursive: true });
+    const page = path.join(docs, "how-a-run-works.md");
+    const text = readFileSync(page, "utf8");
+    expect(text).toContain("| service accounts (org) | `GET /org/service-accounts` | `service_accounts` |");
+    writeFileSync(page, text.replace("| snapshot: one row a run |", "| append |"));
+    const { status, stderr } = check(docs);
+    expect(status).toBe(1);
+    expect(stderr).toContain("docs/how-a-run-works.md differs");
   });
 
   test.each(GENERATED)("docs/%s names every command or object it documents", (page) => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { describeRun } from "../../src/commands/export.js";
 import { loadExportConfig } from "../../src/config/exportConfig.js";
-import type { RunSummary } from "../../src/pipeline/runSummary.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import type { RunSummary } from "../../src/sources/runSummary.js";
 import { exportOnce, tempWorkspace } from "../helpers/exportHarness.js";
 
 /**

@@ -9,7 +9,7 @@ import { type ExportFlags, loadExportConfig } from "../../src/config/exportConfi
 import { openWarehouse, type Warehouse } from "../../src/load/database.js";
 import { type Logger, silentLogger } from "../../src/log/logger.js";
 import { silentProgress } from "../../src/log/progress.js";
-import type { RunSummary } from "../../src/pipeline/runSummary.js";
+import type { RunSummary } from "../../src/sources/runSummary.js";
 
 /** A temp dir per test with the default layout: db, key file and Parquet dataset inside it. */
 export async function tempWorkspace(): Promise<{

@@ -3,7 +3,7 @@ import { createServer, type Socket } from "node:net";
 import { describe, expect, test } from "vitest";
 import { describeRun } from "../../src/commands/export.js";
 import { loadExportConfig } from "../../src/config/exportConfig.js";
-import { newRunSummary, type RunSummary } from "../../src/pipeline/runSummary.js";
+import { newRunSummary, type RunSummary } from "../../src/sources/runSummary.js";
 import { HANG_BOUND_MS, spawnCli } from "../helpers/cli.js";
 import {
   errorBody,

@@ -4,10 +4,10 @@ import { loadExportConfig } from "../../src/config/exportConfig.js";
 import { describeCostSummary } from "../../src/load/costSummary.js";
 import { counted } from "../../src/log/plural.js";
 import { packParts, textWidth, wrapLine } from "../../src/log/terminalText.js";
-import { newRunSummary, type RunSummary } from "../../src/pipeline/runSummary.js";
 import type { ReportFigures } from "../../src/report/figures.js";
 import { renderTerminal } from "../../src/report/terminal.js";
 import { groupCount, groupDigits } from "../../src/report/usd.js";
+import { newRunSummary, type RunSummary } from "../../src/sources/runSummary.js";
 import { spawnCli } from "../helpers/cli.js";
 import { buildWarehouse } from "./fixtures.js";
 

@@ -13,7 +13,7 @@ const FLOORS: Record<string, number> = {
   pipeline: 7, // the plan: which sources run in which order, the run's status and summary
   report: 7, // the report command's reading and rendering
   check: 7, // the check command: rules, alerts, the forecast backtest
-  sources: 6, // one declaration per API resource, and the one runner that runs any of them
+  sources: 6, // one declaration per API resource and its part of the run summary, the one runner
   config: 5, // flags + environment -> a typed config
   operations: 5, // operation view, wait and save-outputs helpers (saving uses load's file helpers)
   extract: 4, // HTTP paging and fetching only

@@ -2,7 +2,7 @@ import { expect, test } from "vitest";
 import { exitCodeOf } from "../../src/commands/export.js";
 import { ExitCode, ZooUsageError } from "../../src/errors.js";
 import { statusOf } from "../../src/pipeline/runStatus.js";
-import { newRunSummary, type RunStatus, type RunSummary } from "../../src/pipeline/runSummary.js";
+import { newRunSummary, type RunStatus, type RunSummary } from "../../src/sources/runSummary.js";
 
 /**
  * How a run's end maps to its status (stored in the runs table, printed) and to the exit code. A

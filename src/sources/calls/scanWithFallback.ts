@@ -1,6 +1,6 @@
 import { ZooUsageError } from "../../errors.js";
 import { forgetPositions } from "../../load/checkpoint.js";
-import type { DeclaredSource, SourceResult } from "../declaredSource.js";
+import type { SourceResult } from "../declaredSource.js";
 import type { RunContext } from "../runContext.js";
 import { type ScanResult, scanApiCalls } from "./scanApiCalls.js";
 import type { StartPoint } from "./startPoint.js";
@@ -41,19 +41,4 @@ export async function scanWithFallback(context: RunContext): Promise<SourceResul
 function withDetails(scan: ScanResult, start: StartPoint): SourceResult<CallsDetails> {
   const { counts, ended, failure, ...details } = scan;
   return { counts, ended, ...(failure === undefined ? {} : { failure }), details: { ...details, start } };
-}
-
-/** The calls as a declared source: the user's or the org's listing, one engine (ApiCallsSource). */
-export function callsSource(reads: string): DeclaredSource<CallsDetails> {
-  return {
-    name: "api calls",
-    reads,
-    lands: "api_calls",
-    disposition: { kind: "merge", key: "id" },
-    position: "internal.export_state (sealed page token), internal.page_ladder",
-    optional: false,
-    phase: "scan",
-    progress: "fetching",
-    run: (context) => scanWithFallback(context),
-  };
 }

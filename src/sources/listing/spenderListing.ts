@@ -1,7 +1,10 @@
 import { type SpenderTable, upsertSpenders } from "../../load/spenderTables.js";
+import { counted } from "../../log/plural.js";
 import type { CheckedItems, MemberRecord, TokenRecord } from "../../transform/spenderRows.js";
 import type { DeclaredSource } from "../declaredSource.js";
+import type { SourceStatus } from "../outcome.js";
 import type { RunContext } from "../runContext.js";
+import type { RunSummary } from "../runSummary.js";
 import type { CheckedItem, Listing } from "./listingSource.js";
 import { type ListingDetails, runListing } from "./runListing.js";
 
@@ -43,7 +46,11 @@ export function spenderListing<Row extends TokenRecord | MemberRecord>(
   };
 }
 
-/** A listing of who holds the tokens as a declared source: merged on id, skipped on 403/404. */
+/**
+ * A listing of who holds the tokens as a declared source: merged on id, skipped on 403/404. The
+ * three listings make one part of the summary (RunSummary.spenders), each adding to it in the order
+ * they ran: failed when one failed, skipped when every one that ran was skipped, else stored.
+ */
 export function spenderSource<Row extends TokenRecord | MemberRecord>(spec: {
   name: string;
   path: string;
@@ -55,11 +62,43 @@ export function spenderSource<Row extends TokenRecord | MemberRecord>(spec: {
     name: spec.name,
     reads: `GET ${spec.path}`,
     lands: spec.table,
-    disposition: { kind: "merge", key: "id" },
+    disposition: "merge on `id`",
     optional: true,
     phase: "account",
     progress: `fetching ${spec.name}`,
     run: (context) =>
       runListing(spec.name, spenderListing(context, { ...spec, check: spec.check(context) }), context),
+    summarize: (summary, { status, counts, seconds, message, details }) => {
+      const part = summary.spenders ?? {
+        // What the first listing did replaces it.
+        status: "skipped",
+        api_tokens: 0,
+        service_accounts: 0,
+        org_members: 0,
+        skipped_listings: [],
+        rejected: 0,
+        seconds: 0,
+      };
+      const either = (wanted: SourceStatus) => part.status === wanted || status === wanted;
+      const messages = [part.message, message].filter((text) => text !== undefined);
+      summary.spenders = {
+        ...part,
+        status: either("failed") ? "failed" : either("stored") ? "stored" : "skipped",
+        [spec.table]: details?.rows ?? 0,
+        skipped_listings: [...part.skipped_listings, ...(status === "skipped" ? [spec.path] : [])],
+        rejected: part.rejected + counts.rejected,
+        seconds: part.seconds + seconds,
+        ...(messages.length === 0 ? {} : { message: messages.join("; ") }),
+      };
+    },
   };
+}
+
+/** The three listings' one line of the printed summary. */
+export function describeSpenders({ spenders }: RunSummary): string[] {
+  if (spenders === undefined) return [];
+  const { api_tokens, service_accounts, org_members } = spenders;
+  return [
+    `  who spent it: ${counted(api_tokens, "API token")}, ${counted(service_accounts, "service account")}, ${counted(org_members, "org member")} listed`,
+  ];
 }

@@ -1,9 +1,9 @@
 import type { UploadStats } from "../load/datasetTarget.js";
 import type { FocusWrite } from "../load/focusDataset.js";
 import type { FinishedRun } from "../load/runHistory.js";
-import type { PendingRereads } from "../sources/calls/rereadPending.js";
-import type { OperationFetchResult } from "../sources/operations/fetchOperations.js";
-import type { SourceStatus } from "../sources/outcome.js";
+import type { PendingRereads } from "./calls/rereadPending.js";
+import type { OperationFetchResult } from "./operations/fetchOperations.js";
+import type { SourceOutcome, SourceStatus } from "./outcome.js";
 
 export type RunStatus = "completed" | "partial" | "failed" | "interrupted";
 
@@ -70,7 +70,7 @@ export interface RunSummary extends FinishedRun {
  * anomaly, after storing what it read; the run ends partial).
  */
 export interface AccountStepSummary {
-  status: AccountStepStatus;
+  status: SourceStatus;
   /** Items that did not validate: in `rejects` with the reason (the run ends partial). */
   rejected: number;
   /** Wall time of the step; phase_seconds.account is the three steps together. */
@@ -79,7 +79,15 @@ export interface AccountStepSummary {
   message?: string;
 }
 
-export type AccountStepStatus = SourceStatus;
+/** An account source's outcome in the shape every account step shares. */
+export function accountStep(outcome: SourceOutcome): AccountStepSummary {
+  return {
+    status: outcome.status,
+    rejected: outcome.counts.rejected,
+    seconds: outcome.seconds,
+    ...(outcome.message === undefined ? {} : { message: outcome.message }),
+  };
+}
 
 /** What the run listed of who holds the tokens (RunSummary.spenders). */
 export interface SpendersSummary extends AccountStepSummary {

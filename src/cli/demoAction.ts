@@ -3,7 +3,7 @@ import { ExitCode, type ExitCodeValue } from "../errors.js";
 import { createLogger } from "../log/logger.js";
 import { wrapLine } from "../log/terminalText.js";
 import { startSimulator } from "../sim/index.js";
-import { type ExportOutput, prepareRun } from "./exportAction.js";
+import { type ExportOutput, prepareRun } from "./exportPreparation.js";
 import { exportAndSummarise } from "./exportRun.js";
 import { type CliIo, stderrLine } from "./io.js";
 import { RunLine } from "./runLine.js";

@@ -11,8 +11,8 @@ import { printableLines } from "../log/printable.js";
 import { createProgress, type Progress } from "../log/progress.js";
 import { isS3Url } from "../objectStore/s3Location.js";
 import type { RunSummary } from "../sources/runSummary.js";
-import type { ExportOutput, PreparedRun } from "./exportAction.js";
 import { checkAfterExport } from "./exportCheck.js";
+import type { ExportOutput, PreparedRun } from "./exportPreparation.js";
 import { type CliIo, stderrLine } from "./io.js";
 import type { RunLine } from "./runLine.js";
 

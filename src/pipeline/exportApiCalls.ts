@@ -12,14 +12,13 @@ import { newRunSummary, type RunSummary } from "../sources/runSummary.js";
 import { exportPlan, runPlan } from "./plan.js";
 import { DATASETS, prepareRun } from "./prepareRun.js";
 import { statusOf } from "./runStatus.js";
-import { claimRunScope } from "./scopeOwner.js";
 import { RunWarnings } from "./warnings.js";
 
 export type { ExportDeps, ExportOptions } from "../sources/exportSettings.js";
 
 /**
- * One export run: claim the warehouse's scope and owner, prepare (the run recorded, the start point
- * chosen), run the plan's sources (exportPlan), then rewrite the Parquet partitions that changed,
+ * One export run: prepare (the warehouse's scope and owner claimed, the run recorded, the start
+ * point chosen), run the plan's sources (exportPlan), then rewrite the Parquet partitions that changed,
  * also after a failure, for what was committed. The summary is made from the sources' outcomes.
  * A failure that stops the plan (outcome.ts) is thrown after the run is recorded.
  */
@@ -32,8 +31,7 @@ export async function exportApiCalls(
   const lap = phaseClock(deps.now, startedAt);
   const warnings = new RunWarnings((line) => logger.warn(line));
   const warn = (message: string, kind?: string) => warnings.add(message, kind);
-  const owner = await claimRunScope(deps, options);
-  const context = await prepareRun(deps, options, startedAt, warn, owner);
+  const context = await prepareRun(deps, options, startedAt, warn);
   let ran: { summary: RunSummary; fatal: SourceOutcome | undefined };
   try {
     ran = await runAndSummarize(context, lap, warnings);
@@ -167,8 +165,9 @@ async function writeDatasets(
 /** A run that failed before its summary was made: recorded failed, never left 'running'. */
 async function recordUnexpected(deps: ExportDeps, runId: string, error: unknown): Promise<void> {
   const message = error instanceof Error ? error.message : String(error);
+  const failed: RunSummary = { ...newRunSummary(runId), status: "failed", message };
   try {
-    await finishRun(deps.warehouse, { ...newRunSummary(runId), status: "failed", message }, deps.now());
+    await finishRun(deps.warehouse, failed, deps.now());
   } catch (cause) {
     deps.logger.warn(`could not record the run in the runs table: ${(cause as Error).message}`);
   }

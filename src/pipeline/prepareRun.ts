@@ -4,7 +4,6 @@ import { clampHighWater, readCheckpoint } from "../load/checkpoint.js";
 import { markMissingPartitions } from "../load/parquetExport.js";
 import { startRun } from "../load/runHistory.js";
 import { reconcileSettings } from "../load/storedSettings.js";
-import type { ScopeOwner } from "../load/warehouseScope.js";
 import { isoTime } from "../log/isoTime.js";
 import { CLOCK_TOLERANCE_MS, FutureCalls } from "../sources/calls/futureCalls.js";
 import type { ScanContext } from "../sources/calls/scanApiCalls.js";
@@ -13,6 +12,7 @@ import type { ExportDeps, ExportOptions } from "../sources/exportSettings.js";
 import type { RunContext } from "../sources/runContext.js";
 import type { TransformContext } from "../transform/apiCallRow.js";
 import { EndpointTemplater } from "../transform/endpointTemplate.js";
+import { claimRunScope } from "./scopeOwner.js";
 
 /** The Parquet datasets, each partitioned by the UTC month or day of its time column. */
 export const DATASETS = [
@@ -21,18 +21,19 @@ export const DATASETS = [
 ] as const;
 
 /**
- * Before the first request: the run is recorded as started, the stored position is read (a
- * far-future high-water mark brought back), the settings reconciled, the start point chosen, and
- * the partitions missing from the dataset marked to be written. Returns what the sources run with.
+ * Before the first request: the warehouse's scope and owner claimed, the run recorded as started,
+ * the stored position read (a far-future high-water mark brought back), the settings reconciled,
+ * the partitions missing from the dataset marked to be written, and the start point chosen.
+ * Returns what the sources run with: the scan's loader, transform context and clock bounds too.
  */
 export async function prepareRun(
   deps: ExportDeps,
   options: ExportOptions,
   startedAt: Date,
   warn: (message: string, kind?: string) => void,
-  owner: ScopeOwner,
 ): Promise<RunContext> {
   const { warehouse, logger } = deps;
+  const owner = await claimRunScope(deps, options);
   await mkdir(options.spoolDir, { recursive: true, mode: 0o700 });
   await startRun(warehouse, options.runId, startedAt);
   const clampedFrom = await clampHighWater(warehouse, startedAt, CLOCK_TOLERANCE_MS);
@@ -43,14 +44,6 @@ export async function prepareRun(
   const checkpoint = await readCheckpoint(warehouse);
   const settingsNote = await reconcileSettings(warehouse, options);
   if (settingsNote !== undefined) logger.info(settingsNote);
-  const start = await chooseStartPoint(warehouse, checkpoint, {
-    fullRefresh: options.fullRefresh,
-    lookbackMs: options.lookbackMs,
-    secrets: deps.secrets,
-  });
-  // A stored resume position this run cannot use is said out loud; --full-refresh drops it by choice.
-  if (start.mode === "full" && checkpoint.resumeToken !== null && !options.fullRefresh) warn(start.reason);
-  logger.info(`scan: ${start.reason}`);
   for (const dataset of DATASETS) {
     const missing = await markMissingPartitions(warehouse, {
       ...dataset,
@@ -62,24 +55,29 @@ export async function prepareRun(
         `${missing} ${dataset.dataset} partition(s) missing from ${options.outDir}; they will be written`,
       );
   }
-  const calls = scanContext(deps, options, startedAt, warn, owner);
-  return { deps, options, warn, startedAt, owner, checkpoint, start, calls };
-}
-
-/** The loader, transform context and clock bounds the scan and the re-reads share. */
-function scanContext(
-  deps: ExportDeps,
-  options: ExportOptions,
-  startedAt: Date,
-  warn: (message: string, kind?: string) => void,
-  owner: ScopeOwner,
-): ScanContext {
   const transform: TransformContext = {
     templater: new EndpointTemplater(),
     secrets: deps.secrets,
     privacy: options.privacy,
     maxPriceUsd: options.maxPriceUsd,
   };
-  const loader = new ApiCallLoader(deps.warehouse, { ...options, transform, onWarning: warn, now: deps.now });
-  return { deps, options, loader, transform, future: new FutureCalls(startedAt), warn, owner };
+  const loader = new ApiCallLoader(warehouse, { ...options, transform, onWarning: warn, now: deps.now });
+  const calls: ScanContext = {
+    deps,
+    options,
+    loader,
+    transform,
+    future: new FutureCalls(startedAt),
+    warn,
+    owner,
+  };
+  const start = await chooseStartPoint(warehouse, checkpoint, {
+    fullRefresh: options.fullRefresh,
+    lookbackMs: options.lookbackMs,
+    secrets: deps.secrets,
+  });
+  // A stored resume position this run cannot use is said out loud; --full-refresh drops it by choice.
+  if (start.mode === "full" && checkpoint.resumeToken !== null && !options.fullRefresh) warn(start.reason);
+  logger.info(`scan: ${start.reason}`);
+  return { deps, options, warn, startedAt, owner, checkpoint, start, calls };
 }

@@ -1,5 +1,4 @@
 import { centsDown, centsHalfUp } from "./centRounding.js";
-import type { InvoiceStatus } from "./invoiceBook.js";
 import type { InvoiceCurrency, InvoiceShape } from "./invoiceShape.js";
 
 /**
@@ -16,6 +15,9 @@ import type { InvoiceCurrency, InvoiceShape } from "./invoiceShape.js";
 const TAX_PER_10000 = 825;
 const TAX_LINE_DESCRIPTION = "Sales tax (8.25%)";
 /** The coupon's percentage, off the invoice or off each usage line. */
+/** A Stripe invoice's status. */
+export type InvoiceStatus = "draft" | "open" | "paid" | "uncollectible" | "void";
+
 export const COUPON_PERCENT = 10;
 /** The customer's balance applied by SimulatorOptions.customerBalance: $5.00, a credit. */
 const CUSTOMER_BALANCE_MICROS = 5_000_000;

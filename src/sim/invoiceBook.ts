@@ -3,11 +3,9 @@ import type { AccountLedger, CreditLedger } from "./creditLedger.js";
 import { BILLABLE, INVOICE_RUN_US } from "./creditLedger.js";
 import {
   chargeLines,
-  type InvoiceCharges,
-  type InvoiceSettlement,
+  type InvoiceStatus,
   type LineDraft,
   PLAIN_SETTLEMENT,
-  type SimInvoiceLine,
   settle,
 } from "./invoiceAmounts.js";
 import {
@@ -20,32 +18,13 @@ import {
 } from "./invoiceItems.js";
 import { listedInvoices } from "./invoiceListing.js";
 import type { InvoiceShape } from "./invoiceShape.js";
+import type { SimInvoice } from "./simInvoice.js";
 import type { UserProfile } from "./users.js";
 
 /** How much a planted disagreement adds to its line (SimulatorOptions.invoiceDisagreement). */
 export const PLANTED_DIFFERENCE_MICROS = 1_230_000;
 /** The amount of the planted extra line (SimulatorOptions.extraInvoiceLine). */
 export const EXTRA_LINE_MICROS = 2_500_000;
-
-export type InvoiceStatus = "draft" | "open" | "paid" | "uncollectible" | "void";
-
-/** One invoice: an account's invoice period, all its lines, its amounts and what was paid. */
-export interface SimInvoice {
-  id: string;
-  number: string;
-  customerId: string;
-  customerEmail: string | undefined;
-  month: number;
-  createdUs: number;
-  status: InvoiceStatus;
-  subscriptionId: string | null;
-  /** Stripe's lowercase currency code ("usd"), of the invoice and of every line. */
-  currency: string;
-  /** Every line, also those `lines` leaves out when cut (SimulatorOptions.invoiceLinesLimit). */
-  lines: SimInvoiceLine[];
-  charges: InvoiceCharges;
-  settlement: InvoiceSettlement;
-}
 
 /** The planted shapes land on the account of user 0. */
 export interface InvoiceSource {

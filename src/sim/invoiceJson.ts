@@ -1,6 +1,6 @@
 import { COUPON_PERCENT } from "./invoiceAmounts.js";
-import type { SimInvoice } from "./invoiceBook.js";
 import type { InvoiceShape } from "./invoiceShape.js";
+import type { SimInvoice } from "./simInvoice.js";
 import { formatMicros } from "./time.js";
 
 /** Micro-dollars as the exact decimal text of a JSON number ("12.3", "0"). */

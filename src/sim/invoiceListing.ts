@@ -1,7 +1,13 @@
-import { balanceApplied, refundOf, type SimInvoiceLine, settle } from "./invoiceAmounts.js";
-import type { InvoiceStatus, SimInvoice } from "./invoiceBook.js";
+import {
+  balanceApplied,
+  type InvoiceStatus,
+  refundOf,
+  type SimInvoiceLine,
+  settle,
+} from "./invoiceAmounts.js";
 import { derivedStripeId } from "./invoiceItems.js";
 import type { InvoiceShape } from "./invoiceShape.js";
+import type { SimInvoice } from "./simInvoice.js";
 import { US_PER_DAY } from "./time.js";
 
 /** Whose listing, when, in which shape. */

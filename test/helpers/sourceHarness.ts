@@ -40,10 +40,7 @@ export async function runContextFor(baseUrl: string, dir: string) {
   };
   const runOptions = { ...options, runId: "source-test", spoolDir: path.join(dir, "spool") };
   const warn = (message: string) => warnings.push(message);
-  const context: RunContext = await prepareRun(deps, runOptions, new Date(), warn, {
-    scope: "user",
-    ownerId: null,
-  });
+  const context: RunContext = await prepareRun(deps, runOptions, new Date(), warn);
   return {
     context,
     warnings,

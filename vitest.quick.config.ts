@@ -32,7 +32,6 @@ export const NOT_QUICK = [
   "test/load/reconciliation.test.ts",
   "test/load/warehouseLock.test.ts",
   "test/load/warehouseTemplate.test.ts",
-  "test/sim/simCommand.test.ts",
   "test/sim/ties.test.ts",
 ];
 

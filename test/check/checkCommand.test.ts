@@ -3,17 +3,15 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { spawnCli } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
 import { queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 import { simHistory } from "../helpers/simHistory.js";
 
 /**
- * `zoo-usage check` and `export --check` as cron runs them, on the built CLI: exit codes (0 quiet, 1
- * an alert, 2 a config error naming the line and field), JSON and people lines, and an alert
- * reported once a day (recorded in internal.alert_state) unless --all.
+ * `zoo-usage check` and `export --check` as cron runs them, through the CLI (in-process): exit
+ * codes (0 quiet, 1 an alert, 2 a config error naming the line and field), JSON and people lines,
+ * and an alert reported once a day (recorded in internal.alert_state) unless --all.
  */
-
-const BOUND_MS = 60_000;
 let history: { db: string; cleanup: () => Promise<void> };
 let workspace: Awaited<ReturnType<typeof tempWorkspace>>;
 
@@ -31,31 +29,34 @@ describe("zoo-usage check", () => {
   test("a rules file with a bad field is a config error (2) naming the line and the field", async () => {
     const rules = path.join(workspace.dir, "bad.conf");
     await writeFile(rules, "# nightly\nbudget usd=500 actual=80\nspike factor=three\n");
-    const result = await spawnCli(["check", "--db", history.db, "--rules", rules], { timeoutMs: BOUND_MS });
+    const result = await runCli(["check", "--db", history.db, "--rules", rules]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("bad.conf line 3: spike: factor must be a non-negative number");
     expect(result.stdout).toBe("");
   });
 
   test("no rule at all is a config error too", async () => {
-    const result = await spawnCli(["check", "--db", history.db], { timeoutMs: BOUND_MS });
+    const result = await runCli(["check", "--db", history.db]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("no rule to check");
   });
 
   test("nothing fires: exit 0, nothing printed (cron mails nothing)", async () => {
-    const result = await spawnCli(
-      ["check", "--db", history.db, "--stale-hours", "26", "--now", "2026-11-01T02:00:00Z"],
-      { timeoutMs: BOUND_MS },
-    );
+    const result = await runCli([
+      "check",
+      "--db",
+      history.db,
+      "--stale-hours",
+      "26",
+      "--now",
+      "2026-11-01T02:00:00Z",
+    ]);
     expect(result).toMatchObject({ code: 0, stdout: "" });
   });
 
   test("an alert is reported once a day: JSON line, then quiet, --all again, the next day again", async () => {
     const at = (now: string, ...more: string[]) =>
-      spawnCli(["check", "--db", history.db, "--stale-hours", "26", "--now", now, "--json", ...more], {
-        timeoutMs: BOUND_MS,
-      });
+      runCli(["check", "--db", history.db, "--stale-hours", "26", "--now", now, "--json", ...more]);
     const first = await at("2026-11-02T06:00:00Z");
     expect(first.code).toBe(1);
     expect(
@@ -82,10 +83,15 @@ describe("zoo-usage check", () => {
     expect((await at("2026-11-02T08:00:00Z", "--all")).code).toBe(1);
     // Four hours on, 34.0 is 13% above what was reported: reported again.
     expect((await at("2026-11-02T10:00:00Z")).code).toBe(1);
-    const nextDay = await spawnCli(
-      ["check", "--db", history.db, "--stale-hours", "26", "--now", "2026-11-03T06:00:00Z"],
-      { timeoutMs: BOUND_MS },
-    );
+    const nextDay = await runCli([
+      "check",
+      "--db",
+      history.db,
+      "--stale-hours",
+      "26",
+      "--now",
+      "2026-11-03T06:00:00Z",
+    ]);
     expect(nextDay.code).toBe(1);
     expect(nextDay.stdout.trim()).toBe(
       "stale: export, 2026-11-01T00:00:00Z: 54.0 hours reaches 26 hours (the last completed run ended 2026-11-01 00:00 UTC)",
@@ -93,7 +99,7 @@ describe("zoo-usage check", () => {
   });
 
   test("--backtest on a short history says there is nothing to replay yet", async () => {
-    const result = await spawnCli(["check", "--db", history.db, "--backtest"], { timeoutMs: BOUND_MS });
+    const result = await runCli(["check", "--db", history.db, "--backtest"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("nothing to replay yet");
   });
@@ -114,21 +120,18 @@ describe("export --check", () => {
     const out = path.join(workspace.dir, "export-check");
     const bad = path.join(workspace.dir, "bad-export.conf");
     await writeFile(bad, "stale hour=26\n");
-    const refused = await spawnCli(
+    const refused = await runCli(
       ["export", "--base-url", sim.url, "--db", db, "--out", out, "--check", bad],
-      {
-        env,
-        timeoutMs: BOUND_MS,
-      },
+      { env },
     );
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("bad-export.conf line 1: stale: unknown field hour");
     expect(existsSync(db)).toBe(false);
     const rules = path.join(workspace.dir, "nightly.conf");
     await writeFile(rules, "invoice-difference usd=0\nstale hours=26\n");
-    const result = await spawnCli(
+    const result = await runCli(
       ["export", "--base-url", sim.url, "--db", db, "--out", out, "--check", rules, "--json"],
-      { env, timeoutMs: BOUND_MS },
+      { env },
     );
     expect(result.code).toBe(1);
     const lines = result.stdout

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { spawnCli } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
 import { queryDb } from "../helpers/exportHarness.js";
 import { simHistory } from "../helpers/simHistory.js";
 
@@ -27,7 +27,7 @@ test("--json and --html carry the forecast of forecast_month, its range and its 
     "SELECT CAST(forecast_usd AS VARCHAR) AS f, CAST(forecast_low_usd AS VARCHAR) AS lo, CAST(forecast_high_usd AS VARCHAR) AS hi, days_ahead FROM forecast_month",
   );
   expect(expected?.days_ahead).toBe(17);
-  const json = await spawnCli(["report", "--db", history.db, "--json"], { timeoutMs: 60_000 });
+  const json = await runCli(["report", "--db", history.db, "--json"]);
   expect(json.code, json.stderr).toBe(0);
   const { forecast } = JSON.parse(json.stdout) as {
     forecast: {
@@ -47,7 +47,7 @@ test("--json and --html carry the forecast of forecast_month, its range and its 
   expect(forecast.days).toHaveLength(17);
 
   const page = path.join(path.dirname(history.db), "report.html");
-  const html = await spawnCli(["report", "--db", history.db, "--html", page], { timeoutMs: 60_000 });
+  const html = await runCli(["report", "--db", history.db, "--html", page]);
   expect(html.code, html.stderr).toBe(0);
   const text = await readFile(page, "utf8");
   expect(text).toContain("Forecast, 2026-10");

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createDataset, type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { spawnCli } from "../helpers/cli.js";
+import { runCli, whileRunning } from "../helpers/cli.js";
 
 const OPTIONS = { seed: 5, calls: 3000, days: 20, users: 2 };
 
@@ -24,7 +24,7 @@ function findOperation(
   return undefined;
 }
 
-describe("zoo-usage operation get (the built CLI)", () => {
+describe("zoo-usage operation get", () => {
   let sim: RunningSimulator;
   let env: Record<string, string>;
 
@@ -37,7 +37,7 @@ describe("zoo-usage operation get (the built CLI)", () => {
   test("a completed conversion: readable summary, outputs counted not dumped, exit 0", async () => {
     const operation = findOperation(sim, (op) => op.type === "file_conversion" && op.status === "completed");
     expect(operation).toBeDefined();
-    const result = await spawnCli(["operation", "get", String(operation?.id)], { env });
+    const result = await runCli(["operation", "get", String(operation?.id)], { env });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(`Operation ${String(operation?.id)}`);
     expect(result.stdout).toMatch(/type\s+file_conversion/);
@@ -53,7 +53,7 @@ describe("zoo-usage operation get (the built CLI)", () => {
     const operation = findOperation(sim, (op) => op.type === "file_conversion" && op.status === "completed");
     const dir = await mkdtemp(path.join(os.tmpdir(), "zoo-usage-outputs-"));
     try {
-      const result = await spawnCli(
+      const result = await runCli(
         ["operation", "get", String(operation?.id), "--json", "--save-outputs", dir],
         { env },
       );
@@ -74,18 +74,18 @@ describe("zoo-usage operation get (the built CLI)", () => {
   test("a failed operation prints its error and exits 5", async () => {
     const operation = findOperation(sim, (op) => op.status === "failed");
     expect(operation).toBeDefined();
-    const result = await spawnCli(["operation", "get", String(operation?.id)], { env });
+    const result = await runCli(["operation", "get", String(operation?.id)], { env });
     expect(result.code).toBe(5);
     expect(result.stdout).toContain(String(operation?.error));
   });
 
   test("not found (or another user's): exit 3 with the hint; a malformed id: exit 2", async () => {
-    const missing = await spawnCli(["operation", "get", "00000000-0000-4000-8000-000000000000"], { env });
+    const missing = await runCli(["operation", "get", "00000000-0000-4000-8000-000000000000"], { env });
     expect(missing.code).toBe(3);
     expect(missing.stderr).toMatch(/404/);
     expect(missing.stderr).toMatch(/another user/);
     expect(missing.stderr).toMatch(/request id/);
-    const malformed = await spawnCli(["operation", "get", "nope"], { env });
+    const malformed = await runCli(["operation", "get", "nope"], { env });
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toMatch(/not a UUID/);
   });
@@ -105,7 +105,7 @@ describe("zoo-usage operation get (the built CLI)", () => {
     test("gives up at the timeout with exit 5", async () => {
       const operation = findOperation(busySim, unfinished, busy);
       expect(operation).toBeDefined();
-      const result = await spawnCli(["operation", "get", String(operation?.id), "--wait", "--timeout", "1"], {
+      const result = await runCli(["operation", "get", String(operation?.id), "--wait", "--timeout", "1"], {
         env: busyEnv,
       });
       expect(result.code).toBe(5);
@@ -114,22 +114,22 @@ describe("zoo-usage operation get (the built CLI)", () => {
 
     test("returns once the operation finishes", async () => {
       const operation = findOperation(busySim, unfinished, busy);
-      const result = await spawnCli(
-        ["operation", "get", String(operation?.id), "--wait", "--timeout", "60", "--json"],
-        {
-          env: busyEnv,
-          // Move the clock once the CLI has seen the operation unfinished: it must poll again to see the end.
-          onSpawn: (child) => {
-            let moved = false;
-            child.stderr?.on("data", (chunk: Buffer) => {
-              if (!moved && chunk.toString().includes("polling again")) {
-                moved = true;
-                busySim.clock.advance(86_400_000);
-              }
-            });
-          },
-        },
+      // The CLI's second GET of the operation waits in the simulator while its clock moves a day on:
+      // the first answer said unfinished, so the CLI must have polled again to see the end.
+      let polls = 0;
+      const secondPoll = busySim.holdRequests(
+        (request) => request.path === `/async/operations/${String(operation?.id)}` && ++polls === 2,
       );
+      const run = runCli(["operation", "get", String(operation?.id), "--wait", "--timeout", "60", "--json"], {
+        env: busyEnv,
+      });
+      try {
+        await whileRunning(secondPoll.reached, run, "it polled the operation again");
+        busySim.clock.advance(86_400_000);
+      } finally {
+        secondPoll.release();
+      }
+      const result = await run;
       const finished = JSON.parse(result.stdout) as { status: string };
       expect(["completed", "failed"]).toContain(finished.status);
       expect(result.code).toBe(finished.status === "completed" ? 0 : 5);
@@ -139,13 +139,13 @@ describe("zoo-usage operation get (the built CLI)", () => {
 
   test("a missing token, plain http to a remote host, and a bad base URL are clear usage errors", async () => {
     const id = "00000000-0000-4000-8000-000000000000";
-    const noToken = await spawnCli(["operation", "get", id], { env: { ZOO_HOST: sim.url } });
+    const noToken = await runCli(["operation", "get", id], { env: { ZOO_HOST: sim.url } });
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toMatch(/ZOO_API_TOKEN/);
-    const insecure = await spawnCli(["operation", "get", id, "--base-url", "http://example.com"], { env });
+    const insecure = await runCli(["operation", "get", id, "--base-url", "http://example.com"], { env });
     expect(insecure.code).toBe(2);
     expect(insecure.stderr).toMatch(/plain http/);
-    const badUrl = await spawnCli(["operation", "get", id, "--base-url", "not a url"], { env });
+    const badUrl = await runCli(["operation", "get", id, "--base-url", "not a url"], { env });
     expect(badUrl.code).toBe(2);
     expect(badUrl.stderr).toMatch(/not a valid URL/);
     for (const result of [noToken, insecure, badUrl]) expect(result.stderr).not.toContain(env.ZOO_API_TOKEN);

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { spawnCli } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
 import { tempWorkspace } from "../helpers/exportHarness.js";
 
 /** Recognisable secrets: neither they nor their first characters may be printed. */
@@ -18,7 +18,7 @@ describe("--print-config: one shape, the secrets redacted, in every command that
       ["warehouse", "operation"],
     ],
   ])("%s", async (_, args, sections) => {
-    const result = await spawnCli(args, { env, timeoutMs: 20_000 });
+    const result = await runCli(args, { env });
     expect(result.code, result.stderr).toBe(0);
     const printed = `${result.stdout}${result.stderr}`;
     for (const secret of [TOKEN, SECRET_KEY]) expect(printed).not.toContain(secret.slice(0, 4));
@@ -31,15 +31,14 @@ describe("--print-config: one shape, the secrets redacted, in every command that
   });
 });
 
-describe("the environment rule through the built CLI", () => {
+describe("the environment rule through the CLI", () => {
   test("empty variables count as unset: the defaults, for export and report alike", async () => {
     const { dir, cleanup } = await tempWorkspace();
     try {
       const blank = { ...env, ZOO_USAGE_DB: "", ZOO_USAGE_OUT: "", ZOO_HOST: "", ZOO_USAGE_SECRET_KEY: " " };
-      const exported = await spawnCli(["export", "--print-config"], {
+      const exported = await runCli(["export", "--print-config"], {
         env: blank,
         cwd: dir,
-        timeoutMs: 20_000,
       });
       expect(exported.code, exported.stderr).toBe(0);
       const config = JSON.parse(exported.stdout) as {
@@ -52,7 +51,7 @@ describe("the environment rule through the built CLI", () => {
         out_dir: path.join(dir, "zoo-usage", "parquet"),
         secret_key: null,
       });
-      const report = await spawnCli(["report"], { env: blank, cwd: dir, timeoutMs: 20_000 });
+      const report = await runCli(["report"], { env: blank, cwd: dir });
       expect(report.code).toBe(2);
       expect(report.stderr).toContain(
         `No zoo-usage database at ${path.join(dir, "zoo-usage", "zoo_usage.duckdb")}`,
@@ -63,9 +62,8 @@ describe("the environment rule through the built CLI", () => {
   });
 
   test("a bad variable is named as the user wrote it", async () => {
-    const result = await spawnCli(["export", "--print-config"], {
+    const result = await runCli(["export", "--print-config"], {
       env: { ...env, ZOO_USAGE_DB: ":memory:" },
-      timeoutMs: 20_000,
     });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: ZOO_USAGE_DB ":memory:" is a DuckDB special name/);

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { spawnCli } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
 import { tempWorkspace } from "../helpers/exportHarness.js";
 
 /**
@@ -163,9 +163,9 @@ const REFUSALS: Refusal[] = [
 describe("a refused run prints one JSON line, a short error, and creates nothing", () => {
   test.each(REFUSALS)("$name", async (refusal) => {
     const before = await listing();
-    const result = await spawnCli([...refusal.args(dir), "--json"], { cwd: dir, env: refusal.env ?? {} });
+    const result = await runCli([...refusal.args(dir), "--json"], { cwd: dir, env: refusal.env ?? {} });
     expect(result.code, result.stderr).toBe(refusal.exitCode);
-    // stdout: exactly one line, one JSON object, its exit code the process's.
+    // stdout: exactly one line, one JSON object, its exit code the run's.
     expect(result.stdout.endsWith("\n"), result.stdout).toBe(true);
     const lines = result.stdout.slice(0, -1).split("\n");
     expect(lines, result.stdout).toHaveLength(1);
@@ -202,7 +202,7 @@ describe("a usage error prints the error and one hint line, never the whole help
     [["help", "exprot"], "error: unknown command 'exprot'", "zoo-usage"],
     [["operation", "gte"], "error: unknown command 'gte' (did you mean get?)", "zoo-usage operation"],
   ])("%j", async (args, error, command) => {
-    const result = await spawnCli(args, { cwd: dir });
+    const result = await runCli(args, { cwd: dir });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
     const lines = result.stderr.trimEnd().split("\n");
@@ -214,7 +214,7 @@ describe("a usage error prints the error and one hint line, never the whole help
   });
 
   test("with --log-format json, the error and the hint are one JSON object each", async () => {
-    const result = await spawnCli(["export", "--xyzzy", "--log-format", "json"], { cwd: dir });
+    const result = await runCli(["export", "--xyzzy", "--log-format", "json"], { cwd: dir });
     expect(result.code).toBe(2);
     const lines = result.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(2);

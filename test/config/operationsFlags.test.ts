@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { loadExportConfig } from "../../src/config/exportConfig.js";
 import { ZooUsageError } from "../../src/errors.js";
-import { spawnCli } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
 
 const DAY_MS = 86_400_000;
 
@@ -44,7 +44,7 @@ describe("loadExportConfig: which operations to fetch", () => {
 describe("the CLI's operations flags", () => {
   const env = { ZOO_API_TOKEN: "not-a-real-token" };
   const printed = async (...flags: string[]) => {
-    const result = await spawnCli(["export", "--print-config", ...flags], { env, timeoutMs: 20_000 });
+    const result = await runCli(["export", "--print-config", ...flags], { env });
     expect(result.code, result.stderr).toBe(0);
     return (JSON.parse(result.stdout) as { export: Record<string, unknown> }).export;
   };
@@ -67,14 +67,14 @@ describe("the CLI's operations flags", () => {
     [["--operations", "all", "--operations-window", "3d"], /contradict/],
     [["--operations-window", "soon"], /--operations-window "soon" is not a duration/],
   ])("%j exits 2 with a clear message", async (flags, message) => {
-    const result = await spawnCli(["export", "--print-config", ...flags], { env, timeoutMs: 20_000 });
+    const result = await runCli(["export", "--print-config", ...flags], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stdout).toBe("");
   });
 
   test("--help says the window is measured from the run's clock", async () => {
-    const result = await spawnCli(["export", "--help"], { env, timeoutMs: 20_000 });
+    const result = await runCli(["export", "--help"], { env });
     expect(result.code).toBe(0);
     expect(result.stdout.replace(/\s+/g, " ")).toMatch(/--operations-window <duration>.*run's clock/);
   });

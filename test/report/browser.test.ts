@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { cents } from "../../src/report/cents.js";
-import { REPO_ROOT, spawnCli } from "../helpers/cli.js";
+import { REPO_ROOT, runCli } from "../helpers/cli.js";
 import { queryDb } from "../helpers/exportHarness.js";
 import { CHROMIUM, chromiumInstalled, launchChromium } from "./chromium.js";
 import { buildWarehouse, copyDb, editDb, OPERATION_VIEW_FIXTURES } from "./fixtures.js";
@@ -76,13 +76,13 @@ describe("the HTML report in headless Chromium", () => {
         [page, []],
         [pageWithEmail, ["--show-email"]],
       ] as const) {
-        const result = await spawnCli(["report", "--db", fixture.db, "--html", target, ...extra]);
+        const result = await runCli(["report", "--db", fixture.db, "--html", target, ...extra]);
         if (result.code !== 0) throw new Error(`report failed: ${result.stderr}`);
       }
       const large = await copyDb(fixture.db, "large.duckdb");
       await editDb(large, ["UPDATE api_calls SET price_usd = price_usd * 1000000"]);
       pageLarge = path.join(fixture.dir, "report-large.html");
-      const result = await spawnCli(["report", "--db", large, "--html", pageLarge]);
+      const result = await runCli(["report", "--db", large, "--html", pageLarge]);
       if (result.code !== 0) throw new Error(`report failed: ${result.stderr}`);
     });
     // In CI a browser that is missing or does not start is a failure; elsewhere each test says why it skips.

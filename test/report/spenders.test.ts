@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { toMicros } from "../helpers/apiTruth.js";
-import { spawnCli } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
 import { exportOnce, queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
 
 /**
@@ -37,7 +37,7 @@ interface Group {
 const sum = (rows: Group[]) => rows.reduce((total, row) => total + toMicros(row.cost_usd), 0n);
 
 test("--json: spend per person and per token label sum exactly to the total", async () => {
-  const result = await spawnCli(["report", "--db", workspace.db, "--json"]);
+  const result = await runCli(["report", "--db", workspace.db, "--json"]);
   expect(result.code, result.stderr).toBe(0);
   const figures = JSON.parse(result.stdout) as {
     totals: { calls: number; cost_usd: string };
@@ -70,7 +70,7 @@ test("--json: spend per person and per token label sum exactly to the total", as
   expect(spenders.token_match.matched_calls).toBeGreaterThan(0);
   // A period: its groups sum to its own total.
   const period = JSON.parse(
-    (await spawnCli(["report", "--db", workspace.db, "--json", "--from", "2026-10-25"])).stdout,
+    (await runCli(["report", "--db", workspace.db, "--json", "--from", "2026-10-25"])).stdout,
   ) as typeof figures;
   expect(sum(period.spenders.per_member)).toBe(toMicros(period.totals.cost_usd));
   expect(period.totals.calls).toBeLessThan(totals.calls);
@@ -91,7 +91,7 @@ test("the view keys each call on id; a view that names it call_id (older version
       "CREATE TABLE saved_match AS SELECT * FROM call_token_match; CREATE OR REPLACE VIEW call_token_match AS SELECT * RENAME (id AS call_id) FROM saved_match;",
     );
     const spendersOf = async (db: string) => {
-      const result = await spawnCli(["report", "--db", db, "--json"]);
+      const result = await runCli(["report", "--db", db, "--json"]);
       expect(result.code, result.stderr).toBe(0);
       return (JSON.parse(result.stdout) as { spenders: unknown }).spenders;
     };
@@ -104,12 +104,12 @@ test("the view keys each call on id; a view that names it call_id (older version
 });
 
 test("terminal and HTML show the block; an older database reports null", async () => {
-  const terminal = await spawnCli(["report", "--db", workspace.db]);
+  const terminal = await runCli(["report", "--db", workspace.db]);
   expect(terminal.stdout).toMatch(/spend per person\n/);
   expect(terminal.stdout).toMatch(/spend per token label\n[\s\S]*\(ambiguous: several tokens end alike\)/);
   expect(terminal.stdout).toMatch(/matched on the token's last 4 characters: \d+\.\d% of calls/);
   const page = `${workspace.dir}/report.html`;
-  expect((await spawnCli(["report", "--db", workspace.db, "--html", page])).code).toBe(0);
+  expect((await runCli(["report", "--db", workspace.db, "--html", page])).code).toBe(0);
   const { readFile } = await import("node:fs/promises");
   expect(await readFile(page, "utf8")).toContain("<h2>Who spent it</h2>");
 
@@ -117,7 +117,7 @@ test("terminal and HTML show the block; an older database reports null", async (
     workspace.db,
     "DROP VIEW cost_per_token_label; DROP VIEW cost_per_service_account; DROP VIEW call_token_match;",
   );
-  const old = await spawnCli(["report", "--db", workspace.db, "--json"]);
+  const old = await runCli(["report", "--db", workspace.db, "--json"]);
   expect(old.code, old.stderr).toBe(0);
   expect((JSON.parse(old.stdout) as { spenders: unknown }).spenders).toBeNull();
 });

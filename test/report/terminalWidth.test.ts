@@ -8,7 +8,7 @@ import type { ReportFigures } from "../../src/report/figures.js";
 import { renderTerminal } from "../../src/report/terminal.js";
 import { groupCount, groupDigits } from "../../src/report/usd.js";
 import { newRunSummary, type RunSummary } from "../../src/sources/runSummary.js";
-import { spawnCli } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
 import { buildWarehouse } from "./fixtures.js";
 
 /**
@@ -28,7 +28,7 @@ let fixture: Awaited<ReturnType<typeof buildWarehouse>>;
 let real: ReportFigures;
 beforeAll(async () => {
   fixture = await buildWarehouse({ seed: 11, calls: 1500, days: 45, invoiceDisagreement: true });
-  const json = await spawnCli(["report", "--db", fixture.db, "--json"]);
+  const json = await runCli(["report", "--db", fixture.db, "--json"]);
   expect(json.code, json.stderr).toBe(0);
   real = JSON.parse(json.stdout) as ReportFigures;
 });
@@ -238,7 +238,7 @@ function adversarial(base: ReportFigures): ReportFigures {
 
 describe("the terminal report at 80 columns", () => {
   test("on a real export, the CLI's every line fits and the figures are whole", async () => {
-    const result = await spawnCli(["report", "--db", fixture.db]);
+    const result = await runCli(["report", "--db", fixture.db]);
     expect(result.code, result.stderr).toBe(0);
     expect(tooWide(result.stdout)).toEqual([]);
     expect(result.stdout).toContain(

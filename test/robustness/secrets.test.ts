@@ -1,8 +1,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { createDataset, type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { type CliResult, spawnCli } from "../helpers/cli.js";
+import { type CliResult, runCli, spawnCli } from "../helpers/cli.js";
 import { startCountingProxy } from "../helpers/countingProxy.js";
 import { tempWorkspace } from "../helpers/exportHarness.js";
 import { startS3Server } from "../helpers/s3Server.js";
@@ -12,6 +12,11 @@ import { startS3Server } from "../helpers/s3Server.js";
  * byte written (stdout, stderr, the database, WAL, key, spool and Parquet files) for the API tokens
  * and for every page token the API handed out: none may appear. The same for the AWS secret key and
  * session token of an s3:// --out, across a run, a throttled one and refused ones.
+ *
+ * The API runs are in-process; what they might write past the streams they are handed (to this
+ * process's stdout or stderr, the console, a warning) is searched too, as a process's whole output
+ * would be. The S3 runs are processes of their own: the S3 client takes its credentials from the
+ * AWS SDK's chain, which reads the process's environment, not the one the CLI is handed.
  */
 const CANARY = "zoo-SECRET-canary-token-4f9c2e7a1b3d";
 const WRONG = "zoo-SECRET-wrong-token-8e1d5c3a9f7b";
@@ -21,6 +26,27 @@ beforeAll(async () => {
   sim = await startSimulator({ seed: 81, calls: 1500, days: 10, users: 2, firstUserToken: CANARY });
 });
 afterAll(() => sim.close());
+
+/**
+ * Records what is written past the CLI's own streams while `run` runs: to process.stdout or
+ * process.stderr, through the console, or as a process warning. It still goes where it went.
+ */
+async function strayOutput(run: () => Promise<void>): Promise<string> {
+  const spies = [
+    vi.spyOn(process.stdout, "write"),
+    vi.spyOn(process.stderr, "write"),
+    ...(["log", "info", "warn", "error", "debug", "trace"] as const).map((method) =>
+      vi.spyOn(console, method),
+    ),
+    vi.spyOn(process, "emitWarning"),
+  ];
+  try {
+    await run();
+    return spies.flatMap((spy) => spy.mock.calls.flat().map((arg) => String(arg))).join("\n");
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+}
 
 async function everyByteUnder(dir: string): Promise<string> {
   const parts: string[] = [];
@@ -49,30 +75,33 @@ test("no API token and no page token appears in any output or file", async () =>
         : undefined,
   );
   const results: CliResult[] = [];
+  let demoToken = "";
   try {
     const env = { ZOO_API_TOKEN: CANARY, ZOO_HOST: proxy.url };
-    const exportArgs = ["export", "--db", db, "--out", out, "--limit", "50", "--debug"];
-    results.push(await spawnCli(exportArgs, { env }));
-    sim.clock.advance(86_400_000);
-    results.push(await spawnCli([...exportArgs, "--json"], { env }));
-    // Failure paths: a wrong token, retries running out, an operation that is not there, bad flags.
-    results.push(await spawnCli(exportArgs, { env: { ...env, ZOO_API_TOKEN: WRONG } }));
-    results.push(await spawnCli([...exportArgs, "--max-attempts", "1", "--full-refresh"], { env }));
-    results.push(
-      await spawnCli(["operation", "get", "00000000-0000-4000-8000-000000000000", "--debug"], { env }),
-    );
-    results.push(
-      await spawnCli(["export", "--db", db, "--out", out, "--base-url", "http://example.com", "--debug"], {
-        env,
-      }),
-    );
-    results.push(await spawnCli(["export", "--print-config", "--db", db], { env }));
-    results.push(
-      await spawnCli(["report", "--db", db, "--html", path.join(dir, "report.html"), "--debug"], { env }),
-    );
-    // The demo, with its own simulator credential.
-    const demoToken = createDataset({ seed: 1, calls: 50_000, days: 90, users: 1 }).users[0]?.token ?? "";
-    results.push(await spawnCli(["demo", "--calls", "2000", "--debug", "--no-summary"], { cwd: dir }));
+    const stray = await strayOutput(async () => {
+      const exportArgs = ["export", "--db", db, "--out", out, "--limit", "50", "--debug"];
+      results.push(await runCli(exportArgs, { env }));
+      sim.clock.advance(86_400_000);
+      results.push(await runCli([...exportArgs, "--json"], { env }));
+      // Failure paths: a wrong token, retries running out, an operation that is not there, bad flags.
+      results.push(await runCli(exportArgs, { env: { ...env, ZOO_API_TOKEN: WRONG } }));
+      results.push(await runCli([...exportArgs, "--max-attempts", "1", "--full-refresh"], { env }));
+      results.push(
+        await runCli(["operation", "get", "00000000-0000-4000-8000-000000000000", "--debug"], { env }),
+      );
+      results.push(
+        await runCli(["export", "--db", db, "--out", out, "--base-url", "http://example.com", "--debug"], {
+          env,
+        }),
+      );
+      results.push(await runCli(["export", "--print-config", "--db", db], { env }));
+      results.push(
+        await runCli(["report", "--db", db, "--html", path.join(dir, "report.html"), "--debug"], { env }),
+      );
+      // The demo, with its own simulator credential.
+      demoToken = createDataset({ seed: 1, calls: 50_000, days: 90, users: 1 }).users[0]?.token ?? "";
+      results.push(await runCli(["demo", "--calls", "2000", "--debug", "--no-summary"], { cwd: dir }));
+    });
 
     expect(results[0]?.code, results[0]?.stderr).toBe(0);
     expect(results[2]?.code).toBe(3);
@@ -81,6 +110,7 @@ test("no API token and no page token appears in any output or file", async () =>
     expect(pageTokens.size).toBeGreaterThan(10);
     const written = [
       ...results.map((result) => `${result.stdout}\n${result.stderr}`),
+      stray,
       await everyByteUnder(dir),
     ].join("\n");
     for (const secret of [CANARY, WRONG, demoToken, ...pageTokens]) {

@@ -1,9 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import type { ServerResponse } from "node:http";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { expect, test } from "vitest";
-import { outputSeen, REPO_ROOT, spawnCli, whileRunning } from "../helpers/cli.js";
+import { runCli, testStop, whileRunning } from "../helpers/cli.js";
 import { queryDb } from "../helpers/exportHarness.js";
 import {
   errorBody,
@@ -16,8 +13,10 @@ import {
 
 /**
  * SIGINT or SIGTERM while the export starts up (config, the database opened, GET /org asked in org
- * scope), before any call is read: the process ends interrupted (130), with nothing half-written,
- * and the next run starts as if the stopped one had never been.
+ * scope), before any call is read: the run ends interrupted (130), with nothing half-written, and
+ * the next run starts as if the stopped one had never been. In-process: the stop reaches the run as
+ * the first signal after it took over would (testStop); test/e2e/signals.test.ts sends real
+ * signals to a process, to the listener the CLI starts and to a run mid-scan.
  */
 const resources = resourcesPerTest();
 
@@ -59,7 +58,7 @@ test.each([
   ["SIGTERM", []],
   ["SIGTERM", ["--json"]],
 ] as const)(
-  "%s while GET /org is held %j: exit 130, nothing written, the next run exports",
+  "a stop (as %s) while GET /org is held %j: exit 130, nothing written, the next run exports",
   async (signal, extra) => {
     const { api, orgAsked, release } = await heldOrgCheck();
     const workspace = await resources.workspace();
@@ -68,25 +67,17 @@ test.each([
       ...["--no-operations", "--max-attempts", "1", ...extra],
     ];
     const env = { ZOO_API_TOKEN: "hostile-token", ZOO_HOST: api.url };
-    let child: ChildProcess | undefined;
-    const run = spawnCli(args, {
-      env,
-      timeoutMs: 60_000,
-      onSpawn: (spawned) => {
-        child = spawned;
-      },
-    });
+    const stop = testStop();
+    const run = runCli(args, { env, stop });
     try {
       await whileRunning(orgAsked, run, "it asked GET /org");
-      const stopping = outputSeen(child?.stderr ?? null, /stopping/);
-      child?.kill(signal);
-      await whileRunning(stopping, run, `it took ${signal}`);
+      stop.send(signal);
     } finally {
       release();
     }
     const stopped = await run;
-    expect(stopped.signal).toBeNull();
     expect(stopped.code, stopped.stderr).toBe(130);
+    expect(stopped.stderr).toMatch(new RegExp(`${signal}: stopping`));
     expect(stopped.stderr).toMatch(/interrupted during start-up/);
     if (extra.length > 0) {
       const line = JSON.parse(stopped.stdout) as { status: string; exit_code: number };
@@ -94,55 +85,9 @@ test.each([
     }
     // No run was recorded as started, so none is left `running`; no call was read.
     expect(await queryDb(workspace.db, "SELECT count(*)::INTEGER AS n FROM runs")).toEqual([{ n: 0 }]);
-    const next = await spawnCli(args, { env, timeoutMs: 60_000 });
+    const next = await runCli(args, { env });
     expect(next.code, next.stderr).toBe(0);
     expect(await queryDb(workspace.db, "SELECT status FROM runs")).toEqual([{ status: "completed" }]);
     expect(await queryDb(workspace.db, "SELECT count(*)::INTEGER AS n FROM api_calls")).toEqual([{ n: 1 }]);
   },
 );
-
-/**
- * The listener the CLI starts before it loads the program, run in a process of its own: a signal
- * before the run takes over ends the process with 130 at once; after, the first asks the run to
- * stop and a second ends the process.
- */
-async function listenerProcess(takeOver: boolean, signals: NodeJS.Signals[]) {
-  const module = path.join(REPO_ROOT, "dist/cli/stopSignals.js");
-  const script = [
-    `const { listenForStop } = await import(${JSON.stringify(pathToFileURL(module).href)});`,
-    "const stop = listenForStop((name) => process.stderr.write('before the run: ' + name + '\\n'));",
-    takeOver
-      ? "stop.takeOver({ first: (name) => process.stdout.write('stopping: ' + name + ' ' + stop.signal.aborted + '\\n'), beforeForcedExit: () => process.stderr.write('forced\\n') });"
-      : "",
-    "process.stdout.write('listening\\n');",
-    "setInterval(() => {}, 1000);",
-  ].join("\n");
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.on("data", (chunk) => {
-    stderr += chunk;
-  });
-  const ended = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-  await outputSeen(child.stdout, /listening/);
-  for (const [k, signal] of signals.entries()) {
-    const seen = k < signals.length - 1 ? outputSeen(child.stdout, /stopping: \w+ true/) : undefined;
-    child.kill(signal);
-    await seen;
-  }
-  return { code: await ended, stderr };
-}
-
-test.each(["SIGINT", "SIGTERM"] as const)(
-  "%s before the run takes over: exit 130 at once, said on stderr",
-  async (signal) => {
-    const result = await listenerProcess(false, [signal]);
-    expect(result).toEqual({ code: 130, stderr: `before the run: ${signal}\n` });
-  },
-);
-
-test("after the run took over: the first signal aborts the run's signal, a second ends the process (130)", async () => {
-  const result = await listenerProcess(true, ["SIGTERM", "SIGINT"]);
-  expect(result).toEqual({ code: 130, stderr: "forced\n" });
-});

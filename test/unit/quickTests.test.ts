@@ -4,8 +4,9 @@ import { expect, test } from "vitest";
 import { NOT_QUICK, QUICK_TESTS } from "../../vitest.quick.config.js";
 import { REPO_ROOT } from "../helpers/cli.js";
 
-/** What makes a test slow: an export run, the built CLI, a browser, or any child process. */
+/** What makes a test slow: an export run, the CLI, a browser, or any child process. */
 const SLOW_CALLS = [
+  "runCli",
   "spawnCli",
   "exportOnce",
   "runExport",

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "vitest";
-import { REPO_ROOT, spawnCli } from "../helpers/cli.js";
+import { REPO_ROOT, runCli, spawnCli } from "../helpers/cli.js";
 
 test("npm pack ships only the CLI's run-time files and its docs: no test, bench, spec, database or key file", () => {
   // --ignore-scripts: the build already ran (npm test builds before vitest); the file list is the point.
@@ -48,12 +48,25 @@ test("npm pack ships only the CLI's run-time files and its docs: no test, bench,
   expect(namingAMap).toEqual([]);
 });
 
-test.each(["--version", "-V"])("%s prints the package's version", async (flag) => {
+/** The version in package.json, the one npm publishes. */
+function packageJsonVersion(): string {
   const { version } = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
     version: string;
   };
-  const result = await spawnCli([flag]);
+  return version;
+}
+
+test("--version of the built CLI prints the package's version", async () => {
+  // The built CLI finds package.json from dist/, where the package puts it.
+  const version = packageJsonVersion();
+  const result = await spawnCli(["--version"]);
   expect(result.code).toBe(0);
   expect(result.stdout).toBe(`${version}\n`);
   expect(version).toMatch(/^0\.\d+\.\d+$/);
+});
+
+test("-V prints it too", async () => {
+  const result = await runCli(["-V"]);
+  expect(result.code).toBe(0);
+  expect(result.stdout).toBe(`${packageJsonVersion()}\n`);
 });

@@ -1,15 +1,21 @@
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { REPO_ROOT, spawnCli } from "../helpers/cli.js";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { ReportFigures } from "../../src/report/figures.js";
+import { CLI, HANG_BOUND_MS, REPO_ROOT, requireBuiltCli, runCli, spawnCli } from "../helpers/cli.js";
 import { tempWorkspace } from "../helpers/exportHarness.js";
+import { buildWarehouse } from "../report/fixtures.js";
 
 /**
- * `--version` and `--help` of the CLI users run (dist/bin/zoo-usage.js) answer without loading
- * DuckDB or a command's modules: each action loads them when it runs, and an export loads its run
- * only once its config holds. Checked by the modules the process resolves (a resolve hook records
- * them), not by timing; the start-up time itself is the benchmark's (bench/startup.mjs).
+ * The CLI users run (dist/bin/zoo-usage.js) as a process starts it: what it loads, how it meets a
+ * stdout closed early, and what it takes from the machine (its time zone).
+ *
+ * `--version` and `--help` answer without loading DuckDB or a command's modules: each action loads
+ * them when it runs, and an export loads its run only once its config holds. Checked by the modules
+ * the process resolves (a resolve hook records them), not by timing; the start-up time itself is
+ * the benchmark's (bench/startup.mjs).
  */
 const HOOK = path.join(REPO_ROOT, "test/helpers/recordModules.mjs");
 let workspace: Awaited<ReturnType<typeof tempWorkspace>>;
@@ -93,4 +99,43 @@ test("a run loads DuckDB and the run's modules: the record would show them", asy
   expect(modules.some((url) => url.includes("@duckdb/node-bindings"))).toBe(true);
   expect(own(modules)).toEqual(expect.arrayContaining(["cli/exportAction.js", ...RUN_MODULES]));
   expect(modules.some((url) => url.includes("/node_modules/zod/"))).toBe(true);
+});
+
+test("help read by a reader that stops early (`| head -1`) ends quietly, exit 0", async () => {
+  requireBuiltCli();
+  const child = spawn(process.execPath, [CLI, "export", "--help"], { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  // The reader is gone before the help is written, as `head -1` is after its line: the writes have
+  // nowhere to go.
+  child.stdout.destroy();
+  const timer = setTimeout(() => child.kill("SIGKILL"), HANG_BOUND_MS);
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  clearTimeout(timer);
+  expect(stderr).toBe("");
+  expect(code).toBe(0);
+});
+
+describe("the machine's time zone", () => {
+  let fixture: Awaited<ReturnType<typeof buildWarehouse>>;
+  beforeAll(async () => {
+    fixture = await buildWarehouse({ seed: 12, calls: 3000, days: 40 });
+  });
+  afterAll(() => fixture.cleanup());
+
+  test("changes nothing: days are UTC", async () => {
+    const args = ["report", "--db", fixture.db, "--json", "--from", "2026-10-10"];
+    // In-process, in this process's time zone (UTC: vitest.config.ts sets TZ); then a process of
+    // its own in Auckland's: Node and DuckDB read the zone from the process's TZ, which an
+    // in-process run's environment does not change.
+    const utc = await runCli(args);
+    expect(utc.code, utc.stderr).toBe(0);
+    const auckland = await spawnCli(args, { env: { TZ: "Pacific/Auckland" } });
+    expect(auckland.code, auckland.stderr).toBe(0);
+    const strip = (text: string) => ({ ...(JSON.parse(text) as ReportFigures), generated_at: "" });
+    expect(strip(auckland.stdout)).toEqual(strip(utc.stdout));
+    expect(strip(utc.stdout).days[0]?.day).toBe("2026-10-10");
+  });
 });

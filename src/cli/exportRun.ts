@@ -9,7 +9,6 @@ import { openWarehouse } from "../load/database.js";
 import { createLogger } from "../log/logger.js";
 import { printableLines } from "../log/printable.js";
 import { createProgress, type Progress } from "../log/progress.js";
-import { isS3Url } from "../objectStore/s3Location.js";
 import type { RunSummary } from "../sources/runSummary.js";
 import { checkAfterExport } from "./exportCheck.js";
 import type { ExportOutput, PreparedRun } from "./exportPreparation.js";
@@ -74,10 +73,6 @@ export async function exportAndSummarise(
   let failedRun: RunSummary | undefined;
   liveLine = progress;
   try {
-    // The AWS SDK's notice that its releases after January 2027 need Node 22 is for whoever
-    // upgrades the pinned SDK (docs/development.md), not for every night's log.
-    if (isS3Url(config.export.outDir))
-      process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
     const { summary, exitCode } = await runExport(client, config.export, {
       retry: config.api.retry,
       logger,

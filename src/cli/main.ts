@@ -11,7 +11,7 @@ import { RunLine } from "./runLine.js";
  * and signals in src/bin/zoo-usage.ts; a test's, in-process) and reads nothing from `process`; the
  * actions hand the run's clock down. A command that writes the warehouse listens for a stop before
  * the program (and DuckDB) is loaded, so that a stop at any point of its start-up ends it
- * interrupted (130). `argv` is as process.argv gives it: the node binary and the script first.
+ * interrupted (130); `sim` listens too, and closes at the first stop. `argv` is as process.argv gives it: the node binary and the script first.
  */
 export async function main(argv: string[], io: MainIo): Promise<ExitCodeValue> {
   const stdout = (text: string) => io.writeOut(`${text}\n`);
@@ -20,8 +20,10 @@ export async function main(argv: string[], io: MainIo): Promise<ExitCodeValue> {
   // One run line for the whole command, made before commander parses: its errors come before any
   // action, and whichever part of the CLI meets the outcome first prints it.
   const runLine = asksForRunLine(argv) ? new RunLine(stdout, io.env) : undefined;
-  const stop = writesWarehouse(argv)
-    ? io.listenForStop((name) => stoppedAtStart(name, { logFormat, runLine, writeErr, now: io.now }))
+  const stop = listensForStop(argv)
+    ? io.listenForStop((name) => {
+        if (writesWarehouse(argv)) stoppedAtStart(name, { logFormat, runLine, writeErr, now: io.now });
+      })
     : undefined;
   const { buildProgram } = await import("./program.js");
   const cliIo: CliIo = {
@@ -125,6 +127,11 @@ function commandPath(command: Command): string {
 /** `export` and `demo`: the commands that write the warehouse. */
 function writesWarehouse(argv: string[]): boolean {
   return argv[2] === "export" || argv[2] === "demo";
+}
+
+/** The commands a stop ends: those that write the warehouse, and `sim`, which serves until then. */
+function listensForStop(argv: string[]): boolean {
+  return writesWarehouse(argv) || argv[2] === "sim";
 }
 
 /** What a signal before the run began leaves: a line on stderr, and with --json the run's line. */

@@ -46,18 +46,14 @@ export interface SimFlags {
   runwayGrantDays?: number;
 }
 
-/** `zoo-usage sim`: serves the simulator until SIGINT or SIGTERM, then closes it. */
+/** `zoo-usage sim`: serves the simulator until the first stop (SIGINT or SIGTERM), then closes it. */
 export async function simAction(flags: SimFlags, io: CliIo): Promise<ExitCodeValue> {
   const { runSimulator } = await import("../commands/simulate.js");
-  // Listening before the banner is printed: a stop sent as soon as it shows still closes cleanly.
-  const stopped = new Promise<void>((resolve) => {
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
-  });
-  const close = await runSimulator(
-    simulatorOptionsOf(flags, () => new Date()),
-    io.stdout,
+  // Taken over before the banner is printed: a stop sent as soon as it shows still closes cleanly.
+  const stopped = new Promise<void>((resolve) =>
+    io.stop?.takeOver({ first: () => resolve(), beforeForcedExit: () => {} }),
   );
+  const close = await runSimulator(simulatorOptionsOf(flags, io.now), io.stdout);
   await stopped;
   await close();
   return ExitCode.ok;

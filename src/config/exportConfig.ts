@@ -25,6 +25,10 @@ const ExportConfigSchema = z.object({
     endpoint: z.url({ protocol: /^https?$/ }).nullable(),
     /** Null: the SDK's own (the profile's region), or us-east-1 with a custom endpoint. */
     region: z.string().min(1).nullable(),
+    /** Keys from the run's environment; null: the SDK's chain finds them (profile, SSO, a role). */
+    credentials: z
+      .object({ accessKeyId: z.string(), secretAccessKey: z.string(), sessionToken: z.string().optional() })
+      .nullable(),
   }),
   /** The API clamps larger pages to 10000, so more would only mislead the request maths. */
   limit: z.number().int().min(1).max(10_000),
@@ -86,6 +90,18 @@ function s3FromEnv(env: Env): { endpoint?: FromVariable; region?: FromVariable }
   return { ...(endpoint && { endpoint }), ...(region && { region }) };
 }
 
+/**
+ * AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (with AWS_SESSION_TOKEN) of the environment the CLI
+ * was handed, so that the keys the run uses are the ones its caller gave; without both, null.
+ */
+function s3CredentialsFromEnv(env: Env): ExportConfig["s3"]["credentials"] {
+  const accessKeyId = envValue(env, "AWS_ACCESS_KEY_ID");
+  const secretAccessKey = envValue(env, "AWS_SECRET_ACCESS_KEY");
+  if (accessKeyId === undefined || secretAccessKey === undefined) return null;
+  const sessionToken = envValue(env, "AWS_SESSION_TOKEN");
+  return { accessKeyId, secretAccessKey, ...(sessionToken !== undefined && { sessionToken }) };
+}
+
 interface FromVariable {
   value: string;
   name: string;
@@ -108,6 +124,7 @@ export function loadExportConfig(input: { flags: ExportFlags; env: Env }): Expor
       ...(candidate.s3 as object),
       endpoint: s3.endpoint?.value ?? null,
       region: s3.region?.value ?? null,
+      credentials: s3CredentialsFromEnv(env),
     },
     secretKey: envValue(env, SECRET_KEY_VARIABLE),
     keyFile: `${dbPath.replace(/\.duckdb$/, "")}.key`,

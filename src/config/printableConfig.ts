@@ -6,7 +6,8 @@ export const REDACTED = "[redacted]";
 
 /**
  * What `--print-config` prints, for every command that has it: the command's config sections as
- * JSON-ready values, with the API token and the export's secret key replaced by REDACTED. Keys are
+ * JSON-ready values, with the API token, the export's secret key and the S3 keys replaced by
+ * REDACTED. Keys are
  * snake_case at every depth, as in every other JSON the CLI prints (the config's own fields are
  * camelCase, as TypeScript's are).
  */
@@ -22,7 +23,14 @@ export function printableConfig(config: {
       api: { ...config.api, baseUrl: config.api.baseUrl.toString(), token: redacted(config.api.token) },
     }),
     ...(config.export !== undefined && {
-      export: { ...config.export, secretKey: redacted(config.export.secretKey) },
+      export: {
+        ...config.export,
+        secretKey: redacted(config.export.secretKey),
+        s3: {
+          ...config.export.s3,
+          credentials: config.export.s3.credentials === null ? null : REDACTED,
+        },
+      },
     }),
   };
   return snakeCaseKeys(sections) as Record<string, unknown>;

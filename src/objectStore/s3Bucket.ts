@@ -189,6 +189,7 @@ export async function openS3Bucket(
     ...(custom ? { endpoint: settings.endpoint as string } : {}),
     // A custom endpoint without a region gets us-east-1, which MinIO, R2 ("auto") and most others take.
     ...(settings.region !== null ? { region: settings.region } : custom ? { region: "us-east-1" } : {}),
+    ...(settings.credentials !== null ? { credentials: settings.credentials } : {}),
     forcePathStyle: usesPathStyle(settings),
     followRegionRedirects: !custom,
     retryStrategy: retry,

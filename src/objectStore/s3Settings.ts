@@ -1,12 +1,14 @@
 /**
  * How the S3 client is made, from the config: the endpoint (AWS_ENDPOINT_URL_S3 or
  * AWS_ENDPOINT_URL; null for AWS itself), the region (AWS_REGION or AWS_DEFAULT_REGION; null lets
- * the SDK read the profile's), and the addressing style. Credentials are not here: the SDK's
- * standard chain reads them (variables, AWS_PROFILE's files, SSO, container and instance roles).
+ * the SDK read the profile's), the addressing style, and the keys when the run's environment
+ * holds them (else the SDK's standard chain finds them: AWS_PROFILE's files, SSO, container and
+ * instance roles).
  */
 export interface S3Settings {
   endpoint: string | null;
   region: string | null;
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string | undefined } | null;
   /** auto: path-style with a custom endpoint (MinIO, s3rver need it), virtual-hosted with AWS. */
   addressing: S3Addressing;
 }

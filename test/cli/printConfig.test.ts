@@ -6,7 +6,13 @@ import { tempWorkspace } from "../helpers/exportHarness.js";
 /** Recognisable secrets: neither they nor their first characters may be printed. */
 const TOKEN = "Qz9w-print-config-canary-token";
 const SECRET_KEY = "7f3a".repeat(16);
-const env = { ZOO_API_TOKEN: TOKEN, ZOO_USAGE_SECRET_KEY: SECRET_KEY };
+const S3_SECRET = "Wk8r-print-config-canary-s3-secret";
+const env = {
+  ZOO_API_TOKEN: TOKEN,
+  ZOO_USAGE_SECRET_KEY: SECRET_KEY,
+  AWS_ACCESS_KEY_ID: "AKIAPRINTCONFIGCANARY",
+  AWS_SECRET_ACCESS_KEY: S3_SECRET,
+};
 
 describe("--print-config: one shape, the secrets redacted, in every command that has it", () => {
   test.each([
@@ -21,13 +27,17 @@ describe("--print-config: one shape, the secrets redacted, in every command that
     const result = await runCli(args, { env });
     expect(result.code, result.stderr).toBe(0);
     const printed = `${result.stdout}${result.stderr}`;
-    for (const secret of [TOKEN, SECRET_KEY]) expect(printed).not.toContain(secret.slice(0, 4));
+    for (const secret of [TOKEN, SECRET_KEY, S3_SECRET, env.AWS_ACCESS_KEY_ID])
+      expect(printed).not.toContain(secret.slice(0, 4));
     const config = JSON.parse(result.stdout) as Record<string, Record<string, unknown>>;
     expect(Object.keys(config)).toEqual(sections);
     if (config.api !== undefined) {
       expect(config.api).toMatchObject({ token: "[redacted]", token_source: "ZOO_API_TOKEN" });
     }
-    if (config.export !== undefined) expect(config.export.secret_key).toBe("[redacted]");
+    if (config.export !== undefined) {
+      expect(config.export.secret_key).toBe("[redacted]");
+      expect(config.export.s3).toMatchObject({ credentials: "[redacted]" });
+    }
   });
 });
 

@@ -37,8 +37,9 @@ const TABLES: readonly Table[] = [
     name: "export",
     definitions: EXPORT_FLAGS,
     load: (flags, env) => loadExportConfig({ flags, env }),
-    // The secret key comes only from its variable; the key file sits beside the database.
-    withoutFlag: ["secretKey", "keyFile", "s3.endpoint", "s3.region"],
+    // The secret key and the S3 keys come only from their variables; the key file sits beside the
+    // database.
+    withoutFlag: ["secretKey", "keyFile", "s3.endpoint", "s3.region", "s3.credentials"],
     alsoMoves: { "--db <path>": ["keyFile"] },
   },
   {

@@ -64,6 +64,7 @@ describe("the S3 settings", () => {
       addressing: "auto",
       endpoint: "http://127.0.0.1:9000",
       region: "eu-central-1",
+      credentials: null,
     });
     expect(loadExportConfig({ flags: {}, env: { AWS_ENDPOINT_URL: "https://r2.example" } }).s3.endpoint).toBe(
       "https://r2.example",
@@ -72,7 +73,23 @@ describe("the S3 settings", () => {
       addressing: "auto",
       endpoint: null,
       region: null,
+      credentials: null,
     });
+  });
+
+  test("the keys come from the environment the CLI is handed, and only as a pair", () => {
+    const keys = { AWS_ACCESS_KEY_ID: "AKIAEXAMPLE", AWS_SECRET_ACCESS_KEY: "secret/example" };
+    expect(loadExportConfig({ flags: {}, env: keys }).s3.credentials).toEqual({
+      accessKeyId: "AKIAEXAMPLE",
+      secretAccessKey: "secret/example",
+    });
+    expect(
+      loadExportConfig({ flags: {}, env: { ...keys, AWS_SESSION_TOKEN: "session" } }).s3.credentials,
+    ).toMatchObject({ sessionToken: "session" });
+    // One of the two alone: the SDK's chain decides (a profile, a role), as it would without either.
+    expect(
+      loadExportConfig({ flags: {}, env: { AWS_ACCESS_KEY_ID: "AKIAEXAMPLE" } }).s3.credentials,
+    ).toBeNull();
   });
 
   test("an endpoint that is not an http(s) URL is refused naming its variable", () => {
@@ -87,6 +104,6 @@ describe("the S3 settings", () => {
     ["virtual", "https://minio.example", false],
     ["path", null, true],
   ] as const)("--s3-addressing %s with endpoint %s: path-style %s", (addressing, endpoint, pathStyle) => {
-    expect(usesPathStyle({ addressing, endpoint, region: null })).toBe(pathStyle);
+    expect(usesPathStyle({ addressing, endpoint, region: null, credentials: null })).toBe(pathStyle);
   });
 });

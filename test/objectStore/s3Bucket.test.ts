@@ -18,17 +18,18 @@ const BUCKET = "parts";
 let s3: S3Server;
 let dir: string;
 let bucket: S3Bucket;
-const saved = { ...process.env };
 
 beforeAll(async () => {
   s3 = await startS3Server([BUCKET]);
   dir = await mkdtemp(path.join(os.tmpdir(), "zoo-usage-s3-bucket-"));
-  // The SDK's credential chain reads the process's variables, as it does for the CLI.
-  process.env.AWS_ACCESS_KEY_ID = S3_KEY_ID;
-  process.env.AWS_SECRET_ACCESS_KEY = S3_SECRET;
   bucket = await openS3Bucket(
     { bucket: BUCKET, prefix: "data" },
-    { endpoint: s3.endpoint, region: null, addressing: "auto" },
+    {
+      endpoint: s3.endpoint,
+      region: null,
+      addressing: "auto",
+      credentials: { accessKeyId: S3_KEY_ID, secretAccessKey: S3_SECRET },
+    },
     { ...DEFAULT_RETRY_POLICY, maxAttempts: 3 },
     Date.now,
   );
@@ -38,7 +39,6 @@ afterEach(() => {
 });
 afterAll(async () => {
   bucket.close();
-  process.env = saved;
   await s3.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -103,7 +103,12 @@ test("keys are listed page after page", async () => {
   );
   const paged = await openS3Bucket(
     { bucket: BUCKET, prefix: "data" },
-    { endpoint: s3.endpoint, region: null, addressing: "auto" },
+    {
+      endpoint: s3.endpoint,
+      region: null,
+      addressing: "auto",
+      credentials: { accessKeyId: S3_KEY_ID, secretAccessKey: S3_SECRET },
+    },
     DEFAULT_RETRY_POLICY,
     Date.now,
     2,

@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { createDataset, type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { type CliResult, runCli, spawnCli } from "../helpers/cli.js";
+import { type CliResult, runCli } from "../helpers/cli.js";
 import { startCountingProxy } from "../helpers/countingProxy.js";
 import { tempWorkspace } from "../helpers/exportHarness.js";
 import { startS3Server } from "../helpers/s3Server.js";
@@ -13,10 +13,9 @@ import { startS3Server } from "../helpers/s3Server.js";
  * and for every page token the API handed out: none may appear. The same for the AWS secret key and
  * session token of an s3:// --out, across a run, a throttled one and refused ones.
  *
- * The API runs are in-process; what they might write past the streams they are handed (to this
+ * The runs are in-process; what they might write past the streams they are handed (to this
  * process's stdout or stderr, the console, a warning) is searched too, as a process's whole output
- * would be. The S3 runs are processes of their own: the S3 client takes its credentials from the
- * AWS SDK's chain, which reads the process's environment, not the one the CLI is handed.
+ * would be.
  */
 const CANARY = "zoo-SECRET-canary-token-4f9c2e7a1b3d";
 const WRONG = "zoo-SECRET-wrong-token-8e1d5c3a9f7b";
@@ -142,33 +141,34 @@ test("no AWS secret key or session token appears in any output, file or object",
       AWS_SECRET_ACCESS_KEY: AWS_SECRET,
       AWS_SESSION_TOKEN: AWS_SESSION,
     };
-    const exportArgs = ["export", "--db", db, "--out", "s3://canary/usage", "--debug"];
-    results.push(await spawnCli(exportArgs, { env }));
-    // Throttled uploads, retried and logged with --debug.
     let refused = 0;
-    s3.intercept = (request) => {
-      if (request.method !== "PUT" || !request.path.endsWith("/data.parquet") || refused >= 2)
-        return undefined;
-      refused += 1;
-      return {
-        status: 503,
-        body: "<Error><Code>SlowDown</Code><Message>Reduce your request rate.</Message></Error>",
+    const stray = await strayOutput(async () => {
+      const exportArgs = ["export", "--db", db, "--out", "s3://canary/usage", "--debug"];
+      results.push(await runCli(exportArgs, { env }));
+      // Throttled uploads, retried and logged with --debug.
+      s3.intercept = (request) => {
+        if (request.method !== "PUT" || !request.path.endsWith("/data.parquet") || refused >= 2)
+          return undefined;
+        refused += 1;
+        return {
+          status: 503,
+          body: "<Error><Code>SlowDown</Code><Message>Reduce your request rate.</Message></Error>",
+        };
       };
-    };
-    // A second prefix for the same database: every partition is missing there, so all are uploaded.
-    results.push(
-      await spawnCli(["export", "--db", db, "--out", "s3://canary/again", "--debug", "--json"], { env }),
-    );
-    s3.intercept = undefined;
-    // Refused: another key id, a missing bucket, and --print-config.
-    results.push(await spawnCli(exportArgs, { env: { ...env, AWS_ACCESS_KEY_ID: "AKIACANARYWRONG00001" } }));
-    results.push(
-      await spawnCli(["export", "--db", db, "--out", "s3://no-such-bucket/usage", "--debug"], { env }),
-    );
-    results.push(
-      await spawnCli(["export", "--print-config", "--db", db, "--out", "s3://canary/usage"], { env }),
-    );
-
+      // A second prefix for the same database: every partition is missing there, so all are uploaded.
+      results.push(
+        await runCli(["export", "--db", db, "--out", "s3://canary/again", "--debug", "--json"], { env }),
+      );
+      s3.intercept = undefined;
+      // Refused: another key id, a missing bucket, and --print-config.
+      results.push(await runCli(exportArgs, { env: { ...env, AWS_ACCESS_KEY_ID: "AKIACANARYWRONG00001" } }));
+      results.push(
+        await runCli(["export", "--db", db, "--out", "s3://no-such-bucket/usage", "--debug"], { env }),
+      );
+      results.push(
+        await runCli(["export", "--print-config", "--db", db, "--out", "s3://canary/usage"], { env }),
+      );
+    });
     expect(results[0]?.code, results[0]?.stderr).toBe(0);
     expect(results[1]?.code, results[1]?.stderr).toBe(0);
     expect(refused).toBe(2);
@@ -178,6 +178,7 @@ test("no AWS secret key or session token appears in any output, file or object",
     expect(await s3.download("canary", "usage/", objects)).toContain("_zoo_usage_owner.json");
     const written = [
       ...results.map((result) => `${result.stdout}\n${result.stderr}`),
+      stray,
       await everyByteUnder(dir),
     ].join("\n");
     for (const secret of [AWS_SECRET, AWS_SESSION, CANARY]) {

@@ -4,7 +4,7 @@ import { readReportFigures } from "../../src/report/readFigures.js";
 import { renderTerminal } from "../../src/report/terminal.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { listAllCalls, toMicros } from "../helpers/apiTruth.js";
-import { spawnCli } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 import {
   errorBody,
@@ -242,9 +242,9 @@ describe("a balance the token cannot see, or cannot be stored", () => {
       sendJson(res, 403, errorBody(403, "forbidden: you are not an admin of this org"));
     });
     const { db, out } = await resources.workspace();
-    const result = await spawnCli(
+    const result = await runCli(
       ["export", "--db", db, "--out", out, "--scope", "org", "--no-operations", "--json"],
-      { env: { ZOO_API_TOKEN: "hostile-token-balance", ZOO_HOST: hostile.url }, timeoutMs: 30_000 },
+      { env: { ZOO_API_TOKEN: "hostile-token-balance", ZOO_HOST: hostile.url } },
     );
     expect(result.code).toBe(0);
     expect(paths).toEqual(["/org/payment/balance"]);
@@ -308,14 +308,13 @@ describe("a balance the token cannot see, or cannot be stored", () => {
     const env = { ZOO_API_TOKEN: "hostile-token-balance", ZOO_HOST: hostile.url };
     // Two runs: the second snapshot pairs with the first, both at zero.
     for (let run = 0; run < 2; run++) {
-      const result = await spawnCli(["export", "--db", db, "--out", out, "--no-operations"], {
+      const result = await runCli(["export", "--db", db, "--out", out, "--no-operations"], {
         env,
-        timeoutMs: 30_000,
       });
       expect(result.code).toBe(0);
       expect(result.stdout).toContain("credits left 0.000000 USD, used up (snapshot in balance_snapshots)");
     }
-    const report = await spawnCli(["report", "--db", db], { env: {}, timeoutMs: 30_000 });
+    const report = await runCli(["report", "--db", db], { env: {} });
     expect(report.code).toBe(0);
     expect(report.stdout).toMatch(/used up: none left at the snapshot of \d{4}-\d{2}-\d{2}/);
     // Two snapshots at zero are no measured burn: the rate comes from the calls.

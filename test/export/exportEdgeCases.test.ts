@@ -7,7 +7,7 @@ import { SecretBox } from "../../src/secrets/secretBox.js";
 import { loadSecretKey } from "../../src/secrets/secretKey.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { listAllCalls } from "../helpers/apiTruth.js";
-import { REPO_ROOT, spawnCli } from "../helpers/cli.js";
+import { REPO_ROOT, runCli } from "../helpers/cli.js";
 import { startCountingProxy } from "../helpers/countingProxy.js";
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 import { holdDatabase } from "../helpers/heldDatabase.js";
@@ -168,14 +168,14 @@ describe("export edge cases", () => {
       holder = await holdDatabase(db);
       sim.clock.advance(3_600_000);
       const env = { ZOO_API_TOKEN: token, ZOO_HOST: sim.url };
-      const blocked = await spawnCli(["export", "--db", db, "--out", out], { env });
+      const blocked = await runCli(["export", "--db", db, "--out", out], { env });
       expect(blocked.code).toBe(6);
       expect(blocked.stderr).toMatch(/in use by another process/);
       expect(blocked.stderr).not.toContain(token);
       holder.kill("SIGKILL");
       await new Promise((resolve) => holder?.once("close", resolve));
       expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM api_calls")).toEqual(before);
-      const next = await spawnCli(["export", "--db", db, "--out", out, "--json"], { env });
+      const next = await runCli(["export", "--db", db, "--out", out, "--json"], { env });
       expect(next.code, next.stderr).toBe(0);
       const summary = JSON.parse(next.stdout) as { status: string; records_new: number };
       expect(summary.status).toBe("completed");
@@ -195,7 +195,7 @@ describe("export edge cases", () => {
         if (next) pageTokens.push(next);
         return body;
       });
-      const result = await spawnCli(["export", "--db", db, "--out", out, "--limit", "200", "--debug"], {
+      const result = await runCli(["export", "--db", db, "--out", out, "--limit", "200", "--debug"], {
         env: { ZOO_API_TOKEN: token, ZOO_HOST: proxy.url },
       });
       await proxy.close();

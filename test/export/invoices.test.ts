@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import type { ExportFlags } from "../../src/config/exportConfig.js";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../src/sim/index.js";
 import { listAllCalls, toMicros } from "../helpers/apiTruth.js";
-import { spawnCli } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 
 /** Four months of calls of one personal account, settled well before the exporter's clock. */
@@ -243,21 +243,21 @@ describe("invoices in the warehouse", () => {
   });
 });
 
-describe("the built CLI", () => {
+describe("the CLI", () => {
   test("export --json reports the invoices; report --json has them beside the spend", async () => {
     sim = await startSimulator({ ...SIM, invoiceDisagreement: true });
     const workspace = await tempWorkspace();
     cleanups.push(workspace.cleanup);
     const env = { ZOO_API_TOKEN: sim.users[0]?.token ?? "", ZOO_HOST: sim.url };
-    const exported = await spawnCli(
+    const exported = await runCli(
       ["export", "--db", workspace.db, "--out", workspace.out, "--no-operations", "--json"],
-      { env, timeoutMs: 60_000 },
+      { env },
     );
     expect(exported.code, exported.stderr).toBe(0);
     const summary = JSON.parse(exported.stdout) as { invoices?: { status: string; invoices: number } };
     expect(summary.invoices?.status).toBe("stored");
     expect(summary.invoices?.invoices).toBeGreaterThanOrEqual(3);
-    const report = await spawnCli(["report", "--db", workspace.db, "--json"], { env: {}, timeoutMs: 60_000 });
+    const report = await runCli(["report", "--db", workspace.db, "--json"], { env: {} });
     expect(report.code, report.stderr).toBe(0);
     const figures = JSON.parse(report.stdout) as {
       invoices: { lines: { not_agreeing: { difference: string }[] } } | null;

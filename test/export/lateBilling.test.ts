@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import type { ExportFlags } from "../../src/config/exportConfig.js";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../src/sim/index.js";
 import { listAllCalls, sumsByDay, type TruthCall, toMicros } from "../helpers/apiTruth.js";
-import { spawnCli } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
 import { startCountingProxy } from "../helpers/countingProxy.js";
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 import { microsOf, readDataset } from "../helpers/parquetDataset.js";
@@ -323,22 +323,21 @@ describe("billing that lands after the lookback window", () => {
     expect(settled.map((row) => String(row.id)).sort()).toEqual(pending.slice(0, asked).sort());
   });
 
-  test("the built CLI takes --max-pending-rereads and reports the re-reads in --json and in words", async () => {
+  test("the CLI takes --max-pending-rereads and reports the re-reads in --json and in words", async () => {
     const { sim, token, db, out } = await setup();
     const env = { ZOO_API_TOKEN: token, ZOO_HOST: sim.url };
     const args = ["export", "--db", db, "--out", out, "--limit", "500", "--no-operations"];
-    expect((await spawnCli(args, { env, timeoutMs: 60_000 })).code).toBe(0);
-    const json = await spawnCli([...args, "--max-pending-rereads", "7", "--json"], {
+    expect((await runCli(args, { env })).code).toBe(0);
+    const json = await runCli([...args, "--max-pending-rereads", "7", "--json"], {
       env,
-      timeoutMs: 60_000,
     });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout).pending_rereads).toMatchObject({ asked: 7, still_pending: 7 });
-    const words = await spawnCli([...args, "--max-pending-rereads", "3"], { env, timeoutMs: 60_000 });
+    const words = await runCli([...args, "--max-pending-rereads", "3"], { env });
     expect(words.stdout).toMatch(
       /calls pending billing re-read 3 \(0 settled, 3 still pending, 0 not found,\s+\d+\s+left/,
     );
-    const bad = await spawnCli([...args, "--max-pending-rereads", "-1"], { env, timeoutMs: 60_000 });
+    const bad = await runCli([...args, "--max-pending-rereads", "-1"], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--max-pending-rereads");
   });

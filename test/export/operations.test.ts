@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { toMicros } from "../helpers/apiTruth.js";
-import { spawnCli } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
 import { type CountingProxy, startCountingProxy } from "../helpers/countingProxy.js";
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 import { readDataset } from "../helpers/parquetDataset.js";
@@ -190,14 +190,14 @@ describe("async operations in the warehouse", () => {
       db,
       "SELECT id::VARCHAR AS id, operation_type, status FROM async_operations WHERE status = 'failed' LIMIT 1",
     );
-    const shown = await spawnCli(["operation", "get", String(row?.id), "--from-db", "--db", db, "--json"]);
+    const shown = await runCli(["operation", "get", String(row?.id), "--from-db", "--db", db, "--json"]);
     expect(shown.code).toBe(5);
     expect(JSON.parse(shown.stdout)).toMatchObject({
       id: row?.id,
       operation_type: row?.operation_type,
       status: "failed",
     });
-    const missing = await spawnCli([
+    const missing = await runCli([
       "operation",
       "get",
       "00000000-0000-4000-8000-000000000000",

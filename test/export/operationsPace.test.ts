@@ -1,7 +1,6 @@
-import type { ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { spawnCli, whileRunning } from "../helpers/cli.js";
+import { runCli, testStop, whileRunning } from "../helpers/cli.js";
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 
 /**
@@ -66,21 +65,29 @@ describe("operations phase pace", () => {
     sim = await startSimulator({ seed: 5, calls: 1500, days: 3, users: 1 });
     const env = { ZOO_API_TOKEN: sim.users[0]?.token ?? "", ZOO_HOST: sim.url };
     const workspace = await tempWorkspace();
-    const args = ["export", "--db", workspace.db, "--out", workspace.out, "--json"];
+    // One operation request at a time: when one is held, the run has every answer before it. The
+    // stop comes at once (in-process); with more in flight it would abandon answers still on their
+    // way, which the simulator counts as answered but the run never got.
+    const args = [
+      ...["export", "--db", workspace.db, "--out", workspace.out, "--json"],
+      ...["--operations-concurrency", "1"],
+    ];
     try {
       // 200 requests are answered (two list pages, then operations); every later one is held.
       const gate = sim.holdRequests(200);
-      let child: ChildProcess | undefined;
-      const run = spawnCli(args, { env, timeoutMs: 60_000, onSpawn: (spawned) => (child = spawned) });
+      // The stop is sent as the process's first SIGINT would be.
+      const stop = testStop();
+      const run = runCli(args, { env, stop });
       let held = 0;
       try {
         await whileRunning(gate.reached, run, "an operation request was held");
-        child?.kill("SIGINT");
+        stop.send("SIGINT");
         const first = await run;
         held = gate.held;
         expect(first.code, first.stderr).toBe(130);
         // It stopped without waiting for its requests: they are held until released, below (an
-        // event, where a stopwatch would fail on a busy machine; the run's bound catches a wait).
+        // event, where a stopwatch would fail on a busy machine; the test's time limit catches a
+        // wait).
         expect(held).toBeGreaterThan(0);
       } finally {
         gate.release();
@@ -89,7 +96,7 @@ describe("operations phase pace", () => {
       expect(answered).toBeGreaterThan(100);
       const [stored] = await queryDb(workspace.db, "SELECT count(*)::INTEGER AS n FROM async_operations");
       expect(Number(stored?.n)).toBe(answered);
-      const resumed = await spawnCli(args, { env, timeoutMs: 60_000 });
+      const resumed = await runCli(args, { env });
       expect(resumed.code, resumed.stderr).toBe(0);
       const [after] = await queryDb(workspace.db, "SELECT count(*)::INTEGER AS n FROM async_operations");
       expect(Number(after?.n)).toBeGreaterThan(answered);

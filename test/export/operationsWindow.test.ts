@@ -1,9 +1,8 @@
-import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { isoTime } from "../../src/log/isoTime.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { OPERATION_STARTING_TEMPLATES } from "../../src/transform/operationRow.js";
-import { outputSeen, spawnCli, whileRunning } from "../helpers/cli.js";
+import { runCli, testStop, whileRunning } from "../helpers/cli.js";
 import { exportOnce, queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
 
 /**
@@ -131,30 +130,24 @@ test("an interrupted --operations all goes on next run without asking again for 
   try {
     const env = { ZOO_API_TOKEN: token, ZOO_HOST: sim.url };
     const args = ["export", "--db", w.db, "--out", w.out, "--operations", "all", "--json", "--no-summary"];
-    // The 251st operation request waits in the simulator until the CLI has taken SIGINT: the run
-    // is stopped mid-backfill, within its first chunk of candidates, on a machine of any speed.
+    // The 251st operation request waits in the simulator until the run has been stopped (as the
+    // process's first SIGINT would stop it): the run is stopped mid-backfill, within its first
+    // chunk of candidates, on a machine of any speed.
     let operationRequests = 0;
     const gate = sim.holdRequests(
       (request) => request.path.startsWith("/async/operations/") && ++operationRequests > 250,
     );
-    let child: ChildProcess | undefined;
-    const run = spawnCli(args, {
-      env,
-      timeoutMs: 60_000,
-      onSpawn: (spawned) => {
-        child = spawned;
-      },
-    });
+    const stop = testStop();
+    const run = runCli(args, { env, stop });
     try {
       await whileRunning(gate.reached, run, "its 251st operation request");
-      const stopping = outputSeen(child?.stderr ?? null, /stopping after the current batch commits/);
-      child?.kill("SIGINT");
-      await whileRunning(stopping, run, "it took SIGINT");
+      stop.send("SIGINT");
     } finally {
       gate.release();
     }
     const first = await run;
     expect(first.code, first.stderr).toBe(130);
+    expect(first.stderr).toMatch(/SIGINT: stopping after the current batch commits/);
     const stored = await countOf(w.db, "SELECT id FROM async_operations");
     const all = await countOf(w.db, startingCalls);
     // What it fetched before the signal is committed, and it is far from everything.
@@ -165,7 +158,7 @@ test("an interrupted --operations all goes on next run without asking again for 
       (await countOf(w.db, unfinishedSql));
     expect(expected).toBeLessThan(all - 100);
     const before = operationGets();
-    const resumed = await spawnCli(args, { env, timeoutMs: 60_000 });
+    const resumed = await runCli(args, { env });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(operationGets() - before).toBe(expected);
     expect(await countOf(w.db, `${startingCalls} AND id NOT IN (SELECT id FROM async_operations)`)).toBe(0);

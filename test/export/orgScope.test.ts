@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { listAllCalls, type TruthCall, toMicros } from "../helpers/apiTruth.js";
-import { spawnCli } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
 import { exportOnce, queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
 
 /**
@@ -171,7 +171,7 @@ describe("export --scope org", () => {
         hint: expect.stringContaining("another --db"),
       });
       // The CLI: exit 2, the stored scope and owner named, and what to do.
-      const cli = await spawnCli(["export", "--db", db, "--out", out, "--scope", "org"], {
+      const cli = await runCli(["export", "--db", db, "--out", out, "--scope", "org"], {
         env: { ZOO_API_TOKEN: admin, ZOO_HOST: sim.url },
       });
       expect(cli.code, cli.stderr).toBe(2);

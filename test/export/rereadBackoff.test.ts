@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "vitest";
+import { afterAll, afterEach, describe, expect, test } from "vitest";
 import type { ExportFlags } from "../../src/config/exportConfig.js";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../src/sim/index.js";
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
@@ -10,6 +10,10 @@ const BACKOFF_CAP_DAYS = 16;
 const LOOKBACK_DAYS = 3;
 /** Past the latest billing of the simulator (40 days late) plus the wait cap, with room. */
 const MAX_NIGHTS = 70;
+/** Nightly runs per test: a dozen exports, each with the test's own look at every pending call. */
+const NIGHTS_PER_TEST = 12;
+/** The test's own GET /user/api-calls/{id} asks in flight at once. */
+const API_ASKS_AT_ONCE = 16;
 /**
  * 20% of 800 calls over 60 days billed 3 to 40 days late, a third of those when the month closes:
  * enough late calls to measure, few enough for a few hundred nightly runs to stay fast.
@@ -28,7 +32,20 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
+/**
+ * One nightly scenario: a cold export, then one export a simulated night until every call pending
+ * before the window after the cold run is stored settled. Before each night's run the API is asked
+ * directly about every call stored pending that it has not yet answered settled: the night it first
+ * does is the earliest any run could store it, and the night a run asking every pending call every
+ * night would; what such runs would have asked is counted from it.
+ */
 interface Nights {
+  sim: RunningSimulator;
+  token: string;
+  db: string;
+  run: () => ReturnType<typeof exportOnce>;
+  /** The calls pending before the window after the cold run: the ones followed until settled. */
+  pending: Set<string>;
   /** GET /user/api-calls/{id} requests of the nightly runs. */
   rereadRequests: number;
   /** What re-reading every pending call every night would have asked over the same nights. */
@@ -39,28 +56,29 @@ interface Nights {
   settledOn: Map<string, number>;
   /** For every call stored pending on some night: the first night the API answered it settled. */
   settledAtApi: Map<string, number>;
+  /** The last night run. */
   nights: number;
 }
 
 /**
- * A cold export, then one export a simulated night until every call pending before the window
- * after the cold run is stored settled. Before each night's run the API is asked directly about
- * every call stored pending that it has not yet answered settled: the night it first does is the
- * earliest any run could store it, and the night a run asking every pending call every night
- * would; what such runs would have asked is counted from it.
+ * Starts the simulator, makes the cold export, and notes which calls it left pending before the
+ * window; what is to be closed at the end goes to `toClose`.
  */
-async function runNights(): Promise<Nights> {
+async function coldRun(toClose: Array<() => Promise<void>>): Promise<Nights> {
   const sim = await startSimulator(SIM);
-  closers.push(() => sim.close());
+  toClose.push(() => sim.close());
   const workspace = await tempWorkspace();
-  closers.push(workspace.cleanup);
+  toClose.push(workspace.cleanup);
   const token = sim.users[0]?.token ?? "";
   const flags: ExportFlags = { db: workspace.db, out: workspace.out, limit: 500, operations: false };
   const run = () => exportOnce({ baseUrl: sim.url, token, flags, now: () => sim.clock.now() });
   expect((await run()).exitCode).toBe(0);
-  const pending = await pendingBeforeWindow(workspace.db);
-  expect(pending.size).toBeGreaterThan(30);
-  const result: Nights = {
+  return {
+    sim,
+    token,
+    db: workspace.db,
+    run,
+    pending: await pendingBeforeWindow(workspace.db),
     rereadRequests: 0,
     everyNightRequests: 0,
     settledByRereads: 0,
@@ -68,14 +86,23 @@ async function runNights(): Promise<Nights> {
     settledAtApi: new Map(),
     nights: 0,
   };
-  for (let night = 1; night <= MAX_NIGHTS && result.settledOn.size < pending.size; night++) {
+}
+
+/** Runs the nights after `result.nights` up to `last`, or until every followed call is settled. */
+async function runNights(result: Nights, last: number): Promise<void> {
+  const { sim, token, db, run, pending } = result;
+  for (let night = result.nights + 1; night <= last && result.settledOn.size < pending.size; night++) {
     sim.clock.advance(DAY_MS);
     // Every call stored pending, asked of the API: one it answers settled tonight for the first
     // time could be stored tonight at the earliest.
-    const before = await pendingCalls(workspace.db);
-    for (const call of before.calls) {
-      if (!result.settledAtApi.has(call.id) && (await settledAtApi(sim, token, call.id)))
-        result.settledAtApi.set(call.id, night);
+    const before = await pendingCalls(db);
+    const unanswered = before.calls.filter((call) => !result.settledAtApi.has(call.id));
+    for (let start = 0; start < unanswered.length; start += API_ASKS_AT_ONCE) {
+      const asked = unanswered.slice(start, start + API_ASKS_AT_ONCE);
+      const settled = await Promise.all(asked.map((call) => settledAtApi(sim, token, call.id)));
+      asked.forEach((call, k) => {
+        if (settled[k]) result.settledAtApi.set(call.id, night);
+      });
     }
     sim.stats.reset();
     const nightly = await run();
@@ -86,7 +113,7 @@ async function runNights(): Promise<Nights> {
     // Asking every pending call every night would ask tonight each call this run could re-read
     // (before the window, and not after the first call its scan read: select_pending_rereads.sql)
     // that the API had not answered settled before tonight: it would have stored that already.
-    const scannedFrom = await firstScannedCreatedAt(workspace.db, nightly.summary.records_seen);
+    const scannedFrom = await firstScannedCreatedAt(db, nightly.summary.records_seen);
     result.everyNightRequests += before.calls.filter((call) => {
       const settled = result.settledAtApi.get(call.id);
       return (
@@ -95,14 +122,11 @@ async function runNights(): Promise<Nights> {
         (settled === undefined || settled === night)
       );
     }).length;
-    const stillPending = await pendingIds(workspace.db);
+    const stillPending = await pendingIds(db);
     for (const id of pending) {
       if (!stillPending.has(id) && !result.settledOn.has(id)) result.settledOn.set(id, night);
     }
   }
-  // Nothing is left pending for good.
-  expect(result.settledOn.size).toBe(pending.size);
-  return result;
 }
 
 /** Whether the API answers the call settled (its billing landed), asked as a run would ask. */
@@ -157,23 +181,60 @@ async function pendingIds(db: string): Promise<Set<string>> {
 }
 
 describe("re-reads of calls pending billing back off per call", () => {
-  test("nightly runs ask far less, and each late call is settled at most the wait cap later", async () => {
-    const nights = await runNights();
-    // Every late call is stored settled once the API has it settled, none more than the wait cap
-    // later, and never before.
-    const apiNights: number[] = [];
-    for (const [id, night] of nights.settledOn) {
-      const atApi = nights.settledAtApi.get(id);
-      expect(atApi, `call ${id}`).toBeDefined();
-      apiNights.push(atApi ?? 0);
-      expect(night - (atApi ?? 0), `call ${id}`).toBeGreaterThanOrEqual(0);
-      expect(night - (atApi ?? 0), `call ${id}`).toBeLessThanOrEqual(BACKOFF_CAP_DAYS);
-    }
-    expect(nights.nights).toBeLessThanOrEqual(Math.max(...apiNights) + BACKOFF_CAP_DAYS);
-    // The re-reads settle them all (and the new late ones) for a fraction of the requests that
-    // asking every pending call every night would make over the same nights.
-    expect(nights.settledByRereads).toBeGreaterThanOrEqual(nights.settledOn.size);
-    expect(nights.rereadRequests).toBeLessThanOrEqual(nights.everyNightRequests * 0.5);
+  describe("nightly runs over simulated weeks", () => {
+    // One scenario, whose every night starts from what the nights before it stored: the nights
+    // cannot stand alone. They are split into tests of at most NIGHTS_PER_TEST nights, run in order,
+    // so that no test runs dozens of exports (a busy machine must not take one past its time limit).
+    let nights: Nights | undefined;
+    const scenarioClosers: Array<() => Promise<void>> = [];
+    afterAll(async () => {
+      for (const close of scenarioClosers.splice(0)) await close();
+    });
+    const started = () => {
+      if (nights === undefined) throw new Error("the cold run failed: the nights have nothing to go on");
+      return nights;
+    };
+
+    test("the cold run leaves late calls pending before the window", async () => {
+      nights = await coldRun(scenarioClosers);
+      expect(nights.pending.size).toBeGreaterThan(30);
+    });
+
+    test.each(
+      Array.from({ length: Math.ceil(MAX_NIGHTS / NIGHTS_PER_TEST) }, (_, k) => [
+        k * NIGHTS_PER_TEST + 1,
+        Math.min(MAX_NIGHTS, (k + 1) * NIGHTS_PER_TEST),
+      ]),
+    )(
+      "nights %i to %i: each late call is stored settled once the API has it, at most the wait cap later",
+      async (first, last) => {
+        const scenario = started();
+        if (scenario.settledOn.size < scenario.pending.size)
+          expect(scenario.nights, "the nights before these all ran").toBe(first - 1);
+        await runNights(scenario, last);
+        // Every late call stored settled on these nights was settled at the API no more than the wait
+        // cap before, and never after.
+        for (const [id, night] of scenario.settledOn) {
+          if (night < first) continue;
+          const atApi = scenario.settledAtApi.get(id);
+          expect(atApi, `call ${id}`).toBeDefined();
+          expect(night - (atApi ?? 0), `call ${id}`).toBeGreaterThanOrEqual(0);
+          expect(night - (atApi ?? 0), `call ${id}`).toBeLessThanOrEqual(BACKOFF_CAP_DAYS);
+        }
+      },
+    );
+
+    test("every late call ends settled, and the re-reads asked at most half of asking every night", () => {
+      const scenario = started();
+      // Nothing is left pending for good.
+      expect(scenario.settledOn.size).toBe(scenario.pending.size);
+      const apiNights = [...scenario.settledOn.keys()].map((id) => scenario.settledAtApi.get(id) ?? 0);
+      expect(scenario.nights).toBeLessThanOrEqual(Math.max(...apiNights) + BACKOFF_CAP_DAYS);
+      // The re-reads settle them all (and the new late ones) for a fraction of the requests that
+      // asking every pending call every night would make over the same nights.
+      expect(scenario.settledByRereads).toBeGreaterThanOrEqual(scenario.settledOn.size);
+      expect(scenario.rereadRequests).toBeLessThanOrEqual(scenario.everyNightRequests * 0.5);
+    });
   });
 
   test("a call asked and still pending waits 1, 2, 4, 8, 16 days, or until a month closes", async () => {

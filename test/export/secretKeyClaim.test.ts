@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { SecretBox } from "../../src/secrets/secretBox.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { spawnCli } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
 import { startCountingProxy } from "../helpers/countingProxy.js";
 import { exportOnce, queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
 import { recordingLogger } from "../helpers/recordingLogger.js";
@@ -224,7 +224,7 @@ describe("a database written with one secret key", () => {
       const first = "3c".repeat(32);
       const other = "a7".repeat(32);
       const run = (key: string, ...flags: string[]) =>
-        spawnCli(["export", "--db", db, "--out", out, "--no-operations", ...flags], {
+        runCli(["export", "--db", db, "--out", out, "--no-operations", ...flags], {
           env: { ZOO_API_TOKEN: token, ZOO_HOST: sim.url, ZOO_USAGE_SECRET_KEY: key },
         });
       expect((await run(first)).code).toBe(0);
@@ -318,7 +318,7 @@ describe("a database written with one secret key", () => {
   test("the demo goes on with a new key in its own database, and leaves a real one's key as it was", () =>
     inWorkspace(async ({ db, out, keyFile }) => {
       const demo = (...flags: string[]) =>
-        spawnCli(["demo", "--db", db, "--out", out, "--calls", "300", "--no-operations", ...flags]);
+        runCli(["demo", "--db", db, "--out", out, "--calls", "300", "--no-operations", ...flags]);
       expect((await demo()).code).toBe(0);
       await rm(keyFile);
       const again = await demo();
@@ -329,13 +329,13 @@ describe("a database written with one secret key", () => {
       await inWorkspace(async (real) => {
         const env = { ZOO_API_TOKEN: token, ZOO_HOST: sim.url, ZOO_USAGE_SECRET_KEY: "6d".repeat(32) };
         const exportArgs = ["export", "--db", real.db, "--out", real.out, "--no-operations"];
-        expect((await spawnCli(exportArgs, { env })).code).toBe(0);
+        expect((await runCli(exportArgs, { env })).code).toBe(0);
         const check = await recordedCheck(real.db);
-        const intoReal = await spawnCli(["demo", "--db", real.db, "--out", real.out, "--calls", "300"]);
+        const intoReal = await runCli(["demo", "--db", real.db, "--out", real.out, "--calls", "300"]);
         expect(intoReal.code).toBe(2);
         expect(intoReal.stderr).toMatch(/warehouse\.other_user/);
         expect(await recordedCheck(real.db)).toBe(check);
-        expect((await spawnCli(exportArgs, { env })).code).toBe(0);
+        expect((await runCli(exportArgs, { env })).code).toBe(0);
       });
     }));
 });

@@ -1,10 +1,9 @@
-import type { ChildProcess } from "node:child_process";
 import { createServer, type Socket } from "node:net";
 import { describe, expect, test } from "vitest";
 import { describeRun } from "../../src/commands/export.js";
 import { loadExportConfig } from "../../src/config/exportConfig.js";
 import { newRunSummary, type RunSummary } from "../../src/sources/runSummary.js";
-import { HANG_BOUND_MS, spawnCli } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
 import {
   errorBody,
   HOSTILE_USER_ID,
@@ -24,12 +23,6 @@ const TOKEN = "t-0123456789abcdef";
 const ESC = "\u001b";
 const C1_CSI = "\u009b";
 const { hostile, workspace, onCleanup } = resourcesPerTest();
-
-/** Kills a CLI child that outlives the test's bound, so a regression fails instead of hanging. */
-function bounded(child: ChildProcess): void {
-  const timer = setTimeout(() => child.kill("SIGKILL"), HANG_BOUND_MS);
-  child.on("exit", () => clearTimeout(timer));
-}
 
 function exportArgs(w: { db: string; out: string }, ...extra: string[]): string[] {
   return ["export", "--db", w.db, "--out", w.out, ...extra];
@@ -57,9 +50,8 @@ function failedOperation(id: string, error: string): Record<string, unknown> {
 describe("a host that is wrong or silent is exit 3, without a spend line", () => {
   test("a host name that does not resolve", async () => {
     const w = await workspace();
-    const result = await spawnCli(exportArgs(w, "--request-timeout", "5", "--max-attempts", "2"), {
+    const result = await runCli(exportArgs(w, "--request-timeout", "5", "--max-attempts", "2"), {
       env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: "https://nonexistent.invalid" },
-      onSpawn: bounded,
     });
     expect(result.code, result.stderr).toBe(3);
     expect(result.stderr).toMatch(/No response from https:\/\/nonexistent\.invalid/);
@@ -84,9 +76,8 @@ describe("a host that is wrong or silent is exit 3, without a spend line", () =>
     });
     const { port } = server.address() as { port: number };
     const w = await workspace();
-    const result = await spawnCli(exportArgs(w, "--request-timeout", "0.3", "--max-attempts", "2"), {
+    const result = await runCli(exportArgs(w, "--request-timeout", "0.3", "--max-attempts", "2"), {
       env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: `http://127.0.0.1:${port}` },
-      onSpawn: bounded,
     });
     expect(result.code, result.stderr).toBe(3);
     expect(result.stderr).toMatch(/No response from http:\/\/127\.0\.0\.1:\d+ in 2 attempts/);
@@ -101,9 +92,8 @@ describe("a host that is wrong or silent is exit 3, without a spend line", () =>
       else res.destroy();
     });
     const w = await workspace();
-    const result = await spawnCli(exportArgs(w, "--max-attempts", "2", "--no-operations"), {
+    const result = await runCli(exportArgs(w, "--max-attempts", "2", "--no-operations"), {
       env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
-      onSpawn: bounded,
     });
     expect(result.code, result.stderr).toBe(4);
     expect(result.stdout).toMatch(/export partial/);
@@ -119,9 +109,8 @@ describe("configuration errors are exit 2 and never echo a secret", () => {
   ])("a token with %s", async (_, token) => {
     const api = await hostile((_, res) => sendJson(res, 200, pageBody([], null)));
     const w = await workspace();
-    const result = await spawnCli(exportArgs(w), {
+    const result = await runCli(exportArgs(w), {
       env: { ZOO_API_TOKEN: token, ZOO_HOST: api.url },
-      onSpawn: bounded,
     });
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toMatch(/ZOO_API_TOKEN holds .* which an HTTP header cannot carry/);
@@ -137,9 +126,8 @@ describe("configuration errors are exit 2 and never echo a secret", () => {
     ["a query", "https://api.example/?key=s3cr3t-pw"],
   ])("a ZOO_HOST with credentials in %s", async (_, host) => {
     const w = await workspace();
-    const result = await spawnCli(exportArgs(w), {
+    const result = await runCli(exportArgs(w), {
       env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: host },
-      onSpawn: bounded,
     });
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toMatch(/ZOO_HOST/);
@@ -156,9 +144,8 @@ test("a base URL's path prefix is kept: requests go to /zoo/user/api-calls, /zoo
     else sendJson(res, 404, errorBody(404, "not found"));
   });
   const w = await workspace();
-  const result = await spawnCli(exportArgs(w, "--json", "--operations", "all"), {
+  const result = await runCli(exportArgs(w, "--json", "--operations", "all"), {
     env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: `${api.url}/zoo/` },
-    onSpawn: bounded,
   });
   expect(result.code, result.stderr).toBe(0);
   expect(api.requests.map((r) => r.path)).toEqual([
@@ -188,9 +175,8 @@ describe("a response body above --max-response-mb is refused with a clear error"
       res.end();
     });
     const w = await workspace();
-    const result = await spawnCli(exportArgs(w, "--max-response-mb", "1"), {
+    const result = await runCli(exportArgs(w, "--max-response-mb", "1"), {
       env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
-      onSpawn: bounded,
     });
     expect(result.code, result.stderr).toBe(3);
     expect(result.stderr).toMatch(
@@ -217,9 +203,8 @@ describe("escape sequences from API data never reach the terminal raw", () => {
   test("in an API error message", async () => {
     const api = await hostile((_, res) => sendJson(res, 401, errorBody(401, hostileText)));
     const w = await workspace();
-    const result = await spawnCli(exportArgs(w), {
+    const result = await runCli(exportArgs(w), {
       env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
-      onSpawn: bounded,
     });
     expect(result.code, result.stderr).toBe(3);
     expect(result.stderr).toMatch(/failed with HTTP 401: boom \uFFFD\[2J\uFFFD\]0;pwned\uFFFD/);
@@ -232,9 +217,8 @@ describe("escape sequences from API data never reach the terminal raw", () => {
       else sendJson(res, 503, errorBody(503, hostileText));
     });
     const w = await workspace();
-    const result = await spawnCli(exportArgs(w, "--max-attempts", "2", "--no-operations"), {
+    const result = await runCli(exportArgs(w, "--max-attempts", "2", "--no-operations"), {
       env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
-      onSpawn: bounded,
     });
     expect(result.code, result.stderr).toBe(4);
     // The summary wraps long lines at 80 columns: joined again before matching.
@@ -265,30 +249,28 @@ describe("escape sequences from API data never reach the terminal raw", () => {
       else sendJson(res, 404, errorBody(404, "not found"));
     });
     const env = { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url };
-    const live = await spawnCli(["operation", "get", id], { env, onSpawn: bounded });
+    const live = await runCli(["operation", "get", id], { env });
     expect(live.code, live.stderr).toBe(5);
     expect(live.stdout).toMatch(/error\s+boom \uFFFD\[2J/);
     expectNeutralised(live.stdout);
 
-    const json = await spawnCli(["operation", "get", id, "--json"], { env, onSpawn: bounded });
+    const json = await runCli(["operation", "get", id, "--json"], { env });
     expect(json.code, json.stderr).toBe(5);
     expectNeutralised(json.stdout);
     // Escaped, not replaced: the JSON still holds the API's exact text.
     expect((JSON.parse(json.stdout) as { error: string }).error).toBe(hostileText);
 
     const w = await workspace();
-    const exported = await spawnCli(exportArgs(w, "--operations", "all"), { env, onSpawn: bounded });
+    const exported = await runCli(exportArgs(w, "--operations", "all"), { env });
     expect(exported.code, exported.stderr).toBe(0);
-    const stored = await spawnCli(["operation", "get", id, "--from-db", "--db", w.db], {
+    const stored = await runCli(["operation", "get", id, "--from-db", "--db", w.db], {
       env: {},
-      onSpawn: bounded,
     });
     expect(stored.code, stored.stderr).toBe(5);
     expect(stored.stdout).toMatch(/error\s+boom \uFFFD\[2J/);
     expectNeutralised(stored.stdout);
-    const storedJson = await spawnCli(["operation", "get", id, "--from-db", "--db", w.db, "--json"], {
+    const storedJson = await runCli(["operation", "get", id, "--from-db", "--db", w.db, "--json"], {
       env: {},
-      onSpawn: bounded,
     });
     expectNeutralised(storedJson.stdout);
     expect((JSON.parse(storedJson.stdout) as { error: string }).error).toBe(hostileText);

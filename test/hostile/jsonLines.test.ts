@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { outputSeen, spawnCli } from "../helpers/cli.js";
+import { runCli, testStop, whileRunning } from "../helpers/cli.js";
 import { exportOnce } from "../helpers/exportHarness.js";
 import { holdDatabase } from "../helpers/heldDatabase.js";
 import { errorBody, pagedHandler, resourcesPerTest, sendJson, validCall } from "../helpers/hostileApi.js";
@@ -38,9 +38,8 @@ describe("--json prints exactly one line of JSON on stdout", () => {
   test("a completed run (exit 0)", async () => {
     const api = await hostile(pagedHandler([{ items: [validCall(1), validCall(2)] }]));
     const w = await workspace();
-    const result = await spawnCli(exportArgs(w), {
+    const result = await runCli(exportArgs(w), {
       env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
-      timeoutMs: 30_000,
     });
     expect(result.code, result.stderr).toBe(0);
     expect(onlyLine(result.stdout)).toMatchObject({ status: "completed", exit_code: 0, records_new: 2 });
@@ -51,9 +50,8 @@ describe("--json prints exactly one line of JSON on stdout", () => {
       pagedHandler([{ items: [validCall(1), validCall(2, { created_at: "yesterday-ish" })] }]),
     );
     const w = await workspace();
-    const result = await spawnCli(exportArgs(w), {
+    const result = await runCli(exportArgs(w), {
       env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
-      timeoutMs: 30_000,
     });
     expect(result.code, result.stderr).toBe(4);
     expect(onlyLine(result.stdout)).toMatchObject({
@@ -70,9 +68,8 @@ describe("--json prints exactly one line of JSON on stdout", () => {
       sendJson(res, 403, errorBody(403, `token ${TOKEN} may not`)),
     );
     const w = await workspace();
-    const result = await spawnCli(exportArgs(w), {
+    const result = await runCli(exportArgs(w), {
       env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
-      timeoutMs: 30_000,
     });
     expect(result.code, result.stderr).toBe(3);
     const line = onlyLine(result.stdout);
@@ -86,7 +83,7 @@ describe("--json prints exactly one line of JSON on stdout", () => {
 
   test("a config error before the run starts (exit 2)", async () => {
     const w = await workspace();
-    const result = await spawnCli(exportArgs(w), { env: {}, timeoutMs: 30_000 });
+    const result = await runCli(exportArgs(w), { env: {} });
     expect(result.code, result.stderr).toBe(2);
     const line = onlyLine(result.stdout);
     expect(line).toMatchObject({ status: "failed", exit_code: 2 });
@@ -96,7 +93,7 @@ describe("--json prints exactly one line of JSON on stdout", () => {
 
   test("a bad flag value, refused before the run starts (exit 2)", async () => {
     const w = await workspace();
-    const result = await spawnCli(exportArgs(w, "--limit", "abc"), { env: {}, timeoutMs: 30_000 });
+    const result = await runCli(exportArgs(w, "--limit", "abc"), { env: {} });
     expect(result.code, result.stderr).toBe(2);
     const line = onlyLine(result.stdout);
     expect(line).toMatchObject({ status: "failed", exit_code: 2, error: { code: "config.invalid" } });
@@ -111,9 +108,8 @@ describe("--json prints exactly one line of JSON on stdout", () => {
     onCleanup(async () => {
       holder.kill("SIGKILL");
     });
-    const result = await spawnCli(exportArgs(w), {
+    const result = await runCli(exportArgs(w), {
       env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
-      timeoutMs: 30_000,
     });
     expect(result.code, result.stderr).toBe(6);
     const line = onlyLine(result.stdout);
@@ -136,27 +132,13 @@ describe("--json on an interrupted run (exit 130)", () => {
   test("one signal: the run stops and prints its one line", async () => {
     const { api, asked } = await silentApi();
     const w = await workspace();
-    const result = await spawnCli(exportArgs(w), {
-      env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
-      timeoutMs: 30_000,
-      onSpawn: (child) => void asked.then(() => child.kill("SIGINT")),
-    });
-    expect(result.code, result.stderr).toBe(130);
-    expect(onlyLine(result.stdout)).toMatchObject({ status: "interrupted", exit_code: 130 });
-  });
-
-  test("a second signal, which ends the process at once: still exactly one line", async () => {
-    const { api, asked } = await silentApi();
-    const w = await workspace();
-    const result = await spawnCli(exportArgs(w), {
-      env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
-      timeoutMs: 30_000,
-      onSpawn: (child) => {
-        const stopping = outputSeen(child.stderr, /SIGINT: stopping/);
-        void asked.then(() => child.kill("SIGINT"));
-        void stopping.then(() => child.kill("SIGINT"));
-      },
-    });
+    // Sent as the process's first SIGINT would be; a second one, which only a process can take,
+    // is in test/e2e/processOutcomes.test.ts.
+    const stop = testStop();
+    const run = runCli(exportArgs(w), { env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url }, stop });
+    await whileRunning(asked, run, "the list request");
+    stop.send("SIGINT");
+    const result = await run;
     expect(result.code, result.stderr).toBe(130);
     expect(onlyLine(result.stdout)).toMatchObject({ status: "interrupted", exit_code: 130 });
   });
@@ -168,9 +150,8 @@ describe("--log-format json writes only JSON objects on stderr", () => {
       pagedHandler([{ items: [validCall(1), validCall(2, { created_at: "yesterday-ish" })] }]),
     );
     const w = await workspace();
-    const result = await spawnCli(exportArgs(w, "--log-format", "json", "--debug"), {
+    const result = await runCli(exportArgs(w, "--log-format", "json", "--debug"), {
       env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
-      timeoutMs: 30_000,
     });
     expect(result.code, result.stderr).toBe(4);
     const entries = expectJsonLogLines(result.stderr);
@@ -180,9 +161,8 @@ describe("--log-format json writes only JSON objects on stderr", () => {
 
   test("commander's error and usage for a bad flag value are JSON objects too", async () => {
     const w = await workspace();
-    const result = await spawnCli(exportArgs(w, "--log-format", "json", "--limit", "abc"), {
+    const result = await runCli(exportArgs(w, "--log-format", "json", "--limit", "abc"), {
       env: {},
-      timeoutMs: 30_000,
     });
     expect(result.code).toBe(2);
     const entries = expectJsonLogLines(result.stderr);
@@ -191,7 +171,7 @@ describe("--log-format json writes only JSON objects on stderr", () => {
 
   test("the error of a failed run is one JSON object too", async () => {
     const w = await workspace();
-    const result = await spawnCli(exportArgs(w, "--log-format", "json"), { env: {}, timeoutMs: 30_000 });
+    const result = await runCli(exportArgs(w, "--log-format", "json"), { env: {} });
     expect(result.code).toBe(2);
     const entries = expectJsonLogLines(result.stderr);
     expect(entries.at(-1)).toMatchObject({

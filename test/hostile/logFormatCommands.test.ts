@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { spawnCli } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
 import { exportOnce } from "../helpers/exportHarness.js";
 import {
   errorBody,
@@ -19,12 +19,11 @@ import { expectJsonLogLines } from "../helpers/jsonLogLines.js";
  */
 const TOKEN = "t-log-format-commands-0123";
 const { hostile, workspace } = resourcesPerTest();
-const BOUND_MS = 30_000;
 
 describe("report --log-format json", () => {
   test("a missing database: the error is one JSON object, exit 2", async () => {
     const w = await workspace();
-    const result = await spawnCli(["report", "--db", w.db, "--log-format", "json"], { timeoutMs: BOUND_MS });
+    const result = await runCli(["report", "--db", w.db, "--log-format", "json"]);
     expect(result.code, result.stderr).toBe(2);
     const entries = expectJsonLogLines(result.stderr);
     expect(entries).toHaveLength(1);
@@ -38,10 +37,17 @@ describe("report --log-format json", () => {
     const w = await workspace();
     await exportOnce({ baseUrl: api.url, token: TOKEN, flags: { db: w.db, out: w.out, operations: false } });
     const html = path.join(path.dirname(w.db), "report.html");
-    const result = await spawnCli(
-      ["report", "--db", w.db, "--json", "--html", html, "--log-format", "json", "--debug"],
-      { timeoutMs: BOUND_MS },
-    );
+    const result = await runCli([
+      "report",
+      "--db",
+      w.db,
+      "--json",
+      "--html",
+      html,
+      "--log-format",
+      "json",
+      "--debug",
+    ]);
     expect(result.code, result.stderr).toBe(0);
     const entries = expectJsonLogLines(result.stderr);
     expect(entries.some((entry) => entry.level === "info" && entry.message.includes(html))).toBe(true);
@@ -55,9 +61,8 @@ describe("operation get --log-format json", () => {
   const id = String(operation.id);
 
   test("a missing token: the error is one JSON object, exit 2", async () => {
-    const result = await spawnCli(["operation", "get", id, "--log-format", "json"], {
+    const result = await runCli(["operation", "get", id, "--log-format", "json"], {
       env: {},
-      timeoutMs: BOUND_MS,
     });
     expect(result.code, result.stderr).toBe(2);
     const entries = expectJsonLogLines(result.stderr);
@@ -78,9 +83,9 @@ describe("operation get --log-format json", () => {
     });
     const w = await workspace();
     const outputs = path.join(path.dirname(w.db), "outputs");
-    const result = await spawnCli(
+    const result = await runCli(
       ["operation", "get", id, "--save-outputs", outputs, "--log-format", "json", "--debug"],
-      { env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url }, timeoutMs: BOUND_MS },
+      { env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url } },
     );
     expect(result.code, result.stderr).toBe(0);
     expect(api.requests).toHaveLength(2);
@@ -93,9 +98,8 @@ describe("operation get --log-format json", () => {
 
   test("an API error: one JSON object, exit 3", async () => {
     const api = await hostile((_request, res) => sendJson(res, 403, errorBody(403, "forbidden")));
-    const result = await spawnCli(["operation", "get", id, "--log-format", "json"], {
+    const result = await runCli(["operation", "get", id, "--log-format", "json"], {
       env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
-      timeoutMs: BOUND_MS,
     });
     expect(result.code, result.stderr).toBe(3);
     const entries = expectJsonLogLines(result.stderr);

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { nameProblem } from "../../src/operations/saveOutputs.js";
 import { createDataset } from "../../src/sim/index.js";
-import { spawnCli } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
 import { errorBody, type HostileApi, sendJson, startHostileApi } from "../helpers/hostileApi.js";
 
 /** A completed file conversion as the simulator makes it: a body every schema accepts. */
@@ -70,7 +70,7 @@ describe("--save-outputs with hostile output names", () => {
         "nul\u0000.txt": b64("nul"),
       },
     };
-    const result = await spawnCli(["operation", "get", ASKED, "--save-outputs", folder], { env: env() });
+    const result = await runCli(["operation", "get", ASKED, "--save-outputs", folder], { env: env() });
     expect(result.code, result.stderr).toBe(3);
     expect(result.stderr).toContain("code: api.invalid_response");
     expect(result.stderr).toMatch(/Refused to save 10 output file\(s\)/);
@@ -92,7 +92,7 @@ describe("--save-outputs with hostile output names", () => {
   test("only valid names: all saved, exit 0, temporaries of a dead run removed", async () => {
     await writeFile(path.join(folder, ".part.step.999999999.0badf00d.partial"), "half");
     body = { ...conversionBody(), id: ASKED, outputs: { "part.step": b64("STEP"), "x/y/z.obj": b64("OBJ") } };
-    const result = await spawnCli(["operation", "get", ASKED, "--save-outputs", folder], { env: env() });
+    const result = await runCli(["operation", "get", ASKED, "--save-outputs", folder], { env: env() });
     expect(result.code, result.stderr).toBe(0);
     expect(await readFile(path.join(folder, "x", "y", "z.obj"), "utf8")).toBe("OBJ");
     expect((await readdir(folder)).sort()).toEqual(["part.step", "x"]);
@@ -104,7 +104,7 @@ describe("a body for another operation than the one asked for", () => {
     const other = "0f0f0f0f-1111-4222-8333-444455556666";
     body = { ...conversionBody(), id: other, outputs: { "part.step": b64("not yours") } };
     for (const json of [false, true]) {
-      const result = await spawnCli(
+      const result = await runCli(
         ["operation", "get", ASKED, "--save-outputs", folder, ...(json ? ["--json"] : [])],
         { env: env() },
       );
@@ -120,7 +120,7 @@ describe("a body for another operation than the one asked for", () => {
 
   test("the same id in upper case is the same operation", async () => {
     body = { ...conversionBody(), id: ASKED.toUpperCase(), outputs: {} };
-    const result = await spawnCli(["operation", "get", ASKED, "--json"], { env: env() });
+    const result = await runCli(["operation", "get", ASKED, "--json"], { env: env() });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).id).toBe(ASKED.toUpperCase());
   });

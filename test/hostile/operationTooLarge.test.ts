@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { spawnCli } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
 import { queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 import { errorBody, pageBody, sendJson, startHostileApi, validCall } from "../helpers/hostileApi.js";
 
@@ -33,7 +33,7 @@ test("an operation body above --max-response-mb is a reject, not a run that fail
       "all",
     ];
     const env = { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url };
-    const first = await spawnCli(args, { env, timeoutMs: 30_000 });
+    const first = await runCli(args, { env });
     expect(first.code, first.stderr).toBe(4);
     expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM api_calls")).toEqual([{ n: 1 }]);
     const rejects = await queryDb(db, "SELECT record_id::VARCHAR AS id, reason FROM rejects");
@@ -43,7 +43,7 @@ test("an operation body above --max-response-mb is a reject, not a run that fail
     const operationRequests = () => api.requests.filter((r) => r.path.startsWith("/async/")).length;
     expect(operationRequests()).toBe(1);
     // The next run does not ask for it again, and completes.
-    const second = await spawnCli(args, { env, timeoutMs: 30_000 });
+    const second = await runCli(args, { env });
     expect(second.code, second.stderr).toBe(0);
     expect(operationRequests()).toBe(1);
   } finally {

@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { listAllCalls } from "../helpers/apiTruth.js";
-import { type CliResult, spawnCli } from "../helpers/cli.js";
+import { type CliResult, runCli, spawnCli } from "../helpers/cli.js";
 import { queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 
 const run = promisify(execFile);
@@ -36,7 +36,7 @@ function expectStorageFailure(result: CliResult, db: string, why: RegExp, hint: 
 /** Once the disk has room again, the next run ends with every call the API lists. */
 async function expectRecovery(db: string, out: string): Promise<void> {
   const truth = await listAllCalls(sim.url, env.ZOO_API_TOKEN ?? "");
-  const again = await spawnCli(["export", "--db", db, "--out", out, "--no-operations"], { env });
+  const again = await runCli(["export", "--db", db, "--out", out, "--no-operations"], { env });
   expect(again.code, again.stderr).toBe(0);
   const stored = new Set(
     (await queryDb(db, "SELECT id::VARCHAR AS id FROM api_calls")).map((row) => String(row.id)),
@@ -44,32 +44,8 @@ async function expectRecovery(db: string, out: string): Promise<void> {
   expect(truth.filter((call) => !stored.has(call.id))).toEqual([]);
 }
 
+// A file-size limit (ulimit -f), met the same way, is the process's own: test/e2e/processOutcomes.test.ts.
 describe("the disk fills up while DuckDB checkpoints: exit 2 with the storage hint, then recovery", () => {
-  test("a file-size limit (ulimit -f)", async () => {
-    const { db, out, cleanup } = await tempWorkspace();
-    try {
-      // ulimit -f is in KiB: the 500-call spool files fit, a database of a few thousand calls does not.
-      const result = await spawnCli(
-        [
-          "-c",
-          `ulimit -f 1024; exec "${process.execPath}" "$@"`,
-          "bash",
-          "CLI",
-          ...EXPORT,
-          "--db",
-          db,
-          "--out",
-          out,
-        ],
-        { env, shell: "/bin/bash" },
-      );
-      expectStorageFailure(result, db, /File too large/, /hint: A file-size limit was hit/);
-      await expectRecovery(db, out);
-    } finally {
-      await cleanup();
-    }
-  });
-
   test("a full file system (a 4 MB tmpfs; mounting one needs root)", async (context) => {
     const { dir, out, cleanup } = await tempWorkspace();
     const mountPoint = path.join(dir, "small-disk");
@@ -85,6 +61,9 @@ describe("the disk fills up while DuckDB checkpoints: exit 2 with the storage hi
       }
       try {
         const db = path.join(mountPoint, "zoo_usage.duckdb");
+        // A process of its own for now: a run whose commit fails leaves the spool file of the batch
+        // it was filling open (src/sources/runSource.ts does not discard that batch), which only the
+        // process's exit closes; in this process it would keep the tmpfs busy, and umount refused.
         const result = await spawnCli([...EXPORT, "--db", db, "--out", out], { env });
         expectStorageFailure(result, db, /No space left on device/, /hint: The disk is full/);
         await run("mount", ["-o", "remount,size=64m", mountPoint], { timeout: 10_000 });

@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/p
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { describeContent } from "../../src/load/warehouseFile.js";
-import { type CliResult, spawnCli } from "../helpers/cli.js";
+import { type CliResult, runCli } from "../helpers/cli.js";
 import { queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
 import { fileSha256 } from "../helpers/fileSha256.js";
 import { type HostileApi, pagedHandler, startHostileApi, validCall } from "../helpers/hostileApi.js";
@@ -57,7 +57,7 @@ describe("--db that is not a zoo-usage warehouse: refused up front, exit 2, file
       await writeFile(db, content);
       const before = await print(db);
       const requests = api.requests.length;
-      const result = await spawnCli(["export", "--db", db, "--out", out, "--json"], { env });
+      const result = await runCli(["export", "--db", db, "--out", out, "--json"], { env });
       expectRefused(result, "warehouse.not_duckdb", message, true);
       expect(await print(db)).toEqual(before);
       // Refused before the API was asked or anything was created beside it.
@@ -78,11 +78,11 @@ describe("--db that is not a zoo-usage warehouse: refused up front, exit 2, file
       );
       await rm(path.join(dir, "scratch.duckdb"));
       const before = await print(db);
-      const exported = await spawnCli(["export", "--db", db, "--out", out, "--json"], { env });
+      const exported = await runCli(["export", "--db", db, "--out", out, "--json"], { env });
       expectRefused(exported, "warehouse.not_duckdb", /it looks like a Parquet file/, true);
-      const report = await spawnCli(["report", "--db", db]);
+      const report = await runCli(["report", "--db", db]);
       expectRefused(report, "warehouse.not_duckdb", /it looks like a Parquet file/);
-      const fromDb = await spawnCli([
+      const fromDb = await runCli([
         "operation",
         "get",
         "00000000-0000-4000-8000-000000000000",
@@ -103,10 +103,10 @@ describe("--db that is not a zoo-usage warehouse: refused up front, exit 2, file
     async (name) => {
       const { dir, out, cleanup } = await tempWorkspace();
       try {
-        const result = await spawnCli(["export", "--db", name, "--out", out], { env, cwd: dir });
+        const result = await runCli(["export", "--db", name, "--out", out], { env, cwd: dir });
         expectRefused(result, "warehouse.not_duckdb", /special name or URL, not a file path/);
         expect(result.stderr).toMatch(/must be a local file/);
-        const fromDb = await spawnCli(
+        const fromDb = await runCli(
           ["operation", "get", "00000000-0000-4000-8000-000000000000", "--from-db", "--db", name],
           { cwd: dir },
         );
@@ -127,7 +127,7 @@ describe("--db that is not a zoo-usage warehouse: refused up front, exit 2, file
         "CREATE TABLE api_calls (id INTEGER, url VARCHAR, created_at TIMESTAMP); INSERT INTO api_calls VALUES (1, '/x', now())",
       );
       const before = await print(db);
-      const exported = await spawnCli(["export", "--db", db, "--out", out], { env });
+      const exported = await runCli(["export", "--db", db, "--out", out], { env });
       expectRefused(
         exported,
         "warehouse.unrelated",
@@ -135,7 +135,7 @@ describe("--db that is not a zoo-usage warehouse: refused up front, exit 2, file
       );
       expect(exported.stderr).toMatch(/api_calls lacks user_id/);
       expect(exported.stderr).toMatch(/Choose another --db/);
-      const report = await spawnCli(["report", "--db", db]);
+      const report = await runCli(["report", "--db", db]);
       expectRefused(report, "warehouse.unrelated", /of something else/);
       expect(await print(db)).toEqual(before);
       expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM duckdb_tables()")).toEqual([{ n: 1 }]);
@@ -147,14 +147,14 @@ describe("--db that is not a zoo-usage warehouse: refused up front, exit 2, file
   test("our own warehouse with columns added since, and one made before warehouse ids: both open", async () => {
     const { db, out, cleanup } = await tempWorkspace();
     try {
-      expect((await spawnCli(["export", "--db", db, "--out", out], { env })).code).toBe(0);
+      expect((await runCli(["export", "--db", db, "--out", out], { env })).code).toBe(0);
       // As a later version's ALTER TABLE ... ADD COLUMN, and a version before warehouse_identity.
       await writeDb(
         db,
         "ALTER TABLE api_calls ADD COLUMN later_field VARCHAR; DROP TABLE internal.warehouse_identity",
       );
       await rm(path.join(out, OWNER_FILE));
-      const result = await spawnCli(["export", "--db", db, "--out", out, "--json"], { env });
+      const result = await runCli(["export", "--db", db, "--out", out, "--json"], { env });
       expect(result.code, result.stderr).toBe(0);
       expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM internal.warehouse_identity")).toEqual([
         { n: 1 },
@@ -173,7 +173,7 @@ describe("two databases, one --out", () => {
   test("the second is refused before it writes; the owner keeps its dataset, also after moving", async () => {
     const { dir, db, out, cleanup } = await tempWorkspace();
     try {
-      expect((await spawnCli(["export", "--db", db, "--out", out], { env })).code).toBe(0);
+      expect((await runCli(["export", "--db", db, "--out", out], { env })).code).toBe(0);
       const partitions = (await readdir(out, { recursive: true })).map(String).sort();
       expect(partitions).toContain(OWNER_FILE);
       expect(partitions.some((name) => name.endsWith("data.parquet"))).toBe(true);
@@ -182,7 +182,7 @@ describe("two databases, one --out", () => {
       );
 
       const second = path.join(dir, "second.duckdb");
-      const refused = await spawnCli(["export", "--db", second, "--out", out, "--json"], { env });
+      const refused = await runCli(["export", "--db", second, "--out", out, "--json"], { env });
       expectRefused(
         refused,
         "output.other_warehouse",
@@ -205,13 +205,13 @@ describe("two databases, one --out", () => {
       const moved = path.join(dir, "moved.duckdb");
       await rename(db, moved);
       await rename(path.join(dir, "zoo_usage.key"), path.join(dir, "moved.key"));
-      const again = await spawnCli(["export", "--db", moved, "--out", out], { env });
+      const again = await runCli(["export", "--db", moved, "--out", out], { env });
       expect(again.code, again.stderr).toBe(0);
       expect(JSON.parse(await readFile(path.join(out, OWNER_FILE), "utf8")).database).toBe(moved);
 
       // Once the owner file is removed (the old database is gone), another database takes over.
       await rm(path.join(out, OWNER_FILE));
-      const takeover = await spawnCli(["export", "--db", second, "--out", out], { env });
+      const takeover = await runCli(["export", "--db", second, "--out", out], { env });
       expect(takeover.code, takeover.stderr).toBe(0);
       expect(JSON.parse(await readFile(path.join(out, OWNER_FILE), "utf8")).database).toBe(second);
     } finally {
@@ -222,7 +222,7 @@ describe("two databases, one --out", () => {
   test("the owner file is invisible to a Parquet reader globbing the dataset", async () => {
     const { db, out, cleanup } = await tempWorkspace();
     try {
-      expect((await spawnCli(["export", "--db", db, "--out", out, "--no-operations"], { env })).code).toBe(0);
+      expect((await runCli(["export", "--db", db, "--out", out, "--no-operations"], { env })).code).toBe(0);
       const rows = await queryDb(
         db,
         `SELECT count(*)::INTEGER AS n FROM read_parquet('${out}/**/*.parquet', hive_partitioning = true)`,
@@ -237,7 +237,7 @@ describe("two databases, one --out", () => {
 test("what killed runs leave behind is removed by the next export", async () => {
   const { dir, db, out, cleanup } = await tempWorkspace();
   try {
-    expect((await spawnCli(["export", "--db", db, "--out", out], { env })).code).toBe(0);
+    expect((await runCli(["export", "--db", db, "--out", out], { env })).code).toBe(0);
     const pid = unusedPid();
     const partition = path.join(out, "api_calls", "created_month=2026-10");
     const leftovers = [
@@ -260,19 +260,21 @@ test("what killed runs leave behind is removed by the next export", async () => 
     // Not ours: kept.
     const foreign = path.join(`${db}.tmp`, "keep-me.txt");
     await writeFile(foreign, "a user's file");
-    const result = await spawnCli(["export", "--db", db, "--out", out], { env });
+    const result = await runCli(["export", "--db", db, "--out", out], { env });
     expect(result.code, result.stderr).toBe(0);
     for (const file of leftovers) await expect(stat(file), file).rejects.toThrow(/ENOENT/);
     expect(await readFile(foreign, "utf8")).toBe("a user's file");
     expect(await readdir(partition)).toEqual(["data.parquet"]);
 
     // The report's temporary of a killed run beside its --html target; a live process's stays.
+    // The live one is another running process's (vitest's, which started this worker): the report
+    // runs in this process, and would keep a temporary named with this process's pid for that alone.
     const html = path.join(dir, "spend.html");
     const stale = path.join(dir, `.spend.html.${pid}.0badf00d.tmp`);
-    const live = path.join(dir, `.spend.html.${process.pid}.0badf00d.tmp`);
+    const live = path.join(dir, `.spend.html.${process.ppid}.0badf00d.tmp`);
     await writeFile(stale, "<html");
     await writeFile(live, "<html");
-    const report = await spawnCli(["report", "--db", db, "--html", html]);
+    const report = await runCli(["report", "--db", db, "--html", html]);
     expect(report.code, report.stderr).toBe(0);
     await expect(stat(stale)).rejects.toThrow(/ENOENT/);
     expect(await readFile(live, "utf8")).toBe("<html");

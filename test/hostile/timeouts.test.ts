@@ -1,17 +1,17 @@
-import type { ChildProcess } from "node:child_process";
 import type { ServerResponse } from "node:http";
 import { expect, test } from "vitest";
 import { createClient } from "../../src/api/createClient.js";
 import { clientSettings, loadApiConfig } from "../../src/config/apiConfig.js";
 import { ZooUsageError } from "../../src/errors.js";
 import { createLogger } from "../../src/log/logger.js";
-import { HANG_BOUND_MS, spawnCli } from "../helpers/cli.js";
+import { runCli, testStop } from "../helpers/cli.js";
 import { errorBody, pageBody, resourcesPerTest, sendJson, validCall } from "../helpers/hostileApi.js";
 
 /**
  * Time limits hold whatever the API does: a body trickled a byte at a time cannot outlast
  * --request-timeout, SIGINT/SIGTERM end a run while a request or a Retry-After wait is pending, and
- * the retry budget is wall time shared by concurrent fetches.
+ * the retry budget is wall time shared by concurrent fetches. The CLI runs in-process: a stop is
+ * sent to it as the process's first SIGINT or SIGTERM would (test/e2e/ sends real signals).
  */
 const { hostile, workspace: newWorkspace } = resourcesPerTest();
 
@@ -35,14 +35,6 @@ function trickle(
     clearInterval(timer);
     on.closed?.(sent, body.length);
   });
-}
-
-/** Kills a CLI child that outlives the test's bound, so a regression fails instead of hanging. */
-function bounded(ms: number) {
-  return (child: ChildProcess) => {
-    const timer = setTimeout(() => child.kill("SIGKILL"), ms);
-    child.on("exit", () => clearTimeout(timer));
-  };
 }
 
 test("--request-timeout bounds the whole body: a trickled body is abandoned and retried", async () => {
@@ -88,7 +80,7 @@ test.each([
         closed: (sent, length) => hungUp.push({ sent, length }),
       });
     } else {
-      // Longer than the bound: a run that waited it out would be killed, and fail here.
+      // Longer than the test's time limit: a run that waited it out would fail here.
       res.setHeader("retry-after", "600");
       res.once("finish", () => requested[0]?.(undefined));
       sendJson(res, 429, errorBody(429, "slow down"));
@@ -96,23 +88,20 @@ test.each([
   });
   const workspace = await newWorkspace();
   let signalled = false;
-  const result = await spawnCli(
+  const stop = testStop();
+  void pending.then(() => {
+    signalled = true;
+    stop.send(signal);
+  });
+  const result = await runCli(
     ["export", "--db", workspace.db, "--out", workspace.out, "--no-operations", "--json"],
-    {
-      env: { ZOO_API_TOKEN: "t-0123456789", ZOO_HOST: api.url },
-      onSpawn: (child) => {
-        bounded(HANG_BOUND_MS)(child);
-        void pending.then(() => {
-          signalled = true;
-          child.kill(signal);
-        });
-      },
-    },
+    { env: { ZOO_API_TOKEN: "t-0123456789", ZOO_HOST: api.url }, stop },
   );
   expect(result.code, result.stderr).toBe(130);
   expect(signalled).toBe(true);
   // It stopped without waiting: the retry was never sent, or the body never finished arriving
-  // (events, not a stopwatch, so that a busy machine changes nothing; the bound catches a wait).
+  // (events, not a stopwatch, so that a busy machine changes nothing; the test's time limit
+  // catches a wait).
   if (what === "a trickled body") {
     await expect.poll(() => hungUp.length).toBe(1);
     expect(hungUp[0]?.sent).toBeLessThan(hungUp[0]?.length ?? 0);
@@ -137,7 +126,7 @@ test("the retry budget is wall time: concurrent fetches waiting together spend i
     sendJson(res, 503, errorBody(503, "busy"));
   });
   const workspace = await newWorkspace();
-  const result = await spawnCli(
+  const result = await runCli(
     [
       "export",
       "--db",
@@ -154,7 +143,7 @@ test("the retry budget is wall time: concurrent fetches waiting together spend i
       "2.5",
       "--json",
     ],
-    { env: { ZOO_API_TOKEN: "t-0123456789", ZOO_HOST: api.url }, onSpawn: bounded(HANG_BOUND_MS) },
+    { env: { ZOO_API_TOKEN: "t-0123456789", ZOO_HOST: api.url } },
   );
   expect(result.code, result.stderr).toBe(4);
   const summary = JSON.parse(result.stdout) as { status: string; message: string };
@@ -188,18 +177,14 @@ test("SIGTERM while a page is retried: no request leaves after the signal", asyn
     sendJson(res, 503, errorBody(503, "busy"));
   });
   const workspace = await newWorkspace();
-  const result = await spawnCli(
+  const stop = testStop();
+  void secondPageAsked.then(() => {
+    signalled = true;
+    stop.send("SIGTERM");
+  });
+  const result = await runCli(
     ["export", "--db", workspace.db, "--out", workspace.out, "--no-operations", "--json"],
-    {
-      env: { ZOO_API_TOKEN: "t-0123456789", ZOO_HOST: api.url },
-      onSpawn: (child) => {
-        bounded(HANG_BOUND_MS)(child);
-        void secondPageAsked.then(() => {
-          signalled = true;
-          child.kill("SIGTERM");
-        });
-      },
-    },
+    { env: { ZOO_API_TOKEN: "t-0123456789", ZOO_HOST: api.url }, stop },
   );
   expect(result.code, result.stderr).toBe(130);
   expect(requestsAfterSignal).toBe(0);

@@ -15,7 +15,9 @@ import { type S3Request, type S3Server, startS3Server } from "../helpers/s3Serve
  * `--out s3://bucket/prefix` against a real S3-compatible server (s3rver on 127.0.0.1, behind a
  * proxy that counts, holds and refuses requests), run through the built CLI with the standard AWS
  * variables. What lands in the bucket is read back and compared with the warehouse by DuckDB and
- * by hyparquet, to the micro-dollar.
+ * by hyparquet, to the micro-dollar. Each export is a process of its own: the AWS SDK takes the
+ * credentials (keys, AWS_PROFILE and the shared files) from the process's environment, not from
+ * the environment the CLI is handed.
  */
 const BUCKET = "zoo-data";
 const DAY_MS = 86_400_000;

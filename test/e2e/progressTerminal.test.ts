@@ -61,6 +61,10 @@ function numberAfter(summary: string, pattern: RegExp): number {
   return Number(match[1]);
 }
 
+/**
+ * The built CLI in a real pseudo-terminal (test/helpers/ptyRun.py): the process finds for itself
+ * that its stderr is a terminal, and how wide, as it does for a person watching.
+ */
 describe("progress on a terminal 80 columns wide", () => {
   let sim: RunningSimulator;
   const workspace = tempWorkspace();

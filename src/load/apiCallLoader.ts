@@ -110,9 +110,14 @@ export class ApiCallLoader {
       return result;
     } finally {
       await this.spool.cleanup();
-      await batch.rows.remove();
-      await batch.items.remove();
+      await this.discard(batch);
     }
+  }
+
+  /** Closes and removes the batch's spool files (a batch committed, or one that never will be). */
+  async discard(batch: Batch): Promise<void> {
+    await batch.rows.remove();
+    await batch.items.remove();
   }
 
   /**

@@ -45,6 +45,11 @@ export interface Source<Page, Batch> {
   /** After the last page has been taken and committed (never after a stop or a failure). */
   complete(): Promise<void>;
   /**
+   * Lets go of what a batch holds (its spool files) when the run ends without committing it: a
+   * commit before it failed. After a commit it has nothing left to let go of.
+   */
+  discard?(batch: Batch): Promise<void>;
+  /**
    * True when `pages` ends by itself once the run's signal aborts, its last page what its requests
    * in flight still answered: the runner then reads it to its end rather than leaving after the
    * next page, so no answer is dropped.
@@ -151,6 +156,8 @@ export async function runSource<Page, Batch>(
     return { counts, ended: "complete" };
   } catch (error) {
     return { counts, ended: "failed", failure: error };
+  } finally {
+    await source.discard?.(batch);
   }
 }
 

@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { listAllCalls } from "../helpers/apiTruth.js";
-import { type CliResult, runCli, spawnCli } from "../helpers/cli.js";
+import { type CliResult, runCli } from "../helpers/cli.js";
 import { queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 
 const run = promisify(execFile);
@@ -61,10 +61,9 @@ describe("the disk fills up while DuckDB checkpoints: exit 2 with the storage hi
       }
       try {
         const db = path.join(mountPoint, "zoo_usage.duckdb");
-        // A process of its own for now: a run whose commit fails leaves the spool file of the batch
-        // it was filling open (src/sources/runSource.ts does not discard that batch), which only the
-        // process's exit closes; in this process it would keep the tmpfs busy, and umount refused.
-        const result = await spawnCli([...EXPORT, "--db", db, "--out", out], { env });
+        // In this process: a run whose commit fails must close every file it holds there (the spool
+        // of the batch it was filling too), or the umount below is refused as busy.
+        const result = await runCli([...EXPORT, "--db", db, "--out", out], { env });
         expectStorageFailure(result, db, /No space left on device/, /hint: The disk is full/);
         await run("mount", ["-o", "remount,size=64m", mountPoint], { timeout: 10_000 });
         await expectRecovery(db, out);

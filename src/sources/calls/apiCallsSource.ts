@@ -87,6 +87,10 @@ export class ApiCallsSource implements Source<PageEvent, Batch> {
     return this.context.loader.newBatch(previous?.resumeToken ?? null);
   }
 
+  discard(batch: Batch): Promise<void> {
+    return this.context.loader.discard(batch);
+  }
+
   async take(batch: Batch, { page, requestToken }: PageEvent): Promise<PageCounts> {
     const { transform, runId, now } = this.context;
     const records = await readPageRecords(page.items, {

@@ -2,9 +2,8 @@
  * Whole exports of several builds side by side: one simulator, then ROUNDS rounds in which each
  * build runs one cold export into a fresh database, in an order that rotates each round. Prints
  * each export's wall time, CPU seconds (user+sys), peak RSS and `phase_seconds`, then the medians
- * per build. For a before/after figure of a change that is not about the operations phase alone
- * (that one has operationsVsCeiling.mjs): copy dist/, sql/ and package.json of each build into a
- * folder with a node_modules link, and pass each copy's dist/bin/zoo-usage.js.
+ * per build. For a before/after figure of a change: copy dist/, sql/ and package.json of each
+ * build into a folder with a node_modules link, and pass each copy's dist/bin/zoo-usage.js.
  * A build may run with environment variables (`--env LABEL:NAME=VALUE`) or node flags
  * (`--node-arg LABEL:--flag`), for settings only a process start takes.
  * usage: node bench/exportsAB.mjs --cli A=PATH [--cli B=PATH ...] [--calls 200000] [--days 90]

@@ -1,15 +1,13 @@
 /**
  * The export benchmark: for each history size and simulated latency, side by side,
  *   1. fetch ceiling: a bare undici loop draining GET /user/api-calls, as a process;
- *   2. load ceiling: DuckDB's read_json loading the same records from NDJSON (file written untimed);
- *   3. naive exporter: fetch, JSON.parse, append row by row, next page; COPY to Parquet at the end;
- *   4. zoo-usage export, cold, list only (--no-operations), into an empty database and dataset;
- *   5. zoo-usage export, cold, with default flags (operations included), as a user runs it;
- *   6. operations ceiling: a bare concurrent GET loop over the operations the export fetched, and
+ *   2. zoo-usage export, cold, list only (--no-operations), into an empty database and dataset;
+ *   3. zoo-usage export, cold, with default flags (operations included), as a user runs it;
+ *   4. operations ceiling: a bare concurrent GET loop over the operations the export fetched, and
  *      over those of the default operations window;
- *   7. zoo-usage export, nightly: the simulator's clock one day on, the same database again.
+ *   5. zoo-usage export, nightly: the simulator's clock one day on, the same database again.
  * The simulator runs in its own process. Figures go to bench/results/latest.json and a table.
- * `npm run build` first; then `node bench/run.mjs [--quick] [--sizes 200k,1m] [--latencies 0,50]`.
+ * `npm run build` first; then `node bench/run.mjs [--quick] [--sizes 200k,1m] [--latencies 50]`.
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -18,7 +16,6 @@ import { parseBenchArgs, USAGE } from "./lib/args.mjs";
 import { benchCell, DAY_MS, LOOKBACK_MS } from "./lib/cell.mjs";
 import { ROOT } from "./lib/paths.mjs";
 import { formatReport } from "./lib/table.mjs";
-import { evaluateTargets } from "./lib/targets.mjs";
 
 const options = parseBenchArgs(process.argv.slice(2));
 if (options.help) {
@@ -80,7 +77,6 @@ const result = {
   },
   runs,
 };
-result.targets = evaluateTargets(runs, { sameDailyVolume: options.sameDailyVolume });
 await mkdir(path.dirname(outFile), { recursive: true });
 await writeFile(outFile, `${JSON.stringify(result, null, 2)}\n`);
 console.log(formatReport(result));

@@ -1,18 +1,17 @@
 import { parseArgs } from "node:util";
 
-export const USAGE = `usage: node bench/run.mjs [--quick] [--sizes 200k,1m] [--latencies 0,50] [--out FILE]
-                         [--work DIR] [--keep] [--cpu-prof DIR] [--no-operations] [--no-naive]
+export const USAGE = `usage: node bench/run.mjs [--quick] [--sizes 200k,1m] [--latencies 50] [--out FILE]
+                         [--work DIR] [--keep] [--cpu-prof DIR] [--no-operations]
                          [--fixed-history] [--output-bytes 2m] [--operations-concurrency 32]
                          [--operations-window-days 35] [--limit 10000]
   --quick            sizes 10k,20k (a smoke run of about ten minutes)
   --sizes            history sizes in calls (k and m suffixes), default 200k,1m
-  --latencies        simulated latency per request in ms, default 0,50
+  --latencies        simulated latency per request in ms, default 50 (a network's round trip)
   --out              results file, default bench/results/latest.json
   --work DIR         scratch folder (default: a new one under the OS temp dir, removed at the end)
   --keep             keep the scratch folder
   --cpu-prof DIR     run the export children under node --cpu-prof, profiles into DIR
   --no-operations    list-only rows alone: skip the exports with default flags (which fetch operations)
-  --no-naive         skip the naive exporter
   --fixed-history    90 days of history at every size (default: as many calls in the last
                      --operations-window-days as 200k calls over 90 days, so that a nightly run
                      has the same work at every size: 581 days for 1M calls)
@@ -48,7 +47,6 @@ export function parseBenchArgs(argv) {
       keep: { type: "boolean", default: false },
       "cpu-prof": { type: "string" },
       "no-operations": { type: "boolean", default: false },
-      "no-naive": { type: "boolean", default: false },
       "fixed-history": { type: "boolean", default: false },
       "output-bytes": { type: "string", default: "2m" },
       "operations-concurrency": { type: "string", default: "32" },
@@ -58,7 +56,7 @@ export function parseBenchArgs(argv) {
     },
   });
   const sizes = parseList(values.sizes ?? (values.quick ? "10k,20k" : "200k,1m"), parseCount);
-  const latencies = parseList(values.latencies ?? "0,50", (text) => parseCount(text));
+  const latencies = parseList(values.latencies ?? "50", (text) => parseCount(text));
   if (sizes.length === 0 || latencies.length === 0) throw new Error("--sizes and --latencies need values");
   return {
     help: values.help,
@@ -70,7 +68,6 @@ export function parseBenchArgs(argv) {
     keep: values.keep,
     cpuProfDir: values["cpu-prof"],
     operations: !values["no-operations"],
-    naive: !values["no-naive"],
     sameDailyVolume: !values["fixed-history"],
     outputBytes: parseCount(values["output-bytes"]),
     operationsConcurrency: parseCount(values["operations-concurrency"]),

@@ -1,16 +1,14 @@
 import { mkdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { directoryBytes, fetchCeilingProcess, nightlyExpectation, runExport, runNode } from "./exporter.mjs";
-import { writeNdjson } from "./fetchAll.mjs";
+import { callsLabel } from "./callsLabel.mjs";
+import { directoryBytes, fetchCeilingProcess, nightlyExpectation, runExport } from "./exporter.mjs";
+import { ndjsonSize } from "./fetchAll.mjs";
 import { historyDaysForSameRecentVolume } from "./historyDays.mjs";
-import { loadCeiling } from "./loadCeiling.mjs";
 import { newOperationCalls, operationFacts } from "./operationFacts.mjs";
 import { operationsCeiling } from "./operationsCeiling.mjs";
-import { ROOT } from "./paths.mjs";
 import { startSim } from "./sim.mjs";
 import { ratiosOf } from "./table.mjs";
-import { label } from "./targets.mjs";
 
 export const DAY_MS = 86_400_000;
 export const LOOKBACK_MS = 3 * DAY_MS; // the export's default --lookback
@@ -39,7 +37,7 @@ function exportFigures(run, records, extra = {}) {
 
 /**
  * One cell of the benchmark (a history size at a latency), in this order: the list fetch ceiling
- * as a process; the naive exporter; a list-only cold export (--no-operations); a cold export with
+ * as a process; a list-only cold export (--no-operations); a cold export with
  * default flags; the fetch ceiling again (the faster run counts); the operations ceilings; a
  * nightly export (clock +1 day) with the flags of the last cold export.
  */
@@ -47,7 +45,7 @@ export async function benchCell({ calls, latencyMs, simNow, options, work, datas
   const dir = path.join(work, `${calls}-${latencyMs}ms`);
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
-  const tag = `${label(calls)} calls, ${latencyMs} ms`;
+  const tag = `${callsLabel(calls)} calls, ${latencyMs} ms`;
   // The export and the operations ceiling run at the same concurrency (the export's pace adapts
   // below it), so their ratio compares like with like.
   const limitArgs = [
@@ -64,14 +62,8 @@ export async function benchCell({ calls, latencyMs, simNow, options, work, datas
   try {
     let dataset = datasets.get(calls);
     if (dataset === undefined) {
-      log(`${tag}: writing the NDJSON reference (untimed)`);
-      const ndjson = path.join(work, `${calls}.ndjson`);
-      const written = await writeNdjson(sim, ndjson);
-      log(`${tag}: load ceiling`);
-      const load = await loadCeiling(ndjson, path.join(work, `${calls}-load.duckdb`));
-      await rm(ndjson, { force: true });
-      await rm(path.join(work, `${calls}-load.duckdb`), { force: true });
-      dataset = { records: written.records, bytes: written.bytes, load };
+      log(`${tag}: the records' size as NDJSON (untimed)`);
+      dataset = await ndjsonSize(sim, options.limit);
       datasets.set(calls, dataset);
     }
     const records = dataset.records;
@@ -79,31 +71,6 @@ export async function benchCell({ calls, latencyMs, simNow, options, work, datas
     log(`${tag}: fetch ceiling (a process)`);
     const fetchLoad = os.loadavg()[0];
     const fetchedBefore = await fetchCeilingProcess(sim, options.limit);
-
-    let naive = null;
-    if (options.naive) {
-      log(`${tag}: naive exporter`);
-      const run = await runNode(
-        [
-          path.join(ROOT, "bench", "naive.mjs"),
-          path.join(dir, "naive.duckdb"),
-          path.join(dir, "naive.parquet"),
-        ],
-        { env: { BENCH_URL: sim.url, BENCH_TOKEN: sim.token } },
-      );
-      if (run.code !== 0) throw new Error(`naive exporter exited ${run.code}:\n${run.stderr.slice(-4000)}`);
-      const figures = JSON.parse(run.stdout);
-      naive = {
-        seconds: run.wallSeconds,
-        inner_seconds: figures.seconds,
-        records: figures.records,
-        recordsPerSecond: figures.records / run.wallSeconds,
-        peakRssMb: figures.peak_rss_mb,
-        cpuSeconds: run.cpuSeconds,
-        requests: figures.requests,
-      };
-      await rm(path.join(dir, "naive.duckdb"), { force: true });
-    }
 
     const profileDir = (kind) =>
       options.cpuProfDir ? path.resolve(options.cpuProfDir, `${calls}-${latencyMs}ms`, kind) : undefined;
@@ -217,8 +184,6 @@ export async function benchCell({ calls, latencyMs, simNow, options, work, datas
         recordsPerSecond: records / fetched.seconds,
         loadAverageBefore: fetchLoad,
       },
-      load: { seconds: dataset.load.seconds, recordsPerSecond: dataset.load.records / dataset.load.seconds },
-      naive,
       listOnly: exportFigures(listOnly, records, { loadAverageBefore: listLoad, parquetBytes }),
       cold: cold === null ? null : exportFigures(cold.run, records, { loadAverageBefore: cold.load }),
       operations,

@@ -1,5 +1,3 @@
-import { once } from "node:events";
-import { createWriteStream } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { Agent } from "undici";
 
@@ -76,34 +74,26 @@ export async function fetchCeiling({ url, token }, limit = LIMIT) {
 }
 
 /**
- * Untimed: the same pages written as NDJSON (one item per line, as JSON.stringify prints it), the
- * input of the load ceiling and the yardstick of the Parquet size.
+ * Untimed: the records and the bytes of the same pages as NDJSON (one item per line, as
+ * JSON.stringify prints it), the yardstick of the Parquet dataset's size.
  */
-export async function writeNdjson({ url, token }, file) {
+export async function ndjsonSize({ url, token }, limit = LIMIT) {
   const dispatcher = new Agent({ keepAliveTimeout: 30_000 });
-  const out = createWriteStream(file);
   let pageToken = null;
   let records = 0;
   let bytes = 0;
-  let requests = 0;
   try {
     for (;;) {
-      const page = JSON.parse(await getPage(dispatcher, url, token, pageToken));
-      requests += 1;
-      let chunk = "";
-      for (const item of page.items) chunk += `${JSON.stringify(item)}\n`;
+      const page = JSON.parse(await getPage(dispatcher, url, token, pageToken, limit));
+      for (const item of page.items) bytes += Buffer.byteLength(JSON.stringify(item)) + 1;
       records += page.items.length;
-      bytes += Buffer.byteLength(chunk);
-      if (!out.write(chunk)) await once(out, "drain");
       pageToken = page.next_page ?? null;
       if (pageToken === null) break;
     }
   } finally {
-    out.end();
-    await once(out, "close");
     await dispatcher.close();
   }
-  return { records, bytes, requests };
+  return { records, bytes };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { label } from "./targets.mjs";
+import { callsLabel } from "./callsLabel.mjs";
 
 function pad(text, width, right = false) {
   const s = String(text);
@@ -14,7 +14,7 @@ function rate(value) {
   return value >= 10_000 ? `${Math.round(value / 1000)}k` : String(Math.round(value));
 }
 
-/** The human table: one line per measured step, then the targets with PASS/MISS. */
+/** The human table: one line per measured step, then each cell's ratios. */
 export function formatReport(result) {
   const lines = [];
   const header = ["calls", "lat ms", "step", "wall s", "rec/s", "CPU s", "peak RSS MB", "requests"];
@@ -26,8 +26,6 @@ export function formatReport(result) {
     const ops = run.operations;
     const steps = [
       ["fetch ceiling (process)", run.fetch, run.fetch.requests],
-      ["load ceiling (read_json)", run.load, "-"],
-      ["naive exporter (reference)", run.naive, run.naive?.requests],
       ["zoo-usage cold, list only", run.listOnly, run.listOnly.requests],
       ["zoo-usage cold, defaults", run.cold, run.cold ? requestsText(run.cold.requestsByRoute) : "-"],
       [
@@ -50,7 +48,7 @@ export function formatReport(result) {
       if (!figures) continue;
       lines.push(
         row([
-          label(run.calls),
+          callsLabel(run.calls),
           run.latencyMs,
           step,
           num(figures.seconds, 2),
@@ -67,28 +65,35 @@ export function formatReport(result) {
   for (const run of result.runs) {
     const r = ratiosOf(run);
     lines.push(
-      `  ${label(run.calls)} calls, ${run.latencyMs} ms: list-only export/fetch wall ${num(r.listOverFetchWall, 2)} (scan phase alone ${num(r.scanOverFetchWall, 2)}), rec/s ${num(r.listOverFetchRate, 2)}` +
+      `  ${callsLabel(run.calls)} calls, ${run.latencyMs} ms: list-only export/fetch wall ${num(r.listOverFetchWall, 2)} (scan phase alone ${num(r.scanOverFetchWall, 2)})` +
         `, CPU ${num(run.listOnly.cpuMicrosPerRecord)} us/record` +
-        `${r.listOverNaiveRate === null ? "" : `, list-only/naive rec/s ${num(r.listOverNaiveRate, 2)}`}` +
         `${r.coldOverBudget === null ? "" : `; defaults: wall / (fetch + window operations ceilings) ${num(r.coldOverBudget, 2)}, operations ceiling / phase ${num(r.operationsCeilingOverPhase, 2)}`}` +
         `; Parquet/NDJSON bytes ${num(r.parquetOverNdjson, 3)}`,
     );
   }
-  lines.push("");
-  lines.push("targets");
-  for (const t of result.targets) {
-    const verdict = t.pass === null ? "n/a " : t.pass ? "PASS" : "MISS";
-    const value =
-      t.value === null || t.value === undefined
-        ? "-"
-        : t.unit === "x"
-          ? num(t.value, 2)
-          : String(Math.round(t.value));
+  lines.push(...acrossSizes(result.runs));
+  return lines.join("\n");
+}
+
+/**
+ * Largest against smallest size at each latency: with the same recent traffic (run.mjs's default),
+ * a nightly run and the peak memory should not grow with the history.
+ */
+function acrossSizes(runs) {
+  const sizes = [...new Set(runs.map((run) => run.calls))].sort((a, b) => a - b);
+  if (sizes.length < 2) return [];
+  const [smallest, largest] = [sizes[0], sizes.at(-1)];
+  const lines = [];
+  for (const latencyMs of new Set(runs.map((run) => run.latencyMs))) {
+    const find = (calls) => runs.find((run) => run.calls === calls && run.latencyMs === latencyMs);
+    const [small, big] = [find(smallest), find(largest)];
+    if (small === undefined || big === undefined) continue;
+    const peak = (run) => (run.cold ?? run.listOnly).peakRssMb;
     lines.push(
-      `  ${verdict}  ${t.what}: ${value} (limit ${t.unit === "x" ? t.limit : `${t.limit} ${t.unit}`})`,
+      `  ${callsLabel(largest)} / ${callsLabel(smallest)}, ${latencyMs} ms: nightly wall ${num(big.nightly.seconds / small.nightly.seconds, 2)}, peak RSS ${num(peak(big) / peak(small), 2)}`,
     );
   }
-  return lines.join("\n");
+  return lines;
 }
 
 /** Requests by route, shortest first: `201` for list requests alone, `201 + 12 one + 5,300 ops`. */
@@ -99,18 +104,15 @@ function requestsText(byRoute) {
   return `${list}${one ? ` + ${one} one` : ""}${ops ? ` + ${ops} ops` : ""}`;
 }
 
-/** The ratios the results file keeps per run (targets.mjs judges them). */
+/** The ratios the results file keeps per run. */
 export function ratiosOf(run) {
   const budget = run.cold && run.operations ? run.fetch.seconds + run.operations.windowCeiling.seconds : null;
   const phase = run.cold?.phaseSeconds.operations;
   return {
     listOverFetchWall: run.listOnly.seconds / run.fetch.seconds,
-    // Not a target: the scan alone (first list request to last commit), without the process
-    // start, the database set-up, the last Parquet partitions and the close around it.
+    // The scan alone (first list request to last commit), without the process start, the
+    // database set-up, the last Parquet partitions and the close around it.
     scanOverFetchWall: run.listOnly.phaseSeconds.scan / run.fetch.seconds,
-    listOverFetchRate: run.listOnly.recordsPerSecond / run.fetch.recordsPerSecond,
-    listOverNaiveRate: run.naive === null ? null : run.listOnly.recordsPerSecond / run.naive.recordsPerSecond,
-    listOverLoadRate: run.listOnly.recordsPerSecond / run.load.recordsPerSecond,
     coldOverBudget: budget === null ? null : run.cold.seconds / budget,
     operationsCeilingOverPhase: phase ? run.operations.ceiling.seconds / phase : null,
     parquetOverNdjson: run.listOnly.parquetBytes / run.ndjsonBytes,

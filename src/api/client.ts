@@ -8,7 +8,7 @@ import type { MeasuredOutput } from "./outputSize.js";
 import { pageEnvelope } from "./pageEnvelope.js";
 import { PageItems, SplitPage, splitCompactPage } from "./pageItems.js";
 import type { AsyncOperation } from "./schemas/index.js";
-import { isUuid, parseAsyncOperation } from "./schemas/index.js";
+import { AsyncOperationSchema, isUuid } from "./schemas/index.js";
 import { type ApiScope, scopedPath } from "./scope.js";
 import type { Transport } from "./transport.js";
 
@@ -206,7 +206,7 @@ export class ZooClient {
   /** The whole operation, output files included (`operation get --save-outputs` writes them). */
   async getAsyncOperation(id: string): Promise<AsyncOperation> {
     const { body, requestId } = await this.fetchOperation(id, undefined);
-    const parsed = parseAsyncOperation(body);
+    const parsed = AsyncOperationSchema.safeParse(body);
     if (!parsed.success) throw invalidBody(`GET /async/operations/${id}`, requestId, parsed.error);
     return parsed.data;
   }

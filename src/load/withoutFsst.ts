@@ -3,7 +3,7 @@ import type { Warehouse } from "./database.js";
 /**
  * Runs `work` with DuckDB's FSST string compression off, for the calls' scan. Trying FSST on every
  * string segment was about a third of the CPU of each batch's commit, and the scan is CPU-bound;
- * for the calls' strings it saved a few per cent of the file (bench/README.md, "Figures behind the
+ * for the calls' strings it saved a few per cent of the file (bench/HISTORY.md, "Figures behind the
  * code's settings"). The tables written after the scan (the operations' JSON above all) keep it.
  */
 export async function withoutFsst<T>(warehouse: Warehouse, work: () => Promise<T>): Promise<T> {

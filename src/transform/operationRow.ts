@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { MeasuredOutput } from "../api/outputSize.js";
 import {
+  AsyncOperationSchema,
   isRfc3339DateTime,
   isUnknownAsyncOperation,
   isUuid,
-  parseAsyncOperation,
 } from "../api/schemas/index.js";
 import { toMicros } from "./apiCallRow.js";
 import { inspectJson, MAX_RECORD_BYTES, storableText } from "./limits.js";
@@ -193,7 +193,7 @@ function operationRow(
   fetchedAt: string,
   measured: ReadonlyMap<string, MeasuredOutput> | undefined,
 ): { ok: true; row: OperationRow; chars: number } | { ok: false; reason: string } {
-  const parsed = parseAsyncOperation(body);
+  const parsed = AsyncOperationSchema.safeParse(body);
   if (!parsed.success) return { ok: false, reason: z.prettifyError(parsed.error) };
   const operation = parsed.data;
   const fields: Record<string, unknown> = isUnknownAsyncOperation(operation) ? operation.raw : operation;

@@ -2,7 +2,6 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { AsyncOperationSchema, parseAsyncOperation } from "../../src/api/schemas/index.js";
 import { OperationLoader } from "../../src/load/operationLoader.js";
 import { transformOperation } from "../../src/transform/operationRow.js";
 import { ABSENT, dateTime, text } from "../helpers/drawnValues.js";
@@ -84,11 +83,6 @@ test("any drawn operation body the validator accepts loads, and DuckDB refuses n
               });
           }
           const wire = JSON.parse(JSON.stringify(body));
-          // The validator's fast path answers as zod does, rejections included.
-          const zod = AsyncOperationSchema.safeParse(wire);
-          const fast = parseAsyncOperation(wire);
-          expect(fast.success).toBe(zod.success);
-          expect(JSON.stringify(fast.data)).toBe(JSON.stringify(zod.data));
           const result = transformOperation(id, wire, "2026-10-02T00:00:00Z");
           if (result.ok) rows.push(result.row);
         }

@@ -1,7 +1,6 @@
 // Everything that parses a Zoo API body, behind one import.
 export * from "./apiCall.js";
 export * from "./asyncOperation.js";
-export { parseAsyncOperation } from "./asyncOperationFastPath.js";
 export * from "./balance.js";
 export * from "./directory.js";
 export * from "./enums.js";

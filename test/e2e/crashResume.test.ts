@@ -64,24 +64,36 @@ describe("user scope", () => {
     return { rows, views, parquet, operations, operationsParquet };
   }
 
-  test(`SIGKILL at random moments, then re-run until done, equals one clean run (seed ${seed})`, async () => {
-    const token = sim.users[0]?.token ?? "";
-    const env = { ZOO_API_TOKEN: token, ZOO_HOST: sim.url };
-    const argsFor = (workspace: { db: string; out: string }) => [
-      ...["export", "--db", workspace.db, "--out", workspace.out],
-      ...["--limit", "200", "--batch-records", "700", "--no-summary", "--operations", "all"],
-    ];
-    // The reference: one uninterrupted run of the same command. Its duration sets the kill window.
+  const token = () => sim.users[0]?.token ?? "";
+  const argsFor = (workspace: { db: string; out: string }) => [
+    ...["export", "--db", workspace.db, "--out", workspace.out],
+    ...["--limit", "200", "--batch-records", "700", "--no-summary", "--operations", "all"],
+  ];
+  // The clean run, then each round a test of its own: a round is a few runs, so that no test takes
+  // long enough on a busy machine to meet the per-test time limit.
+  let reference: { cleanRunMs: number; expected: Awaited<ReturnType<typeof snapshot>> } | undefined;
+  const state = { value: seed };
+  let totalKills = 0;
+
+  test(`one uninterrupted run: the reference, whose duration sets the kill window (seed ${seed})`, async () => {
     const clean = await tempWorkspace();
     const started = Date.now();
-    expect((await spawnCli(argsFor(clean), { env })).code).toBe(0);
+    expect(
+      (await spawnCli(argsFor(clean), { env: { ZOO_API_TOKEN: token(), ZOO_HOST: sim.url } })).code,
+    ).toBe(0);
     const cleanRunMs = Date.now() - started;
     const expected = await snapshot(clean.db, clean.out);
     expect(expected.rows.length).toBeGreaterThan(3000);
+    reference = { cleanRunMs, expected };
+    await clean.cleanup();
+  });
 
-    const state = { value: seed };
-    let totalKills = 0;
-    for (let round = 0; round < ROUNDS; round++) {
+  test.each(Array.from({ length: ROUNDS }, (_, round) => round))(
+    `round %i: SIGKILL at random moments, then re-run until done, equals the clean run (seed ${seed})`,
+    async (round) => {
+      if (reference === undefined) throw new Error("the clean run failed: nothing to compare with");
+      const { cleanRunMs, expected } = reference;
+      const env = { ZOO_API_TOKEN: token(), ZOO_HOST: sim.url };
       const crashed = await tempWorkspace();
       const args = argsFor(crashed);
       let kills = 0;
@@ -113,11 +125,12 @@ describe("user scope", () => {
       expect(actual.operationsParquet, `seed ${seed}`).toEqual(expected.operationsParquet);
       totalKills += kills;
       await crashed.cleanup();
-    }
-    // A test whose kills all land after the run ended would prove nothing.
+    },
+  );
+
+  test(`some kill landed before its run ended: rounds whose kills all came late would prove nothing (seed ${seed})`, () => {
     expect(totalKills, `seed ${seed}`).toBeGreaterThan(0);
     console.log(`crash test: ${totalKills} kills over ${ROUNDS} rounds (seed ${seed})`);
-    await clean.cleanup();
   });
 });
 
@@ -338,7 +351,24 @@ describe("org scope", () => {
     return result.signal === "SIGKILL";
   }
 
-  test(`SIGKILL at random moments and in the account steps, then re-run, equals the API (seed ${seed})`, async () => {
+  const argsFor = (workspace: { db: string; out: string }) => [
+    ...["export", "--scope", "org", "--db", workspace.db, "--out", workspace.out],
+    ...["--limit", "100", "--batch-records", "300", "--no-summary"],
+  ];
+  const state = { value: seed };
+  const aim = () => ({
+    target: ACCOUNT_PATHS[next(state, ACCOUNT_PATHS.length)] ?? ACCOUNT_PATHS[0],
+    // One kill in four while the request is held; the others after its answer: half within 20 ms
+    // (while the step stores what it listed), half up to 100 ms (a later step, the operations).
+    afterMs: [-1, next(state, 20), next(state, 20), next(state, 100)][next(state, 4)] ?? -1,
+  });
+  // The clean run, then each round a test of its own, so that no test takes long enough on a busy
+  // machine to meet the per-test time limit.
+  let reference: { truth: Awaited<ReturnType<typeof orgTruth>>; cleanRunMs: number } | undefined;
+  let randomKills = 0;
+  let accountKills = 0;
+
+  test(`one uninterrupted run equals the API; a kill in its account steps leaves it so (seed ${seed})`, async () => {
     const truth = await orgTruth(sim.url, admin);
     // The listings the checks rely on are not empty: each kill has something to break.
     expect(truth.calls.length).toBeGreaterThan(500);
@@ -347,22 +377,8 @@ describe("org scope", () => {
     expect(truth.serviceAccounts.length).toBeGreaterThan(0);
     expect(truth.invoices.length).toBeGreaterThanOrEqual(10);
     const env = { ZOO_API_TOKEN: admin, ZOO_HOST: sim.url };
-    const argsFor = (workspace: { db: string; out: string }) => [
-      ...["export", "--scope", "org", "--db", workspace.db, "--out", workspace.out],
-      ...["--limit", "100", "--batch-records", "300", "--no-summary"],
-    ];
-    const state = { value: seed };
-    const aim = () => ({
-      target: ACCOUNT_PATHS[next(state, ACCOUNT_PATHS.length)] ?? ACCOUNT_PATHS[0],
-      // One kill in four while the request is held; the others after its answer: half within 20 ms
-      // (while the step stores what it listed), half up to 100 ms (a later step, the operations).
-      afterMs: [-1, next(state, 20), next(state, 20), next(state, 100)][next(state, 4)] ?? -1,
-    });
-    let randomKills = 0;
-    let accountKills = 0;
-
-    // One uninterrupted run: its duration sets the kill window. Then a kill in the account steps of
-    // that complete warehouse, whose listings are stored again over themselves.
+    // Its duration sets the kill window. Then a kill in the account steps of that complete
+    // warehouse, whose listings are stored again over themselves.
     const clean = await tempWorkspace();
     const started = Date.now();
     const cleanRun = await spawnCli(argsFor(clean), { env, timeoutMs: 60_000 });
@@ -374,8 +390,15 @@ describe("org scope", () => {
     if (await killInAccountStep(argsFor(clean), env, again.target, again.afterMs, where)) accountKills += 1;
     await expectEqualToApi(clean, truth, where);
     await clean.cleanup();
+    reference = { truth, cleanRunMs };
+  });
 
-    for (let round = 0; round < ROUNDS; round++) {
+  test.each(Array.from({ length: ROUNDS }, (_, round) => round))(
+    `round %i: SIGKILL at random and in an account step, then a run that finishes, equals the API (seed ${seed})`,
+    async (round) => {
+      if (reference === undefined) throw new Error("the clean run failed: nothing to compare with");
+      const { truth, cleanRunMs } = reference;
+      const env = { ZOO_API_TOKEN: admin, ZOO_HOST: sim.url };
       const crashed = await tempWorkspace();
       const args = argsFor(crashed);
       // Anywhere from process start to the end of a whole run: GET /org, the scope claim, the scan,
@@ -398,11 +421,13 @@ describe("org scope", () => {
       expect(final.code, `round ${round}: ${final.stderr}`).toBe(0);
       await expectEqualToApi(crashed, truth, `round ${round}, the run after the kills (seed ${seed})`);
       await crashed.cleanup();
-    }
-    // Kills that all landed after the runs ended would prove nothing.
+    },
+  );
+
+  test(`some account-step kill landed before its run ended: kills all too late would prove nothing (seed ${seed})`, () => {
     expect(accountKills, `seed ${seed}`).toBeGreaterThan(0);
     console.log(
-      `org crash test: ${randomKills} random and ${accountKills} account-step kills over ${ROUNDS} round(s), clean run ${cleanRunMs} ms (seed ${seed})`,
+      `org crash test: ${randomKills} random and ${accountKills} account-step kills over ${ROUNDS} round(s) (seed ${seed})`,
     );
   });
 });

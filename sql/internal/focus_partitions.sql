@@ -1,4 +1,4 @@
--- The FOCUS dataset's billing periods as last written under --out (src/load/focusDataset.ts): a
+-- The FOCUS dataset's billing periods as last written under --out (src/destination/focusDataset.ts): a
 -- period is rewritten only when its rows changed, and removed when it has none left.
 CREATE TABLE IF NOT EXISTS internal.focus_partitions (
   billing_period VARCHAR PRIMARY KEY,

@@ -3,6 +3,8 @@ import path from "node:path";
 import type { ZooClient } from "../api/client.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../api/retryPolicy.js";
 import type { ExportConfig } from "../config/exportConfig.js";
+import { type ExportDestination, openDestination } from "../destination/openDestination.js";
+import { datasetLocation } from "../destination/outUrl.js";
 import { ExitCode, type ExitCodeValue } from "../errors.js";
 import { openWarehouse } from "../load/database.js";
 import { removeOrphanedTemporariesOf } from "../load/orphanedTemporaries.js";
@@ -16,7 +18,6 @@ import { printable, printableLines } from "../log/printable.js";
 import type { Progress } from "../log/progress.js";
 import { packParts, wrapLine } from "../log/terminalText.js";
 import { groupDigits } from "../log/usdText.js";
-import { isS3Url } from "../objectStore/s3Location.js";
 import { exportApiCalls } from "../pipeline/exportApiCalls.js";
 import { apiTokens } from "../sources/apiTokens.js";
 import { asyncOperations } from "../sources/asyncOperations.js";
@@ -26,7 +27,6 @@ import type { CommandSettings } from "../sources/exportSettings.js";
 import { invoices } from "../sources/invoices.js";
 import { pendingRereads } from "../sources/pendingRereads.js";
 import type { RunSummary } from "../sources/runSummary.js";
-import { type ExportDestination, openDestination } from "./exportDestination.js";
 
 export interface ExportEffects {
   logger: Logger;
@@ -180,11 +180,6 @@ export function describeRun(summary: RunSummary, config: ExportConfig): string {
   if (summary.message)
     lines.push(...printableLines(`  stopped by: ${summary.message}`).split("\n").flatMap(wrapped));
   return lines.join("\n");
-}
-
-/** A dataset under --out: a directory, or a key prefix of s3://bucket/prefix. */
-function datasetLocation(outDir: string, dataset: string): string {
-  return isS3Url(outDir) ? `${outDir}/${dataset}` : path.join(outDir, dataset);
 }
 
 /** What the run sent to the bucket. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { API_SCOPES } from "../api/scope.js";
+import { S3_ADDRESSINGS } from "../destination/s3Settings.js";
 import { PARTITIONINGS } from "../load/partitioning.js";
-import { S3_ADDRESSINGS } from "../objectStore/s3Settings.js";
 import { DURATION_UNITS } from "../transform/durationUnit.js";
 import { FIELD_POLICIES } from "../transform/privacy.js";
 import { type Env, envValue } from "./environment.js";

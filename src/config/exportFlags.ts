@@ -1,7 +1,7 @@
 import { API_SCOPES } from "../api/scope.js";
+import { S3_ADDRESSINGS } from "../destination/s3Settings.js";
 import { ZooUsageError } from "../errors.js";
 import { PARTITIONINGS } from "../load/partitioning.js";
-import { S3_ADDRESSINGS } from "../objectStore/s3Settings.js";
 import { DEFAULT_DURATION_UNIT, DURATION_UNITS } from "../transform/durationUnit.js";
 import { DEFAULT_PRIVACY, FIELD_POLICIES } from "../transform/privacy.js";
 import { DEFAULT_DB, warehousePath } from "./databaseSetting.js";

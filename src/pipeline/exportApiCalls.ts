@@ -1,8 +1,8 @@
 import { rm } from "node:fs/promises";
+import { type FocusWrite, writeFocusDataset } from "../destination/focusDataset.js";
+import { writeDirtyPartitions } from "../destination/partitionWriter.js";
 import { durationUnitWarning } from "../load/durationEvidence.js";
-import { type FocusWrite, writeFocusDataset } from "../load/focusDataset.js";
 import { recordOwnCalls } from "../load/ownCalls.js";
-import { writeDirtyPartitions } from "../load/parquetExport.js";
 import { finishRun } from "../load/runHistory.js";
 import type { DeclaredSource } from "../sources/declaredSource.js";
 import type { ExportDeps, ExportOptions } from "../sources/exportSettings.js";

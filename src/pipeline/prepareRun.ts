@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
+import { markMissingPartitions } from "../destination/partitionWriter.js";
 import { ApiCallLoader } from "../load/apiCallLoader.js";
 import { clampHighWater, readCheckpoint } from "../load/checkpoint.js";
-import { markMissingPartitions } from "../load/parquetExport.js";
 import { startRun } from "../load/runHistory.js";
 import { reconcileSettings } from "../load/storedSettings.js";
 import { isoTime } from "../log/isoTime.js";

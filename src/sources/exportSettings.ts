@@ -1,7 +1,7 @@
 import type { ZooClient } from "../api/client.js";
 import type { ExportConfig } from "../config/exportConfig.js";
+import type { DatasetTarget } from "../destination/datasetTarget.js";
 import type { Warehouse } from "../load/database.js";
-import type { DatasetTarget } from "../load/datasetTarget.js";
 import type { Logger } from "../log/logger.js";
 import type { Progress } from "../log/progress.js";
 import type { SecretBox } from "../secrets/secretBox.js";

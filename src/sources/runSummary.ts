@@ -1,5 +1,5 @@
-import type { UploadStats } from "../load/datasetTarget.js";
-import type { FocusWrite } from "../load/focusDataset.js";
+import type { UploadStats } from "../destination/datasetTarget.js";
+import type { FocusWrite } from "../destination/focusDataset.js";
 import type { FinishedRun } from "../load/runHistory.js";
 import type { PendingRereads } from "./calls/rereadPending.js";
 import type { OperationFetchResult } from "./operations/fetchOperations.js";

@@ -1,8 +1,8 @@
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { loadExportConfig } from "../../src/config/exportConfig.js";
+import { usesPathStyle } from "../../src/destination/s3Settings.js";
 import { ZooUsageError } from "../../src/errors.js";
-import { usesPathStyle } from "../../src/objectStore/s3Settings.js";
 
 function refusal(load: () => unknown): { code: string; message: string; hint: string } | undefined {
   try {

@@ -2,8 +2,8 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { expect, test } from "vitest";
-import { localDataset } from "../../src/load/localDataset.js";
-import { writeDirtyPartitions } from "../../src/load/parquetExport.js";
+import { localDataset } from "../../src/destination/localDataset.js";
+import { writeDirtyPartitions } from "../../src/destination/partitionWriter.js";
 import { withTempWarehouse } from "../helpers/exportHarness.js";
 
 test("a dirty partition left with no rows loses its file and folder; one with rows is rewritten", () =>

@@ -2,8 +2,8 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { parquetMetadataAsync } from "hyparquet";
 import { expect, test } from "vitest";
-import { localDataset } from "../../src/load/localDataset.js";
-import { writeDirtyPartitions } from "../../src/load/parquetExport.js";
+import { localDataset } from "../../src/destination/localDataset.js";
+import { writeDirtyPartitions } from "../../src/destination/partitionWriter.js";
 import { withTempWarehouse } from "../helpers/exportHarness.js";
 
 test("a Parquet partition that needs more memory than DuckDB's limit is retried with a higher limit, said", () =>

@@ -7,19 +7,19 @@ import { describe, expect, test } from "vitest";
  * one floor import neither way. docs/development.md draws the same table.
  */
 const FLOORS: Record<string, number> = {
-  bin: 10, // the process: its streams, environment and signals handed to the CLI
-  cli: 9, // argument parsing, printing, exit codes
-  commands: 8, // one file per subcommand: loads config, opens the warehouse, runs the pipeline
-  pipeline: 7, // the plan: which sources run in which order, the run's status and summary
-  report: 7, // the report command's reading and rendering
-  check: 7, // the check command: rules, alerts, the forecast backtest
-  sources: 6, // one declaration per API resource and its part of the run summary, the one runner
-  config: 5, // flags + environment -> a typed config
+  bin: 11, // the process: its streams, environment and signals handed to the CLI
+  cli: 10, // argument parsing, printing, exit codes
+  commands: 9, // one file per subcommand: loads config, opens the warehouse, runs the pipeline
+  pipeline: 8, // the plan: which sources run in which order, the run's status and summary
+  report: 8, // the report command's reading and rendering
+  check: 8, // the check command: rules, alerts, the forecast backtest
+  sources: 7, // one declaration per API resource and its part of the run summary, the one runner
+  config: 6, // flags + environment -> a typed config
+  destination: 5, // where the Parquet datasets go: a directory or a bucket prefix, behind one interface
   operations: 5, // operation view, wait and save-outputs helpers (saving uses load's file helpers)
   extract: 4, // HTTP paging and fetching only
   load: 4, // the DuckDB warehouse: tables, SQL files, transactions, the checkpoint tables
   transform: 3, // pure validation and normalisation
-  objectStore: 3, // S3-compatible object storage: the client, its retries and failures
   api: 2, // HTTP client, schemas, body readers
   secrets: 2,
   errors: 1, // src/errors.ts

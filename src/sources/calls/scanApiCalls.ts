@@ -1,5 +1,5 @@
+import { writeDirtyPartitions } from "../../destination/partitionWriter.js";
 import type { ApiCallLoader } from "../../load/apiCallLoader.js";
-import { writeDirtyPartitions } from "../../load/parquetExport.js";
 import { partitionOf } from "../../load/partitioning.js";
 import type { ScopeOwner } from "../../load/warehouseScope.js";
 import { withoutFsst } from "../../load/withoutFsst.js";

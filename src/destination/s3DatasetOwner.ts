@@ -1,8 +1,8 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import type { S3Bucket } from "../objectStore/s3Bucket.js";
-import type { Warehouse } from "./database.js";
+import type { Warehouse } from "../load/database.js";
 import { OWNER_FILE, type OwnerRecord, ownedByOther, parseOwner, readWarehouseId } from "./datasetOwner.js";
+import type { S3Bucket } from "./s3Bucket.js";
 
 /**
  * claimDataset for a bucket prefix: the owner marker is the object `<prefix>/_zoo_usage_owner.json`,

@@ -1,15 +1,14 @@
 import type { RetryPolicy } from "../api/retryPolicy.js";
-import type { ExportConfig } from "../config/exportConfig.js";
 import type { Warehouse } from "../load/database.js";
-import { assertDatasetFreeForNewDatabase, claimDataset } from "../load/datasetOwner.js";
-import type { DatasetTarget } from "../load/datasetTarget.js";
-import { localDataset } from "../load/localDataset.js";
-import { removeStalePartitionFiles } from "../load/parquetExport.js";
 import { assertWritableDirectory, type RunDirectory } from "../load/preflight.js";
-import { s3Dataset } from "../load/s3Dataset.js";
-import { assertS3DatasetFreeForNewDatabase, claimS3Dataset } from "../load/s3DatasetOwner.js";
-import { openS3Bucket } from "../objectStore/s3Bucket.js";
-import { isS3Url, parseS3Url } from "../objectStore/s3Location.js";
+import { assertDatasetFreeForNewDatabase, claimDataset } from "./datasetOwner.js";
+import type { DatasetTarget } from "./datasetTarget.js";
+import { localDataset, removeStalePartitionFiles } from "./localDataset.js";
+import { openS3Bucket } from "./s3Bucket.js";
+import { s3Dataset } from "./s3Dataset.js";
+import { assertS3DatasetFreeForNewDatabase, claimS3Dataset } from "./s3DatasetOwner.js";
+import { isS3Url, parseS3Url } from "./s3Location.js";
+import type { S3Settings } from "./s3Settings.js";
 
 /** The --out of a run, checked and ready: the datasets' target and what the run does with it. */
 export interface ExportDestination {
@@ -33,7 +32,7 @@ const S3_PROBE = "_zoo_usage_write_check";
  * the API is touched.
  */
 export async function openDestination(
-  config: ExportConfig,
+  config: { outDir: string; s3: S3Settings },
   effects: { retry: RetryPolicy; now: () => number; stagingDir: string },
 ): Promise<ExportDestination> {
   if (!isS3Url(config.outDir)) {

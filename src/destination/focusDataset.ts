@@ -1,7 +1,7 @@
-import type { Warehouse } from "./database.js";
+import type { Warehouse } from "../load/database.js";
+import { quotedString } from "../load/duckdb.js";
+import { asStorageError } from "../load/storageError.js";
 import type { DatasetTarget } from "./datasetTarget.js";
-import { quotedString } from "./duckdb.js";
-import { asStorageError } from "./storageError.js";
 
 /** The FOCUS dataset under --out: focus/billing_period=YYYY-MM/data.parquet. */
 export const FOCUS_DATASET = "focus";

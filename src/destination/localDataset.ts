@@ -47,3 +47,28 @@ export function localDataset(outDir: string): DatasetTarget {
     uploads: () => undefined,
   };
 }
+
+/** A partition being written: `.data.parquet.<run id>.tmp`, beside the partition's file. */
+const PARTITION_TEMPORARY = new RegExp(`^\\.${PARTITION_FILE.replace(".", "\\.")}\\..+\\.tmp$`);
+
+/**
+ * Removes partition files a killed run left half-written in the datasets under `outDir`. The
+ * caller holds the warehouse that owns `outDir` open for writing, so no other run is writing them.
+ */
+export async function removeStalePartitionFiles(outDir: string): Promise<number> {
+  let removed = 0;
+  for (const dataset of await readdir(outDir, { withFileTypes: true }).catch(() => [])) {
+    if (!dataset.isDirectory()) continue;
+    const datasetDir = path.join(outDir, dataset.name);
+    for (const partition of await readdir(datasetDir, { withFileTypes: true }).catch(() => [])) {
+      if (!partition.isDirectory() || !partition.name.includes("=")) continue;
+      const partitionDir = path.join(datasetDir, partition.name);
+      for (const entry of await readdir(partitionDir).catch(() => [] as string[])) {
+        if (!PARTITION_TEMPORARY.test(entry)) continue;
+        await rm(path.join(partitionDir, entry), { force: true });
+        removed += 1;
+      }
+    }
+  }
+  return removed;
+}

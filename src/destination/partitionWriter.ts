@@ -1,12 +1,9 @@
-import { readdir, rm } from "node:fs/promises";
-import path from "node:path";
+import { rm } from "node:fs/promises";
 import { ZooUsageError } from "../errors.js";
-import type { Warehouse } from "./database.js";
-import type { DatasetTarget } from "./datasetTarget.js";
-import { clearDirty, dirtyPartitions, markDirty } from "./dirtyPartitions.js";
-import { quotedIdentifier, quotedString } from "./duckdb.js";
-import { PARTITION_FILE } from "./localDataset.js";
-import { retryOnOutOfMemory } from "./outOfMemory.js";
+import type { Warehouse } from "../load/database.js";
+import { clearDirty, dirtyPartitions, markDirty } from "../load/dirtyPartitions.js";
+import { quotedIdentifier, quotedString } from "../load/duckdb.js";
+import { retryOnOutOfMemory } from "../load/outOfMemory.js";
 import {
   comparePartitions,
   PARTITION_COLUMN,
@@ -14,9 +11,10 @@ import {
   type Partitioning,
   partitionRange,
   partitionsBetween,
-} from "./partitioning.js";
-import { fillSql, sqlFile, sqlLiteral } from "./sqlFiles.js";
-import { asStorageError } from "./storageError.js";
+} from "../load/partitioning.js";
+import { fillSql, sqlFile, sqlLiteral } from "../load/sqlFiles.js";
+import { asStorageError } from "../load/storageError.js";
+import type { DatasetTarget } from "./datasetTarget.js";
 
 /**
  * Rows per Parquet row group. DuckDB's writer holds a row group in memory before it compresses it,
@@ -95,31 +93,6 @@ export async function writeDirtyPartitions(
     options.onPartition?.();
   }
   return partitions.length;
-}
-
-/** A partition being written: `.data.parquet.<run id>.tmp`, beside the partition's file. */
-const PARTITION_TEMPORARY = new RegExp(`^\\.${PARTITION_FILE.replace(".", "\\.")}\\..+\\.tmp$`);
-
-/**
- * Removes partition files a killed run left half-written in the datasets under `outDir`. The
- * caller holds the warehouse that owns `outDir` open for writing, so no other run is writing them.
- */
-export async function removeStalePartitionFiles(outDir: string): Promise<number> {
-  let removed = 0;
-  for (const dataset of await readdir(outDir, { withFileTypes: true }).catch(() => [])) {
-    if (!dataset.isDirectory()) continue;
-    const datasetDir = path.join(outDir, dataset.name);
-    for (const partition of await readdir(datasetDir, { withFileTypes: true }).catch(() => [])) {
-      if (!partition.isDirectory() || !partition.name.includes("=")) continue;
-      const partitionDir = path.join(datasetDir, partition.name);
-      for (const entry of await readdir(partitionDir).catch(() => [] as string[])) {
-        if (!PARTITION_TEMPORARY.test(entry)) continue;
-        await rm(path.join(partitionDir, entry), { force: true });
-        removed += 1;
-      }
-    }
-  }
-  return removed;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { RetryPolicy } from "../../src/api/retryPolicy.js";
-import { S3RetryStrategy } from "../../src/objectStore/s3Retry.js";
+import { S3RetryStrategy } from "../../src/destination/s3Retry.js";
 
 const POLICY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1_000, maxTotalWaitMs: 60_000 };
 const failure = new Error("the store's failure");

@@ -1,9 +1,9 @@
 import { link, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ZooUsageError } from "../errors.js";
-import type { Warehouse } from "./database.js";
-import { removeOrphanedTemporariesOf, temporaryBeside } from "./orphanedTemporaries.js";
-import { asStorageError } from "./storageError.js";
+import type { Warehouse } from "../load/database.js";
+import { removeOrphanedTemporariesOf, temporaryBeside } from "../load/orphanedTemporaries.js";
+import { asStorageError } from "../load/storageError.js";
 
 /**
  * The file at the root of --out naming the warehouse that writes the dataset. Parquet readers skip

@@ -1,8 +1,8 @@
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
-import type { S3Bucket } from "../objectStore/s3Bucket.js";
 import type { DatasetTarget, UploadStats } from "./datasetTarget.js";
 import { PARTITION_FILE } from "./localDataset.js";
+import type { S3Bucket } from "./s3Bucket.js";
 
 /**
  * The datasets under a bucket prefix, in the local layout. A partition's file is written by DuckDB

@@ -5,8 +5,8 @@ import path from "node:path";
 import { GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
 import { DEFAULT_RETRY_POLICY } from "../../src/api/retryPolicy.js";
+import { openS3Bucket, type S3Bucket } from "../../src/destination/s3Bucket.js";
 import { ZooUsageError } from "../../src/errors.js";
-import { openS3Bucket, type S3Bucket } from "../../src/objectStore/s3Bucket.js";
 import { S3_KEY_ID, S3_SECRET, type S3Server, startS3Server } from "../helpers/s3Server.js";
 
 /**

@@ -3,9 +3,9 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { DuckDBInstance, quotedString } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { writeFocusDataset } from "../../src/destination/focusDataset.js";
+import { localDataset } from "../../src/destination/localDataset.js";
 import { openWarehouse, type Warehouse } from "../../src/load/database.js";
-import { writeFocusDataset } from "../../src/load/focusDataset.js";
-import { localDataset } from "../../src/load/localDataset.js";
 import { tempWorkspace } from "../helpers/exportHarness.js";
 
 /**

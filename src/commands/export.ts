@@ -83,6 +83,7 @@ async function exportInto(
       keyFile: config.keyFile,
       acceptNewKey: config.newSecretKey,
     });
+    if (secretKey.warning !== undefined) effects.logger.warn(secretKey.warning);
     // Claiming --out also removes what killed runs left in it; this process holds the database,
     // and the database owns --out. The spools and key-file drafts of killed runs go too.
     await destination.claim(warehouse, effects.now());
@@ -111,6 +112,7 @@ async function exportInto(
       effects.logger.warn(keyChange);
       summary.warnings.push(keyChange);
     }
+    if (secretKey.warning !== undefined) summary.warnings.push(secretKey.warning);
     // Done writing: the checkpoint at close may now merge the row groups this and earlier runs left.
     await warehouse.mergeAtClose();
     return { summary, exitCode: exitCodeOf(summary) };

@@ -2,6 +2,7 @@ import { ZooUsageError } from "../errors.js";
 import { baseline, CHECK_DEFAULTS, type CheckRules, number, parseRulesFile, usd } from "./checkRules.js";
 import { databasePath } from "./databaseSetting.js";
 import type { Env } from "./environment.js";
+import { isIsoDay } from "./reportConfig.js";
 
 /** The flags of `zoo-usage check`, as commander hands them over (all optional). */
 export interface CheckFlags {
@@ -129,11 +130,20 @@ function hasRules(rules: CheckRules): boolean {
   );
 }
 
+/** A UTC day, or an instant with its offset: "T" hh:mm[:ss[.fff]] and Z or ±hh:mm. */
+const NOW =
+  /^(\d{4}-\d{2}-\d{2})(?:T([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d))?$/;
+
+/**
+ * --now as an instant. Date.parse alone is not enough: it takes 2026-02-29 as March 1st and
+ * 24:00 as the next day, so a preview would judge a night nobody asked about.
+ */
 function instant(text: string): Date {
+  const match = NOW.exec(text);
   const ms = Date.parse(text);
-  if (!/^\d{4}-\d{2}-\d{2}(T.*(Z|[+-]\d{2}:\d{2}))?$/.test(text) || Number.isNaN(ms)) {
+  if (match === null || !isIsoDay(match[1] as string) || Number.isNaN(ms)) {
     throw invalidFlag(
-      `--now expects a UTC day YYYY-MM-DD or an instant such as 2026-10-15T06:00:00Z, got ${JSON.stringify(text)}`,
+      `--now expects a real UTC day YYYY-MM-DD or an instant such as 2026-10-15T06:00:00Z, got ${JSON.stringify(text)}`,
     );
   }
   return new Date(ms);

@@ -10,6 +10,8 @@ export interface SecretKeyClaim {
   recorded: string | null;
   /** The database was written with another key, which --new-secret-key gives up. */
   replacesKey: boolean;
+  /** What the run should warn about the key's file (a mode that lets others read it). */
+  warning: string | undefined;
 }
 
 /**
@@ -34,7 +36,7 @@ export async function checkSecretKey(
   const found = await readSecretKey(options);
   if (keyed && found === undefined && !options.acceptNewKey)
     throw keyFileMissing(warehouse.path, options.keyFile);
-  const { key, source } = found ?? (await loadSecretKey(options));
+  const { key, source, warning } = found ?? (await loadSecretKey(options));
   const secrets = new SecretBox(key);
   const isDatabaseKey =
     recorded !== null
@@ -46,9 +48,9 @@ export async function checkSecretKey(
     // A database made before the check, its key proven by its page token: recorded at once, since
     // a run may forget every stored token (the API refused one) before it stores a batch.
     await recordKeyCheck(warehouse, secrets.keyCheck);
-    return { secrets, recorded: secrets.keyCheck, replacesKey: false };
+    return { secrets, recorded: secrets.keyCheck, replacesKey: false, warning };
   }
-  return { secrets, recorded, replacesKey: keyed && !isDatabaseKey };
+  return { secrets, recorded, replacesKey: keyed && !isDatabaseKey, warning };
 }
 
 /**

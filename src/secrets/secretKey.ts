@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { chmod, link, mkdir, open, readFile, rename, rm } from "node:fs/promises";
+import { chmod, link, mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { ZooUsageError } from "../errors.js";
 
@@ -12,6 +12,8 @@ const SECRET_KEY_VARIABLE = "ZOO_USAGE_SECRET_KEY";
 export interface SecretKey {
   key: Buffer;
   source: string;
+  /** Said when the key file can be read by other users than its owner. */
+  warning?: string | undefined;
 }
 
 /**
@@ -43,7 +45,20 @@ export async function readSecretKey(options: {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw keyFileError(options.keyFile, error);
   }
-  return { key: decodeKey(text.trim(), options.keyFile), source: options.keyFile };
+  const key = decodeKey(text.trim(), options.keyFile);
+  return { key, source: options.keyFile, warning: await looseModeWarning(options.keyFile) };
+}
+
+/**
+ * ssh's rule for a private key: one that its group or others may read or write is exposed. It is a
+ * warning rather than a refusal, since the nightly run must not stop on a file a restore or a copy
+ * left with the wrong mode; the warning names the chmod that fixes it. Windows has no such modes.
+ */
+async function looseModeWarning(keyFile: string): Promise<string | undefined> {
+  if (process.platform === "win32") return undefined;
+  const mode = (await stat(keyFile)).mode & 0o777;
+  if ((mode & 0o077) === 0) return undefined;
+  return `the secret key file ${keyFile} has mode ${mode.toString(8).padStart(4, "0")}: other users may read the key that hashes tokens and seals page tokens; run chmod 600 ${keyFile}`;
 }
 
 /**

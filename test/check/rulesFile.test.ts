@@ -59,6 +59,28 @@ describe("the rules file", () => {
     expect(() => parseRulesFile(`# first\n${line}\n`, "check.conf")).toThrow(message);
   });
 
+  test.each([
+    "2026-02-29",
+    "2026-04-31",
+    "2026-13-01",
+    "2026-02-28T24:00:00Z",
+    "2026-02-28T23:60:00Z",
+    "2026-02-28T06:00:00",
+    "2026-02-28T06:00:00+25:00",
+  ])("--now %s, an impossible or zone-less instant, is refused", (now) => {
+    expect(() => loadCheckConfig({ flags: { staleHours: "26", now }, env: {} })).toThrow(
+      `--now expects a real UTC day YYYY-MM-DD or an instant such as 2026-10-15T06:00:00Z, got "${now}"`,
+    );
+  });
+
+  test.each([
+    ["2028-02-29", "2028-02-29T00:00:00.000Z"],
+    ["2026-10-15T06:30Z", "2026-10-15T06:30:00.000Z"],
+    ["2026-10-15T23:59:59.5+02:00", "2026-10-15T21:59:59.500Z"],
+  ])("--now %s is %s", (now, expected) => {
+    expect(loadCheckConfig({ flags: { staleHours: "26", now }, env: {} }).now?.toISOString()).toBe(expected);
+  });
+
   test("a flag replaces the file's rule; --budget-actual alone needs a budget; --now is checked", () => {
     const config = loadCheckConfig({
       flags: { rules: "c.conf", budget: "900", staleHours: "30", now: "2026-10-15" },
@@ -72,7 +94,7 @@ describe("the rules file", () => {
       "--budget-actual and --budget-forecast need --budget",
     );
     expect(() => loadCheckConfig({ flags: { staleHours: "26", now: "yesterday" }, env: {} })).toThrow(
-      "--now expects a UTC day",
+      "--now expects a real UTC day",
     );
     expect(() => loadCheckConfig({ flags: { budget: "12,50" }, env: {} })).toThrow(
       "--budget must be an amount",

@@ -1,4 +1,4 @@
-import { copyFile, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, copyFile, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { SecretBox } from "../../src/secrets/secretBox.js";
@@ -219,6 +219,24 @@ describe("a database written with one secret key", () => {
       await expect(nextNight(db, out)).rejects.toMatchObject({ code: "warehouse.other_key" });
     }));
 
+  test("a key file others may read is used with a warning naming the chmod; at 0600 none", () =>
+    inWorkspace(async ({ db, out, keyFile }) => {
+      // The same night three times: the simulator's clock stays, for the tests after this one.
+      const again = () =>
+        exportOnce({ baseUrl: sim.url, token, flags: { db, out, operations: false }, logger });
+      const aboutKey = (warnings: string[]) => warnings.filter((line) => line.includes(keyFile));
+      expect(aboutKey((await again()).summary.warnings)).toEqual([]);
+      expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
+      await chmod(keyFile, 0o644);
+      const loose = await again();
+      expect(loose.exitCode).toBe(0);
+      const said = `the secret key file ${keyFile} has mode 0644: other users may read the key that hashes tokens and seals page tokens; run chmod 600 ${keyFile}`;
+      expect(aboutKey(loose.summary.warnings)).toEqual([said]);
+      expect(logged).toContain(said);
+      await chmod(keyFile, 0o600);
+      expect(aboutKey((await again()).summary.warnings)).toEqual([]);
+    }));
+
   test("another ZOO_USAGE_SECRET_KEY: exit 2 naming the variable, never the key; the key it was made with goes on", () =>
     inWorkspace(async ({ db, out }) => {
       const first = "3c".repeat(32);
@@ -267,7 +285,7 @@ describe("a database written with one secret key", () => {
         code: "warehouse.other_user",
       });
       expect(await recordedCheck(db)).toBe(check);
-      await writeFile(keyFile, original);
+      await writeFile(keyFile, original, { mode: 0o600 });
       expect((await nextNight(db, out)).exitCode).toBe(0);
     }));
 
@@ -299,7 +317,7 @@ describe("a database written with one secret key", () => {
       await expect(nextNight(db, out, { limit: 300 })).rejects.toMatchObject({ code: "warehouse.other_key" });
       await rm(keyFile);
       await expect(nextNight(db, out, { limit: 300 })).rejects.toMatchObject({ code: "warehouse.other_key" });
-      await writeFile(keyFile, original);
+      await writeFile(keyFile, original, { mode: 0o600 });
       // Its key proven by the page token, the check is recorded at once: a run that fails before
       // its first batch (the listing refused, 401) leaves it recorded.
       await expect(throughProxy(db, out, { "/user/api-calls": 401 })).rejects.toMatchObject({

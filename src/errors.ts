@@ -60,6 +60,7 @@ export type ErrorCode =
   | "output.s3_region"
   | "output.s3_unreachable"
   | "output.s3_failed"
+  | "output.s3_listing_anomaly"
   | "operation.not_in_warehouse"
   | "operation.failed"
   | "operation.wait_timeout"
@@ -98,7 +99,7 @@ export class ZooUsageError extends Error {
 function defaultExitCode(code: ErrorCode): ExitCodeValue {
   if (code.startsWith("config.")) return ExitCode.usage;
   // The calls read before the anomaly are committed and the next run goes on from there.
-  if (code === "api.pagination_anomaly") return ExitCode.partial;
+  if (code === "api.pagination_anomaly" || code === "output.s3_listing_anomaly") return ExitCode.partial;
   if (code.startsWith("api.")) return ExitCode.api;
   if (code.startsWith("operation.")) return ExitCode.operationFailed;
   if (code === "warehouse.locked") return ExitCode.locked;

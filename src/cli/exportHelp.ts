@@ -1,5 +1,5 @@
 import { API_FLAGS } from "../config/apiFlags.js";
-import { EXPORT_FLAGS } from "../config/exportFlags.js";
+import { EXPORT_FLAGS, STORE_TIMEOUT_VARIABLE } from "../config/exportFlags.js";
 import { type FlagDefinition, longFlag } from "../config/flagDefinition.js";
 import { TOKEN_ENV_VARS } from "../config/tokenVariables.js";
 import { ExitCode } from "../errors.js";
@@ -38,6 +38,7 @@ export function exportHelpText(): string {
     "Environment:",
     `  ${first.padEnd(21)}the API token (or ${others.join(", ")})`,
     ...flagVariables,
+    `  ${STORE_TIMEOUT_VARIABLE} an s3:// store's limit (--store-timeout beats it)`,
     "  ZOO_USAGE_SECRET_KEY  key of the hashed columns (else a file beside the db)",
     "",
     "Exit codes:",

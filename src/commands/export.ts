@@ -53,6 +53,7 @@ export async function runExport(
     retry: effects.retry ?? DEFAULT_RETRY_POLICY,
     now: () => effects.now().getTime(),
     stagingDir: path.join(spoolDir, "parquet"),
+    stop: effects.signal,
   });
   try {
     return await exportInto(client, config, effects, destination, spoolDir);

@@ -5,7 +5,7 @@ import { PARTITIONINGS } from "../load/partitioning.js";
 import { DURATION_UNITS } from "../transform/durationUnit.js";
 import { FIELD_POLICIES } from "../transform/privacy.js";
 import { type Env, envValue } from "./environment.js";
-import { EXPORT_FLAGS, type ExportFlags } from "./exportFlags.js";
+import { EXPORT_FLAGS, type ExportFlags, STORE_TIMEOUT_VARIABLE } from "./exportFlags.js";
 import { configFromFlags } from "./flagDefinition.js";
 import { invalidOptions } from "./invalidOptions.js";
 
@@ -21,6 +21,8 @@ const ExportConfigSchema = z.object({
   /** How an s3:// --out is reached; unused for a directory. */
   s3: z.object({
     addressing: z.enum(S3_ADDRESSINGS),
+    /** Per attempt of a store request (--store-timeout): at least a millisecond. */
+    timeoutMs: z.number().int().positive(),
     /** A custom endpoint (MinIO, R2, B2, GCS interoperability); null for AWS S3 itself. */
     endpoint: z.url({ protocol: /^https?$/ }).nullable(),
     /** Null: the SDK's own (the profile's region), or us-east-1 with a custom endpoint. */
@@ -118,6 +120,9 @@ export function loadExportConfig(input: { flags: ExportFlags; env: Env }): Expor
   const s3 = s3FromEnv(env);
   if (s3.endpoint !== undefined) names["s3.endpoint"] = s3.endpoint.name;
   if (s3.region !== undefined) names["s3.region"] = s3.region.name;
+  // --store-timeout beats its variable; text that is not a number gives NaN, which the schema refuses.
+  const storeTimeout = flags.storeTimeout === undefined ? envValue(env, STORE_TIMEOUT_VARIABLE) : undefined;
+  if (storeTimeout !== undefined) names["s3.timeoutMs"] = STORE_TIMEOUT_VARIABLE;
   const parsed = ExportConfigSchema.safeParse({
     ...candidate,
     s3: {
@@ -125,6 +130,7 @@ export function loadExportConfig(input: { flags: ExportFlags; env: Env }): Expor
       endpoint: s3.endpoint?.value ?? null,
       region: s3.region?.value ?? null,
       credentials: s3CredentialsFromEnv(env),
+      ...(storeTimeout !== undefined && { timeoutMs: Math.round(Number(storeTimeout) * 1000) }),
     },
     secretKey: envValue(env, SECRET_KEY_VARIABLE),
     keyFile: `${dbPath.replace(/\.duckdb$/, "")}.key`,

@@ -1,5 +1,5 @@
 import { API_SCOPES } from "../api/scope.js";
-import { S3_ADDRESSINGS } from "../destination/s3Settings.js";
+import { DEFAULT_STORE_TIMEOUT_SECONDS, S3_ADDRESSINGS } from "../destination/s3Settings.js";
 import { ZooUsageError } from "../errors.js";
 import { PARTITIONINGS } from "../load/partitioning.js";
 import { DEFAULT_DURATION_UNIT, DURATION_UNITS } from "../transform/durationUnit.js";
@@ -10,6 +10,12 @@ import type { FlagDefinition, FlagSetting, FlagsOf, FlagValue } from "./flagDefi
 import { outLocation } from "./outLocation.js";
 
 export const DEFAULT_OUT = "./zoo-usage/parquet";
+
+/**
+ * --store-timeout's variable. The flag tables give a variable only to a text flag (its text reaches
+ * the field as it is), so exportConfig.ts reads this one when the flag is not given, as a number.
+ */
+export const STORE_TIMEOUT_VARIABLE = "ZOO_USAGE_STORE_TIMEOUT";
 
 /**
  * The default cap on operation requests in flight. Against an API that answers in tens of
@@ -58,6 +64,15 @@ export const EXPORT_FLAGS = [
     choices: S3_ADDRESSINGS,
     default: "auto",
     field: "s3.addressing",
+  },
+  {
+    flag: "--store-timeout <seconds>",
+    help: "an s3:// --out's time limit for one attempt of a request (it is retried once)",
+    parse: "nonNegativeNumber",
+    default: DEFAULT_STORE_TIMEOUT_SECONDS,
+    // Its variable, STORE_TIMEOUT_VARIABLE, is read by the loader: a table's variables are text.
+    field: "s3.timeoutMs",
+    toConfig: (setting) => Math.round(Number(setting.value) * 1000),
   },
   {
     flag: "--limit <n>",

@@ -32,7 +32,7 @@ export interface FocusWrite {
 export async function writeFocusDataset(
   warehouse: Warehouse,
   target: DatasetTarget,
-  run: { runId: string; now: Date; onPartition?: () => void },
+  run: FocusRun,
 ): Promise<FocusWrite> {
   const { connection } = warehouse;
   // The view computed once: its digests and every period's file are read from this copy.
@@ -44,14 +44,18 @@ export async function writeFocusDataset(
   }
 }
 
+interface FocusRun {
+  runId: string;
+  now: Date;
+  onPartition?: () => void;
+  /** The run's stop: no billing period is started after it (its digest stays as it was). */
+  signal?: AbortSignal;
+}
+
 /** The temporary copy of focus_costs a run writes from. */
 const ROWS = "temp.focus_rows";
 
-async function writePeriods(
-  warehouse: Warehouse,
-  target: DatasetTarget,
-  run: { runId: string; now: Date; onPartition?: () => void },
-): Promise<FocusWrite> {
+async function writePeriods(warehouse: Warehouse, target: DatasetTarget, run: FocusRun): Promise<FocusWrite> {
   const { connection } = warehouse;
   const periods = (
     await connection.runAndReadAll(
@@ -76,6 +80,7 @@ async function writePeriods(
       result.unchanged += 1;
       continue;
     }
+    if (run.signal?.aborted) return result;
     await writePeriod(warehouse, target, { period, partition, runId: run.runId });
     await connection.run(
       `INSERT OR REPLACE INTO internal.focus_partitions (billing_period, row_count, digest, written_at)
@@ -90,6 +95,7 @@ async function writePeriods(
   for (const partition of present) gone.add(partition);
   for (const partition of gone) {
     if (current.has(partition)) continue;
+    if (run.signal?.aborted) return result;
     await target.remove(FOCUS_DATASET, partition);
     await connection.run("DELETE FROM internal.focus_partitions WHERE billing_period = $period", {
       period: partition.slice(PARTITION_COLUMN.length + 1),

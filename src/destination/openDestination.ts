@@ -29,11 +29,12 @@ const S3_PROBE = "_zoo_usage_write_check";
  * Opens --out before any data work, creating nothing: a directory is checked writable (the run
  * makes it later); a bucket prefix is listed and written to (a probe object put and deleted), so
  * that wrong credentials, a missing bucket or refused access fail the run before the database or
- * the API is touched.
+ * the API is touched. The run's stop (`effects.stop`) abandons the bucket's requests, this check's
+ * too.
  */
 export async function openDestination(
   config: { outDir: string; s3: S3Settings },
-  effects: { retry: RetryPolicy; now: () => number; stagingDir: string },
+  effects: { retry: RetryPolicy; now: () => number; stagingDir: string; stop: AbortSignal },
 ): Promise<ExportDestination> {
   if (!isS3Url(config.outDir)) {
     await assertWritableDirectory(config.outDir, "--out");
@@ -51,7 +52,7 @@ export async function openDestination(
   const location = parseS3Url(config.outDir);
   // The config accepts only a parsed location: this is a programming error, not a user's.
   if ("error" in location) throw new Error(`--out ${config.outDir}: ${location.error}`);
-  const bucket = await openS3Bucket(location, config.s3, effects.retry, effects.now);
+  const bucket = await openS3Bucket(location, config.s3, effects.retry, effects.now, { stop: effects.stop });
   try {
     await bucket.preflight(S3_PROBE);
   } catch (error) {

@@ -34,6 +34,7 @@ const ZSTD_LEVEL = 2;
  * DuckDB into the target's staging path, then published whole (a rename over the local file, or an
  * upload that replaces the object); a partition left with no rows is removed. The dirty mark is
  * cleared only after that, so a crash or a failed upload in between is redone by the next run.
+ * After the run's stop (`signal`) no partition is started: the rest stay dirty for the next run.
  */
 export async function writeDirtyPartitions(
   warehouse: Warehouse,
@@ -47,6 +48,8 @@ export async function writeDirtyPartitions(
     onWarning?: (message: string) => void;
     /** Only the partitions whose value sorts before this one (those a forward scan has passed). */
     before?: string;
+    /** The run's stop. */
+    signal?: AbortSignal;
   },
 ): Promise<number> {
   const { connection } = warehouse;
@@ -55,7 +58,9 @@ export async function writeDirtyPartitions(
     .filter((partition) => before === undefined || comparePartitions(partition, before) < 0)
     .sort(comparePartitions);
   const selectSql = sqlFile(`parquet/${dataset}.sql`);
+  let written = 0;
   for (const partition of partitions) {
+    if (options.signal?.aborted) break;
     const name = `${PARTITION_COLUMN[options.partitioning]}=${partition}`;
     const finalFile = target.partitionLocation(dataset, name);
     const { start, end } = partitionRange(options.partitioning, partition);
@@ -91,8 +96,9 @@ export async function writeDirtyPartitions(
     // A month's rows were read to write it: none of it is read again.
     await warehouse.releaseCache();
     options.onPartition?.();
+    written += 1;
   }
-  return partitions.length;
+  return written;
 }
 
 /**

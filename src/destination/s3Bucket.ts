@@ -1,8 +1,10 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { S3Client } from "@aws-sdk/client-s3";
+import { interrupted } from "../api/attemptFailure.js";
 import type { RetryPolicy } from "../api/retryPolicy.js";
 import { s3Failure } from "./s3Failure.js";
+import { ListingGuard } from "./s3ListingGuard.js";
 import { type S3Location, s3Key, s3Url } from "./s3Location.js";
 import { S3RetryStrategy } from "./s3Retry.js";
 import { type S3Settings, usesPathStyle } from "./s3Settings.js";
@@ -29,8 +31,7 @@ export class S3Bucket {
     private readonly client: S3Client,
     readonly location: S3Location,
     private readonly retry: S3RetryStrategy,
-    /** Keys a listing page asks for: S3's maximum, 1000, unless a test pages sooner. */
-    private readonly listPageSize = 1000,
+    private readonly limits: S3Limits,
   ) {}
 
   /** The retries made so far (throttling, network errors, 5xx). */
@@ -46,26 +47,30 @@ export class S3Bucket {
     return s3Key(this.location, ...parts);
   }
 
-  /** Every key under a path of the prefix (ListObjectsV2, page after page). */
+  /**
+   * Every key under a path of the prefix (ListObjectsV2, page after page), each once. A listing
+   * that does not advance stops as an S3ListingAnomaly (s3ListingGuard.ts).
+   */
   async keysUnder(...parts: readonly string[]): Promise<string[]> {
     const prefix = `${this.key(...parts)}/`;
-    const keys: string[] = [];
+    const listing = `s3://${this.location.bucket}/${prefix === "/" ? "" : prefix}`;
+    const guard = new ListingGuard(listing);
     let token: string | undefined;
     do {
-      const page = await this.send(`list ${this.url}`, () =>
+      const page = await this.send(`list ${listing}`, () =>
         this.client.send(
           new this.sdk.ListObjectsV2Command({
             Bucket: this.location.bucket,
             Prefix: prefix === "/" ? undefined : prefix,
             ContinuationToken: token,
-            MaxKeys: this.listPageSize,
+            MaxKeys: this.limits.listPageSize ?? 1000,
           }),
         ),
       );
-      for (const object of page.Contents ?? []) if (object.Key !== undefined) keys.push(object.Key);
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      const keys = (page.Contents ?? []).flatMap((object) => (object.Key === undefined ? [] : [object.Key]));
+      token = guard.page(keys, page.IsTruncated === true, page.NextContinuationToken);
     } while (token !== undefined);
-    return keys;
+    return guard.seen;
   }
 
   /**
@@ -81,7 +86,10 @@ export class S3Bucket {
     );
     const key = this.key(probeName);
     await this.send(`write to ${this.url}`, () =>
-      this.client.send(new this.sdk.PutObjectCommand({ Bucket: this.location.bucket, Key: key, Body: "" })),
+      // An empty body has no length header unless it is given, and the SDK warns on stderr without one.
+      this.client.send(
+        new this.sdk.PutObjectCommand({ Bucket: this.location.bucket, Key: key, Body: "", ContentLength: 0 }),
+      ),
     );
     await this.delete(key);
   }
@@ -95,7 +103,7 @@ export class S3Bucket {
       return (await object.Body?.transformToString("utf8")) ?? "";
     } catch (error) {
       if ((error as { name?: string }).name === "NoSuchKey") return undefined;
-      throw s3Failure(error, `read s3://${this.location.bucket}/${key}`);
+      throw this.failure(error, `read s3://${this.location.bucket}/${key}`);
     }
   }
 
@@ -121,7 +129,7 @@ export class S3Bucket {
       if (options.onlyIfAbsent && (name === "PreconditionFailed" || name === "ConditionalRequestConflict"))
         return false;
       if (options.onlyIfAbsent && name === "NotImplemented") return this.writeText(key, text);
-      throw s3Failure(error, `write s3://${this.location.bucket}/${key}`);
+      throw this.failure(error, `write s3://${this.location.bucket}/${key}`);
     }
   }
 
@@ -162,9 +170,25 @@ export class S3Bucket {
     try {
       return await request();
     } catch (error) {
-      throw s3Failure(error, doing);
+      throw this.failure(error, doing);
     }
   }
+
+  /** A request the run's stop abandoned is the run's interruption, whatever the SDK made of it. */
+  private failure(error: unknown, doing: string): Error {
+    if (this.limits.stop.aborted) return interrupted(doing);
+    return s3Failure(error, doing, this.limits.timeoutMs);
+  }
+}
+
+/** What bounds the bucket's requests. */
+export interface S3Limits {
+  /** The run's stop (SIGINT/SIGTERM): every request in flight is abandoned, and none is sent after. */
+  stop: AbortSignal;
+  /** Each attempt's time limit (S3Settings.timeoutMs). */
+  timeoutMs: number;
+  /** Keys a listing page asks for: S3's maximum, 1000, unless a test pages sooner. */
+  listPageSize?: number;
 }
 
 /**
@@ -172,13 +196,19 @@ export class S3Bucket {
  * path-style addressing with a custom endpoint unless told otherwise, and the export's retry
  * policy. With a custom endpoint, checksums are sent only where S3 requires them: the SDK's
  * default CRC32 headers are refused or mishandled by several S3-compatible stores.
+ *
+ * Every attempt is bounded by the settings' time limit (the HTTP handler's connect, request and
+ * socket timeouts), and every request carries the run's stop as its abortSignal: lib-storage's
+ * Upload sends its PUTs and parts through `client.send` without one, so the client's `send` adds it.
+ * The SDK then abandons the request in flight, races its retry waits with the stop, and sends no
+ * attempt after it.
  */
 export async function openS3Bucket(
   location: S3Location,
   settings: S3Settings,
   retryPolicy: RetryPolicy,
   now: () => number,
-  listPageSize?: number,
+  limits: Omit<S3Limits, "timeoutMs">,
 ): Promise<S3Bucket> {
   // Loaded only for an s3:// --out: the SDK is large, and a local export never needs it.
   const sdk: ClientModule = await import("@aws-sdk/client-s3");
@@ -193,9 +223,20 @@ export async function openS3Bucket(
     forcePathStyle: usesPathStyle(settings),
     followRegionRedirects: !custom,
     retryStrategy: retry,
+    requestHandler: {
+      connectionTimeout: settings.timeoutMs,
+      // Connect to the answer's headers, the request's body included; without `throw` it only warns.
+      requestTimeout: settings.timeoutMs,
+      throwOnRequestTimeout: true,
+      // Silence on the socket, also while the answer's body is read.
+      socketTimeout: settings.timeoutMs,
+    },
     ...(custom
       ? { requestChecksumCalculation: "WHEN_REQUIRED", responseChecksumValidation: "WHEN_REQUIRED" }
       : {}),
   });
-  return new S3Bucket(sdk, storage, client, location, retry, listPageSize);
+  const send = client.send.bind(client) as (command: unknown, options?: object) => Promise<unknown>;
+  (client as { send: typeof send }).send = (command, options) =>
+    send(command, { ...options, abortSignal: limits.stop });
+  return new S3Bucket(sdk, storage, client, location, retry, { ...limits, timeoutMs: settings.timeoutMs });
 }

@@ -21,6 +21,16 @@ const CREDENTIALS = new Set([
 
 const NETWORK = /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH)$/;
 
+/**
+ * Whether an attempt ended on the store's time limit (--store-timeout): the SDK's HTTP handler names
+ * its own timeouts (to connect, to the answer's headers, of a silent socket) TimeoutError, and gives
+ * the same name to a reset or broken pipe (ECONNRESET, EPIPE), which are not timeouts.
+ */
+export function isStoreTimeout(error: unknown): boolean {
+  const failure = (error ?? {}) as SdkFailure;
+  return failure.name === "TimeoutError" && (failure.code === undefined || failure.code === "ETIMEDOUT");
+}
+
 const CREDENTIALS_HINT =
   "Check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary credentials), or AWS_PROFILE; with another store than AWS, AWS_ENDPOINT_URL_S3 must name it. Partitions not uploaded stay marked for the next run.";
 
@@ -32,8 +42,15 @@ const CREDENTIALS_HINT =
  * (S3's error messages name keys and buckets, never a secret); the SDK error is not kept as the
  * cause, whose stack would add only the SDK's internals to `--debug`.
  */
-export function s3Failure(error: unknown, doing: string): ZooUsageError {
+export function s3Failure(error: unknown, doing: string, timeoutMs?: number): ZooUsageError {
   if (error instanceof ZooUsageError) return error;
+  if (timeoutMs !== undefined && isStoreTimeout(error))
+    return new ZooUsageError({
+      code: "output.s3_unreachable",
+      message: `Cannot ${doing}: the store did not answer within ${timeoutMs / 1000} s (--store-timeout)`,
+      hint: "The store or the network is stuck or slow; raise --store-timeout (ZOO_USAGE_STORE_TIMEOUT) if its answers take this long. The database is intact and the next run uploads the partitions not yet confirmed.",
+      exitCode: ExitCode.api,
+    });
   const failure = (error ?? {}) as SdkFailure;
   const name = failure.name ?? failure.code ?? "Error";
   const status = failure.$metadata?.httpStatusCode;

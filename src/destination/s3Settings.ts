@@ -11,7 +11,15 @@ export interface S3Settings {
   credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string | undefined } | null;
   /** auto: path-style with a custom endpoint (MinIO, s3rver need it), virtual-hosted with AWS. */
   addressing: S3Addressing;
+  /**
+   * The time limit of one attempt of a store request (--store-timeout): to connect, to send the
+   * request and get the answer's headers, and of silence while either side sends a body.
+   */
+  timeoutMs: number;
 }
+
+/** The store's default time limit per attempt: the API's own (--request-timeout). */
+export const DEFAULT_STORE_TIMEOUT_SECONDS = 60;
 
 export const S3_ADDRESSINGS = ["auto", "path", "virtual"] as const;
 export type S3Addressing = (typeof S3_ADDRESSINGS)[number];

@@ -1,6 +1,7 @@
 import { rm } from "node:fs/promises";
 import { type FocusWrite, writeFocusDataset } from "../destination/focusDataset.js";
 import { writeDirtyPartitions } from "../destination/partitionWriter.js";
+import { S3ListingAnomaly } from "../destination/s3ListingGuard.js";
 import { durationUnitWarning } from "../load/durationEvidence.js";
 import { recordOwnCalls } from "../load/ownCalls.js";
 import { finishRun } from "../load/runHistory.js";
@@ -53,7 +54,7 @@ export async function exportApiCalls(
 
 /** The plan run, the Parquet written, and the summary made: what the run did, and what stopped it. */
 async function runAndSummarize(
-  context: RunContext,
+  context: RunContext & { listingAnomaly: S3ListingAnomaly | undefined },
   lap: () => number,
   warnings: RunWarnings,
 ): Promise<{ summary: RunSummary; fatal: SourceOutcome | undefined }> {
@@ -66,10 +67,12 @@ async function runAndSummarize(
   if (futureWarning !== undefined) warn(futureWarning);
   const failed = [...outcomes.values()].filter((outcome) => outcome.status === "failed");
   const fatal = failed.find((outcome) => stopsThePlan(outcome.kind) && outcome.kind !== "interrupted");
-  const failure = (fatal ?? failed[0])?.failure;
-  const datasets = deps.signal.aborted
-    ? { partitions: 0, focus: undefined }
-    : await writeDatasets(deps, options, warn, fatal !== undefined);
+  // Stopped, or the bucket's listing is not to be trusted: the dirty partitions wait for the next run.
+  const datasets =
+    deps.signal.aborted || context.listingAnomaly !== undefined
+      ? { partitions: 0, focus: undefined, failure: context.listingAnomaly }
+      : await writeDatasets(deps, options, warn, fatal !== undefined);
+  const failure = (fatal ?? failed[0])?.failure ?? datasets.failure;
   const parquetSeconds = lap();
   await rm(options.spoolDir, { recursive: true, force: true });
   const durationWarning = fatal ? undefined : await durationUnitWarning(deps.warehouse, options.durationUnit);
@@ -125,37 +128,49 @@ function phaseClock(now: () => Date, startedAt: Date): () => number {
  * Rewrites every partition still dirty, of every dataset, then with --focus the FOCUS dataset's
  * billing periods whose rows changed; returns how many partitions were written. After a failure
  * that stopped the plan it is tried all the same (what was committed deserves its Parquet), and its
- * own failure is then a warning: the run's failure is the one to report.
+ * own failure is then a warning: the run's failure is the one to report. The run's stop ends it
+ * after the partition in hand (its upload abandoned), and a bucket's listing anomaly ends it as the
+ * run's failure: either way what is not written stays dirty for the next run.
  */
 async function writeDatasets(
   deps: ExportDeps,
   options: ExportOptions,
   warn: (message: string) => void,
   afterFailure: boolean,
-): Promise<{ partitions: number; focus: FocusWrite | undefined }> {
+): Promise<{ partitions: number; focus: FocusWrite | undefined; failure?: S3ListingAnomaly }> {
   deps.progress.update({ phase: "writing parquet", counting: "partitions" });
   let written = 0;
   let focus: FocusWrite | undefined;
   try {
     for (const { dataset } of DATASETS) {
-      written += await writeDirtyPartitions(deps.warehouse, {
+      await writeDirtyPartitions(deps.warehouse, {
         dataset,
         target: deps.target,
         partitioning: options.partitioning,
         runId: options.runId,
-        onPartition: () => deps.progress.add({ partitions: 1 }),
+        onPartition: () => {
+          written += 1;
+          deps.progress.add({ partitions: 1 });
+        },
         onWarning: warn,
+        signal: deps.signal,
       });
     }
-    if (options.focus) {
+    if (options.focus && !deps.signal.aborted) {
       focus = await writeFocusDataset(deps.warehouse, deps.target, {
         runId: options.runId,
         now: deps.now(),
-        onPartition: () => deps.progress.add({ partitions: 1 }),
+        onPartition: () => {
+          written += 1;
+          deps.progress.add({ partitions: 1 });
+        },
+        signal: deps.signal,
       });
-      written += focus.written;
     }
   } catch (error) {
+    if (deps.signal.aborted) return { partitions: written, focus };
+    if (error instanceof S3ListingAnomaly && !afterFailure)
+      return { partitions: written, focus, failure: error };
     if (!afterFailure) throw error;
     warn(`the Parquet dataset was not written after the failure: ${(error as Error).message}`);
   }

@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { markMissingPartitions } from "../destination/partitionWriter.js";
+import { S3ListingAnomaly } from "../destination/s3ListingGuard.js";
 import { ApiCallLoader } from "../load/apiCallLoader.js";
 import { clampHighWater, readCheckpoint } from "../load/checkpoint.js";
 import { startRun } from "../load/runHistory.js";
@@ -25,13 +26,15 @@ export const DATASETS = [
  * the stored position read (a far-future high-water mark brought back), the settings reconciled,
  * the partitions missing from the dataset marked to be written, and the start point chosen.
  * Returns what the sources run with: the scan's loader, transform context and clock bounds too.
+ * A bucket whose listing does not advance (S3ListingAnomaly) does not stop the sources: it is
+ * returned as `listingAnomaly`, and the run writes no Parquet.
  */
 export async function prepareRun(
   deps: ExportDeps,
   options: ExportOptions,
   startedAt: Date,
   warn: (message: string, kind?: string) => void,
-): Promise<RunContext> {
+): Promise<RunContext & { listingAnomaly: S3ListingAnomaly | undefined }> {
   const { warehouse, logger } = deps;
   const owner = await claimRunScope(deps, options);
   await mkdir(options.spoolDir, { recursive: true, mode: 0o700 });
@@ -44,17 +47,7 @@ export async function prepareRun(
   const checkpoint = await readCheckpoint(warehouse);
   const settingsNote = await reconcileSettings(warehouse, options);
   if (settingsNote !== undefined) logger.info(settingsNote);
-  for (const dataset of DATASETS) {
-    const missing = await markMissingPartitions(warehouse, {
-      ...dataset,
-      target: deps.target,
-      partitioning: options.partitioning,
-    });
-    if (missing > 0)
-      logger.info(
-        `${missing} ${dataset.dataset} partition(s) missing from ${options.outDir}; they will be written`,
-      );
-  }
+  const listingAnomaly = await markMissingPartitionsOf(deps, options);
   const transform: TransformContext = {
     templater: new EndpointTemplater(),
     secrets: deps.secrets,
@@ -79,5 +72,30 @@ export async function prepareRun(
   // A stored resume position this run cannot use is said out loud; --full-refresh drops it by choice.
   if (start.mode === "full" && checkpoint.resumeToken !== null && !options.fullRefresh) warn(start.reason);
   logger.info(`scan: ${start.reason}`);
-  return { deps, options, warn, startedAt, owner, checkpoint, start, calls };
+  return { deps, options, warn, startedAt, owner, checkpoint, start, calls, listingAnomaly };
+}
+
+/** Marks the partitions missing from --out to be written; a bucket's listing anomaly is returned. */
+async function markMissingPartitionsOf(
+  deps: ExportDeps,
+  options: ExportOptions,
+): Promise<S3ListingAnomaly | undefined> {
+  for (const dataset of DATASETS) {
+    let missing: number;
+    try {
+      missing = await markMissingPartitions(deps.warehouse, {
+        ...dataset,
+        target: deps.target,
+        partitioning: options.partitioning,
+      });
+    } catch (error) {
+      if (error instanceof S3ListingAnomaly) return error;
+      throw error;
+    }
+    if (missing > 0)
+      deps.logger.info(
+        `${missing} ${dataset.dataset} partition(s) missing from ${options.outDir}; they will be written`,
+      );
+  }
+  return undefined;
 }

@@ -28,7 +28,7 @@ export interface SourceOutcome<Details = unknown> {
  * How a failure weighs on the run, one table for every source (the exit code the run ends with):
  * | kind        | what                                                        | run ends    | exit |
  * | skipped     | 403/404 on an optional resource                             | as it would | 0    |
- * | partial     | pagination anomaly, 5xx, 429, network after retries        | partial     | 4    |
+ * | partial     | listing anomaly (API, store), 5xx, 429, network             | partial     | 4    |
  * | interrupted | SIGINT/SIGTERM                                              | interrupted | 130  |
  * | storage     | disk full, file-size limit; a database that refuses the run | failed      | 2    |
  * | api         | 401, or 403/404 on a required resource, another 4xx         | failed      | 3    |
@@ -40,6 +40,7 @@ export type FailureKind = "skipped" | "partial" | "interrupted" | "storage" | "a
 
 /** Errors after which the run keeps what it committed and ends partial, to resume next time. */
 const PARTIAL_API_ERRORS = new Set([
+  "output.s3_listing_anomaly",
   "api.retries_exhausted",
   "api.network",
   "api.server_error",

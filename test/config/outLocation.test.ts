@@ -65,6 +65,7 @@ describe("the S3 settings", () => {
       endpoint: "http://127.0.0.1:9000",
       region: "eu-central-1",
       credentials: null,
+      timeoutMs: 60_000,
     });
     expect(loadExportConfig({ flags: {}, env: { AWS_ENDPOINT_URL: "https://r2.example" } }).s3.endpoint).toBe(
       "https://r2.example",
@@ -74,6 +75,7 @@ describe("the S3 settings", () => {
       endpoint: null,
       region: null,
       credentials: null,
+      timeoutMs: 60_000,
     });
   });
 
@@ -104,6 +106,8 @@ describe("the S3 settings", () => {
     ["virtual", "https://minio.example", false],
     ["path", null, true],
   ] as const)("--s3-addressing %s with endpoint %s: path-style %s", (addressing, endpoint, pathStyle) => {
-    expect(usesPathStyle({ addressing, endpoint, region: null, credentials: null })).toBe(pathStyle);
+    expect(usesPathStyle({ addressing, endpoint, region: null, credentials: null, timeoutMs: 1000 })).toBe(
+      pathStyle,
+    );
   });
 });

@@ -29,9 +29,11 @@ beforeAll(async () => {
       region: null,
       addressing: "auto",
       credentials: { accessKeyId: S3_KEY_ID, secretAccessKey: S3_SECRET },
+      timeoutMs: 60_000,
     },
     { ...DEFAULT_RETRY_POLICY, maxAttempts: 3 },
     Date.now,
+    { stop: new AbortController().signal },
   );
 });
 afterEach(() => {
@@ -108,10 +110,11 @@ test("keys are listed page after page", async () => {
       region: null,
       addressing: "auto",
       credentials: { accessKeyId: S3_KEY_ID, secretAccessKey: S3_SECRET },
+      timeoutMs: 60_000,
     },
     DEFAULT_RETRY_POLICY,
     Date.now,
-    2,
+    { stop: new AbortController().signal, listPageSize: 2 },
   );
   s3.requests.length = 0;
   try {

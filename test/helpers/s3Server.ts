@@ -37,10 +37,15 @@ export interface S3Server {
   /** Requests matching this are answered by the proxy instead (undefined: passed on). */
   intercept: ((request: S3Request) => S3Injected | undefined) | undefined;
   /**
-   * Requests matching this are held: `held` resolves at the first one; `release` drops every held
-   * one (its connection closed) and stops holding.
+   * Requests matching this are held, never answered: `held` resolves at the first one; `abandoned`
+   * when the client closes a held request's connection itself (it timed out, or was stopped);
+   * `release` drops every held one (its connection closed) and stops holding.
    */
-  holdWhen(match: (request: S3Request) => boolean): { held: Promise<void>; release: () => void };
+  holdWhen(match: (request: S3Request) => boolean): {
+    held: Promise<void>;
+    abandoned: Promise<void>;
+    release: () => void;
+  };
   /** The environment the exporter needs to reach the server. */
   env(): Record<string, string>;
   /** A client straight to the server (no proxy) for the test's own reads. */
@@ -61,7 +66,13 @@ export async function startS3Server(buckets: readonly string[]): Promise<S3Serve
   const serverPort = (JSON.parse(line.toString("utf8")) as { port: number }).port;
   const requests: S3Request[] = [];
   let holding:
-    | { match: (request: S3Request) => boolean; seen: () => void; dropped: (() => void)[] }
+    | {
+        match: (request: S3Request) => boolean;
+        seen: () => void;
+        abandon: () => void;
+        released: boolean;
+        dropped: (() => void)[];
+      }
     | undefined;
   const state: Pick<S3Server, "intercept"> = { intercept: undefined };
   const proxy = http.createServer((incoming, outgoing) => {
@@ -79,8 +90,12 @@ export async function startS3Server(buckets: readonly string[]): Promise<S3Serve
       return;
     }
     if (holding?.match(request)) {
-      holding.dropped.push(() => incoming.socket.destroy());
-      holding.seen();
+      const hold = holding;
+      hold.dropped.push(() => incoming.socket.destroy());
+      incoming.socket.once("close", () => {
+        if (!hold.released) hold.abandon();
+      });
+      hold.seen();
       return;
     }
     const upstream = http.request(
@@ -121,11 +136,17 @@ export async function startS3Server(buckets: readonly string[]): Promise<S3Serve
       const held = new Promise<void>((resolve) => {
         seen = resolve;
       });
-      const hold = { match, seen, dropped: [] as (() => void)[] };
+      let abandon = () => {};
+      const abandoned = new Promise<void>((resolve) => {
+        abandon = resolve;
+      });
+      const hold = { match, seen, abandon, released: false, dropped: [] as (() => void)[] };
       holding = hold;
       return {
         held,
+        abandoned,
         release: () => {
+          hold.released = true;
           if (holding === hold) holding = undefined;
           for (const drop of hold.dropped) drop();
         },

@@ -2,7 +2,8 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { RetryPolicy } from "../api/retryPolicy.js";
-import { s3Failure } from "./s3Failure.js";
+import { type ObjectEnds, PARQUET_HEAD_BYTES, PARQUET_TAIL_BYTES } from "./parquetShape.js";
+import { s3Failure, shortUpload } from "./s3Failure.js";
 import { type S3Location, s3Key, s3Url } from "./s3Location.js";
 import { S3RetryStrategy } from "./s3Retry.js";
 import { type S3Settings, usesPathStyle } from "./s3Settings.js";
@@ -48,8 +49,13 @@ export class S3Bucket {
 
   /** Every key under a path of the prefix (ListObjectsV2, page after page). */
   async keysUnder(...parts: readonly string[]): Promise<string[]> {
+    return (await this.objectsUnder(...parts)).map((object) => object.key);
+  }
+
+  /** Every object under a path of the prefix, with its size as the listing gives it. */
+  async objectsUnder(...parts: readonly string[]): Promise<{ key: string; size: number }[]> {
     const prefix = `${this.key(...parts)}/`;
-    const keys: string[] = [];
+    const objects: { key: string; size: number }[] = [];
     let token: string | undefined;
     do {
       const page = await this.send(`list ${this.url}`, () =>
@@ -62,10 +68,30 @@ export class S3Bucket {
           }),
         ),
       );
-      for (const object of page.Contents ?? []) if (object.Key !== undefined) keys.push(object.Key);
+      for (const object of page.Contents ?? [])
+        if (object.Key !== undefined) objects.push({ key: object.Key, size: object.Size ?? 0 });
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token !== undefined);
-    return keys;
+    return objects;
+  }
+
+  /**
+   * An object's first and last bytes, as a Parquet check needs them: two ranged GETs, never the
+   * whole object. The last bytes are asked by offset from the listed size, not as a suffix range
+   * (bytes=-8), which not every S3-compatible store takes (s3rver reads it from the start).
+   */
+  async objectEnds(key: string, size: number): Promise<ObjectEnds> {
+    const range = async (bytes: string) =>
+      this.send(`read s3://${this.location.bucket}/${key}`, async () => {
+        const object = await this.client.send(
+          new this.sdk.GetObjectCommand({ Bucket: this.location.bucket, Key: key, Range: `bytes=${bytes}` }),
+        );
+        return Buffer.from((await object.Body?.transformToByteArray()) ?? new Uint8Array());
+      });
+    if (size === 0) return { size, head: Buffer.alloc(0), tail: Buffer.alloc(0) };
+    const head = await range(`0-${PARQUET_HEAD_BYTES - 1}`);
+    const tail = await range(`${Math.max(0, size - PARQUET_TAIL_BYTES)}-${size - 1}`);
+    return { size, head, tail };
   }
 
   /**
@@ -81,7 +107,10 @@ export class S3Bucket {
     );
     const key = this.key(probeName);
     await this.send(`write to ${this.url}`, () =>
-      this.client.send(new this.sdk.PutObjectCommand({ Bucket: this.location.bucket, Key: key, Body: "" })),
+      // An empty body's length said outright: without it the SDK warns on stderr of a stream of unknown length.
+      this.client.send(
+        new this.sdk.PutObjectCommand({ Bucket: this.location.bucket, Key: key, Body: "", ContentLength: 0 }),
+      ),
     );
     await this.delete(key);
   }
@@ -127,7 +156,11 @@ export class S3Bucket {
 
   /**
    * Uploads a file as one object, replacing the one there whole: a single PUT, or a multipart
-   * upload that S3 makes visible only when it is completed. Returns the bytes sent.
+   * upload that S3 makes visible only when it is completed. Each PUT and part carries the SDK's
+   * CRC32 (unless AWS_REQUEST_CHECKSUM_CALCULATION says when_required), which S3 checks against
+   * the bytes it received. Then the stored size is read back (HeadObject): a store that
+   * acknowledged a body cut short by something on the way (a proxy, a store that does not check
+   * checksums) fails here, so the partition stays marked for the next run. Returns the bytes sent.
    */
   async uploadFile(key: string, file: string): Promise<number> {
     const { size } = await stat(file);
@@ -145,6 +178,11 @@ export class S3Bucket {
       leavePartsOnError: false,
     });
     await this.send(`upload s3://${this.location.bucket}/${key}`, () => upload.done());
+    const stored = await this.send(`check s3://${this.location.bucket}/${key}`, () =>
+      this.client.send(new this.sdk.HeadObjectCommand({ Bucket: this.location.bucket, Key: key })),
+    );
+    if (stored.ContentLength !== size)
+      throw shortUpload(`s3://${this.location.bucket}/${key}`, size, stored.ContentLength);
     return size;
   }
 
@@ -170,8 +208,9 @@ export class S3Bucket {
 /**
  * The client for a location: the standard credential chain, the settings' endpoint and region,
  * path-style addressing with a custom endpoint unless told otherwise, and the export's retry
- * policy. With a custom endpoint, checksums are sent only where S3 requires them: the SDK's
- * default CRC32 headers are refused or mishandled by several S3-compatible stores.
+ * policy. Requests carry checksums as the settings say (the SDK's default: a CRC32 with every PUT
+ * and part). With a custom endpoint, responses are checked only where S3 requires it: several
+ * S3-compatible stores send no checksum, or a wrong one, with what they return.
  */
 export async function openS3Bucket(
   location: S3Location,
@@ -193,9 +232,13 @@ export async function openS3Bucket(
     forcePathStyle: usesPathStyle(settings),
     followRegionRedirects: !custom,
     retryStrategy: retry,
-    ...(custom
-      ? { requestChecksumCalculation: "WHEN_REQUIRED", responseChecksumValidation: "WHEN_REQUIRED" }
+    ...(settings.requestChecksums !== null
+      ? {
+          requestChecksumCalculation:
+            settings.requestChecksums === "when_required" ? "WHEN_REQUIRED" : "WHEN_SUPPORTED",
+        }
       : {}),
+    ...(custom ? { responseChecksumValidation: "WHEN_REQUIRED" } : {}),
   });
   return new S3Bucket(sdk, storage, client, location, retry, listPageSize);
 }

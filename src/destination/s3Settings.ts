@@ -11,7 +11,17 @@ export interface S3Settings {
   credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string | undefined } | null;
   /** auto: path-style with a custom endpoint (MinIO, s3rver need it), virtual-hosted with AWS. */
   addressing: S3Addressing;
+  /**
+   * When a PUT and a multipart part carry a checksum the store verifies (AWS_REQUEST_CHECKSUM_CALCULATION):
+   * when_supported sends the SDK's CRC32 with every one; when_required only where S3 demands it, the
+   * way out for a store that refuses the checksum headers. Null: the SDK's own (the profile's
+   * request_checksum_calculation, else when_supported).
+   */
+  requestChecksums: S3ChecksumCalculation | null;
 }
+
+export const S3_CHECKSUM_CALCULATIONS = ["when_supported", "when_required"] as const;
+export type S3ChecksumCalculation = (typeof S3_CHECKSUM_CALCULATIONS)[number];
 
 export const S3_ADDRESSINGS = ["auto", "path", "virtual"] as const;
 export type S3Addressing = (typeof S3_ADDRESSINGS)[number];

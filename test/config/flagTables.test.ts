@@ -39,7 +39,14 @@ const TABLES: readonly Table[] = [
     load: (flags, env) => loadExportConfig({ flags, env }),
     // The secret key and the S3 keys come only from their variables; the key file sits beside the
     // database.
-    withoutFlag: ["secretKey", "keyFile", "s3.endpoint", "s3.region", "s3.credentials"],
+    withoutFlag: [
+      "secretKey",
+      "keyFile",
+      "s3.endpoint",
+      "s3.region",
+      "s3.credentials",
+      "s3.requestChecksums",
+    ],
     alsoMoves: { "--db <path>": ["keyFile"] },
   },
   {

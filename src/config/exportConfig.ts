@@ -32,6 +32,8 @@ const ExportConfigSchema = z.object({
     /** AWS_REQUEST_CHECKSUM_CALCULATION, any case; null: the SDK's own (when_supported unless a profile says). */
     requestChecksums: z.enum(S3_CHECKSUM_CALCULATIONS).nullable(),
   }),
+  /** Check every partition file under --out and rewrite the unreadable ones this run (--verify-out). */
+  verifyOut: z.boolean(),
   /** The API clamps larger pages to 10000, so more would only mislead the request maths. */
   limit: z.number().int().min(1).max(10_000),
   lookbackMs: z.number().int().nonnegative(),

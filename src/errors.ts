@@ -61,6 +61,7 @@ export type ErrorCode =
   | "output.s3_unreachable"
   | "output.s3_failed"
   | "output.s3_listing_anomaly"
+  | "output.s3_incomplete"
   | "operation.not_in_warehouse"
   | "operation.failed"
   | "operation.wait_timeout"

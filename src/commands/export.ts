@@ -167,6 +167,14 @@ export function describeRun(summary: RunSummary, config: ExportConfig): string {
     ),
   );
   if (summary.upload !== undefined) lines.push(...wrapped(uploadLine(summary.upload, config.outDir)));
+  if (summary.verify !== undefined) {
+    const { objects, unreadable, repaired } = summary.verify;
+    lines.push(
+      ...wrapped(
+        `  verified ${counted(objects, "partition file")} under --out: ${unreadable} unreadable, ${repaired} rewritten`,
+      ),
+    );
+  }
   lines.push(`  database ${config.dbPath}`, `  parquet  ${datasetLocation(config.outDir, "api_calls")}`);
   if (config.operations) lines.push(`           ${datasetLocation(config.outDir, "async_operations")}`);
   if (summary.focus !== undefined) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { API_SCOPES } from "../api/scope.js";
-import { S3_ADDRESSINGS } from "../destination/s3Settings.js";
+import { S3_ADDRESSINGS, S3_CHECKSUM_CALCULATIONS } from "../destination/s3Settings.js";
 import { PARTITIONINGS } from "../load/partitioning.js";
 import { DURATION_UNITS } from "../transform/durationUnit.js";
 import { FIELD_POLICIES } from "../transform/privacy.js";
@@ -31,7 +31,11 @@ const ExportConfigSchema = z.object({
     credentials: z
       .object({ accessKeyId: z.string(), secretAccessKey: z.string(), sessionToken: z.string().optional() })
       .nullable(),
+    /** AWS_REQUEST_CHECKSUM_CALCULATION, any case; null: the SDK's own (when_supported unless a profile says). */
+    requestChecksums: z.enum(S3_CHECKSUM_CALCULATIONS).nullable(),
   }),
+  /** Check every partition file under --out and rewrite the unreadable ones this run (--verify-out). */
+  verifyOut: z.boolean(),
   /** The API clamps larger pages to 10000, so more would only mislead the request maths. */
   limit: z.number().int().min(1).max(10_000),
   lookbackMs: z.number().int().nonnegative(),
@@ -75,11 +79,18 @@ const ExportConfigSchema = z.object({
 });
 export type ExportConfig = z.infer<typeof ExportConfigSchema>;
 
+/** The AWS SDK's own variable for when requests carry a checksum (WHEN_SUPPORTED, WHEN_REQUIRED). */
+const CHECKSUM_VARIABLE = "AWS_REQUEST_CHECKSUM_CALCULATION";
+
 /**
- * The S3 client's endpoint and region, from the variables every AWS SDK and CLI reads: a
+ * The S3 client's endpoint, region and checksum setting, from the variables every AWS SDK and CLI reads: a
  * service-specific endpoint beats the general one, AWS_REGION beats AWS_DEFAULT_REGION.
  */
-function s3FromEnv(env: Env): { endpoint?: FromVariable; region?: FromVariable } {
+function s3FromEnv(env: Env): {
+  endpoint?: FromVariable;
+  region?: FromVariable;
+  checksums?: FromVariable;
+} {
   const first = (...variables: string[]): FromVariable | undefined => {
     for (const name of variables) {
       const value = envValue(env, name);
@@ -89,7 +100,8 @@ function s3FromEnv(env: Env): { endpoint?: FromVariable; region?: FromVariable }
   };
   const endpoint = first("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL");
   const region = first("AWS_REGION", "AWS_DEFAULT_REGION");
-  return { ...(endpoint && { endpoint }), ...(region && { region }) };
+  const checksums = first(CHECKSUM_VARIABLE);
+  return { ...(endpoint && { endpoint }), ...(region && { region }), ...(checksums && { checksums }) };
 }
 
 /**
@@ -123,6 +135,7 @@ export function loadExportConfig(input: { flags: ExportFlags; env: Env }): Expor
   // --store-timeout beats its variable; text that is not a number gives NaN, which the schema refuses.
   const storeTimeout = flags.storeTimeout === undefined ? envValue(env, STORE_TIMEOUT_VARIABLE) : undefined;
   if (storeTimeout !== undefined) names["s3.timeoutMs"] = STORE_TIMEOUT_VARIABLE;
+  if (s3.checksums !== undefined) names["s3.requestChecksums"] = s3.checksums.name;
   const parsed = ExportConfigSchema.safeParse({
     ...candidate,
     s3: {
@@ -131,6 +144,7 @@ export function loadExportConfig(input: { flags: ExportFlags; env: Env }): Expor
       region: s3.region?.value ?? null,
       credentials: s3CredentialsFromEnv(env),
       ...(storeTimeout !== undefined && { timeoutMs: Math.round(Number(storeTimeout) * 1000) }),
+      requestChecksums: s3.checksums?.value.toLowerCase() ?? null,
     },
     secretKey: envValue(env, SECRET_KEY_VARIABLE),
     keyFile: `${dbPath.replace(/\.duckdb$/, "")}.key`,

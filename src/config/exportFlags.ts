@@ -75,6 +75,13 @@ export const EXPORT_FLAGS = [
     toConfig: (setting) => Math.round(Number(setting.value) * 1000),
   },
   {
+    flag: "--verify-out",
+    help: "check every file under --out; rewrite broken ones",
+    default: false,
+    variable: "ZOO_USAGE_VERIFY_OUT",
+    field: "verifyOut",
+  },
+  {
     flag: "--limit <n>",
     help: "page size of GET /user/api-calls (1-10000)",
     parse: "positiveInteger",

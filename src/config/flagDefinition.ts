@@ -1,3 +1,4 @@
+import { ZooUsageError } from "../errors.js";
 import { type Env, envValue } from "./environment.js";
 
 /** A flag's value once commander has read it. */
@@ -30,7 +31,10 @@ export interface FlagDefinition<Field extends string = string> {
   readonly choices?: readonly string[];
   /** Applied when neither the flag nor its variable is given; a value flag's help ends in it. */
   readonly default: FlagValue;
-  /** Read when the flag is not given (a flag beats its variable); only for a text flag. */
+  /**
+   * Read when the flag is not given (a flag beats its variable): a text flag's value, or for a
+   * switch 1/true/yes/on or 0/false/no/off. Never for a parsed number.
+   */
   readonly variable?: string;
   /** The help of `--no-<name>`, which commander reads as this flag's key set to false. */
   readonly negation?: string;
@@ -87,8 +91,21 @@ export function flagSetting(definition: FlagDefinition, flags: FlagValues, env: 
   if (given !== undefined) return { value: given, name: flag };
   const variable = definition.variable;
   const fromEnv = variable === undefined ? undefined : envValue(env, variable);
-  if (variable !== undefined && fromEnv !== undefined) return { value: fromEnv, name: variable };
+  if (variable !== undefined && fromEnv !== undefined)
+    return { value: takesValue(definition) ? fromEnv : switchValue(fromEnv, variable), name: variable };
   return { value: definition.default, name: flag };
+}
+
+/** A switch's variable: the words a crontab or a CI setting would use, anything else refused. */
+function switchValue(text: string, variable: string): boolean {
+  const word = text.trim().toLowerCase();
+  if (["1", "true", "yes", "on"].includes(word)) return true;
+  if (["0", "false", "no", "off"].includes(word)) return false;
+  throw new ZooUsageError({
+    code: "config.invalid",
+    message: `${variable} ${JSON.stringify(text)} is neither on nor off`,
+    hint: `Set ${variable} to 1 (or true, yes, on) or 0 (or false, no, off), or unset it.`,
+  });
 }
 
 /** Every path to a leaf of a config's fields: "limit", "privacy.token". */

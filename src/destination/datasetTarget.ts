@@ -9,6 +9,13 @@ export interface UploadStats {
   deleted: number;
 }
 
+/** One partition's file as a check found it: `problem` says why it is not readable Parquet. */
+export interface PartitionCheck {
+  /** The directory name: "created_month=2024-05". */
+  partition: string;
+  problem: string | undefined;
+}
+
 /**
  * Where the Parquet datasets are written: a local directory (localDataset.ts) or a bucket prefix
  * (s3Dataset.ts). Both hold the same layout, `<dataset>/<column>=<value>/data.parquet`; the
@@ -22,6 +29,11 @@ export interface DatasetTarget {
   datasetLocation(dataset: string): string;
   /** The partitions of a dataset (directory names, "created_month=2024-05") that hold a file. */
   presentPartitions(dataset: string): Promise<Set<string>>;
+  /**
+   * Every partition file of a dataset checked for a whole Parquet frame (size, the magic at both
+   * ends, a footer that fits: parquetShape.ts), reading only its two ends.
+   */
+  checkPartitions(dataset: string): Promise<PartitionCheck[]>;
   /** A path to write a partition's new file to before it is published. */
   stage(dataset: string, partition: string, runId: string): Promise<string>;
   /** Makes the staged file the partition's file, whole. */

@@ -123,3 +123,22 @@ async function writePeriod(
     throw asStorageError(cause, target.partitionLocation(FOCUS_DATASET, where.partition));
   }
 }
+
+/**
+ * Forgets what was written for a billing period, so that the next writeFocusDataset rewrites its
+ * file whatever its rows: for a file found unreadable.
+ */
+export async function forgetFocusPeriod(warehouse: Warehouse, partition: string): Promise<void> {
+  await warehouse.connection.run("DELETE FROM internal.focus_partitions WHERE billing_period = $period", {
+    period: partition.slice(PARTITION_COLUMN.length + 1),
+  });
+}
+
+/** True when a billing period's file was written since forgetFocusPeriod. */
+export async function focusPeriodWritten(warehouse: Warehouse, partition: string): Promise<boolean> {
+  const found = await warehouse.connection.runAndReadAll(
+    "SELECT 1 FROM internal.focus_partitions WHERE billing_period = $period",
+    { period: partition.slice(PARTITION_COLUMN.length + 1) },
+  );
+  return found.getRows().length > 0;
+}

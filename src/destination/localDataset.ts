@@ -1,6 +1,7 @@
-import { mkdir, readdir, rename, rm, rmdir } from "node:fs/promises";
+import { mkdir, open, readdir, rename, rm, rmdir } from "node:fs/promises";
 import path from "node:path";
 import type { DatasetTarget } from "./datasetTarget.js";
+import { type ObjectEnds, PARQUET_HEAD_BYTES, PARQUET_TAIL_BYTES, parquetProblem } from "./parquetShape.js";
 
 /** One file per partition, always this name: replacing it is a single atomic rename. */
 export const PARTITION_FILE = "data.parquet";
@@ -14,19 +15,28 @@ export function localDataset(outDir: string): DatasetTarget {
   const partitionDir = (dataset: string, partition: string) => path.join(outDir, dataset, partition);
   const partitionFile = (dataset: string, partition: string) =>
     path.join(partitionDir(dataset, partition), PARTITION_FILE);
+  const presentPartitions = async (dataset: string) => {
+    const present = new Set<string>();
+    const datasetDir = path.join(outDir, dataset);
+    for (const entry of await readdir(datasetDir, { withFileTypes: true }).catch(() => [])) {
+      if (!entry.isDirectory() || !entry.name.includes("=")) continue;
+      const files = await readdir(path.join(datasetDir, entry.name)).catch(() => [] as string[]);
+      if (files.includes(PARTITION_FILE)) present.add(entry.name);
+    }
+    return present;
+  };
   return {
     location: outDir,
     datasetLocation: (dataset) => path.join(outDir, dataset),
     partitionLocation: partitionFile,
-    async presentPartitions(dataset) {
-      const present = new Set<string>();
-      const datasetDir = path.join(outDir, dataset);
-      for (const entry of await readdir(datasetDir, { withFileTypes: true }).catch(() => [])) {
-        if (!entry.isDirectory() || !entry.name.includes("=")) continue;
-        const files = await readdir(path.join(datasetDir, entry.name)).catch(() => [] as string[]);
-        if (files.includes(PARTITION_FILE)) present.add(entry.name);
+    presentPartitions,
+    async checkPartitions(dataset) {
+      const checks = [];
+      for (const partition of [...(await presentPartitions(dataset))].sort()) {
+        const ends = await fileEnds(partitionFile(dataset, partition));
+        checks.push({ partition, problem: parquetProblem(ends) });
       }
-      return present;
+      return checks;
     },
     async stage(dataset, partition, runId) {
       const dir = partitionDir(dataset, partition);
@@ -46,6 +56,21 @@ export function localDataset(outDir: string): DatasetTarget {
     },
     uploads: () => undefined,
   };
+}
+
+/** A file's size and its two ends, read without reading the rest. */
+async function fileEnds(file: string): Promise<ObjectEnds> {
+  const handle = await open(file, "r");
+  try {
+    const { size } = await handle.stat();
+    const head = Buffer.alloc(Math.min(PARQUET_HEAD_BYTES, size));
+    const tail = Buffer.alloc(Math.min(PARQUET_TAIL_BYTES, size));
+    await handle.read(head, 0, head.length, 0);
+    await handle.read(tail, 0, tail.length, size - tail.length);
+    return { size, head, tail };
+  } finally {
+    await handle.close();
+  }
 }
 
 /** A partition being written: `.data.parquet.<run id>.tmp`, beside the partition's file. */

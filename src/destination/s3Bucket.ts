@@ -3,7 +3,8 @@ import { stat } from "node:fs/promises";
 import type { S3Client } from "@aws-sdk/client-s3";
 import { interrupted } from "../api/attemptFailure.js";
 import type { RetryPolicy } from "../api/retryPolicy.js";
-import { s3Failure } from "./s3Failure.js";
+import { type ObjectEnds, PARQUET_HEAD_BYTES, PARQUET_TAIL_BYTES } from "./parquetShape.js";
+import { s3Failure, shortUpload } from "./s3Failure.js";
 import { ListingGuard } from "./s3ListingGuard.js";
 import { type S3Location, s3Key, s3Url } from "./s3Location.js";
 import { S3RetryStrategy } from "./s3Retry.js";
@@ -52,9 +53,15 @@ export class S3Bucket {
    * that does not advance stops as an S3ListingAnomaly (s3ListingGuard.ts).
    */
   async keysUnder(...parts: readonly string[]): Promise<string[]> {
+    return (await this.objectsUnder(...parts)).map((object) => object.key);
+  }
+
+  /** Every object under a path of the prefix, with its size as the listing gives it. */
+  async objectsUnder(...parts: readonly string[]): Promise<{ key: string; size: number }[]> {
     const prefix = `${this.key(...parts)}/`;
     const listing = `s3://${this.location.bucket}/${prefix === "/" ? "" : prefix}`;
     const guard = new ListingGuard(listing);
+    const sizes = new Map<string, number>();
     let token: string | undefined;
     do {
       const page = await this.send(`list ${listing}`, () =>
@@ -67,10 +74,34 @@ export class S3Bucket {
           }),
         ),
       );
-      const keys = (page.Contents ?? []).flatMap((object) => (object.Key === undefined ? [] : [object.Key]));
+      const keys: string[] = [];
+      for (const object of page.Contents ?? []) {
+        if (object.Key === undefined) continue;
+        keys.push(object.Key);
+        sizes.set(object.Key, object.Size ?? 0);
+      }
       token = guard.page(keys, page.IsTruncated === true, page.NextContinuationToken);
     } while (token !== undefined);
-    return guard.seen;
+    return guard.seen.map((key) => ({ key, size: sizes.get(key) ?? 0 }));
+  }
+
+  /**
+   * An object's first and last bytes, as a Parquet check needs them: two ranged GETs, never the
+   * whole object. The last bytes are asked by offset from the listed size, not as a suffix range
+   * (bytes=-8), which not every S3-compatible store takes (s3rver reads it from the start).
+   */
+  async objectEnds(key: string, size: number): Promise<ObjectEnds> {
+    const range = async (bytes: string) =>
+      this.send(`read s3://${this.location.bucket}/${key}`, async () => {
+        const object = await this.client.send(
+          new this.sdk.GetObjectCommand({ Bucket: this.location.bucket, Key: key, Range: `bytes=${bytes}` }),
+        );
+        return Buffer.from((await object.Body?.transformToByteArray()) ?? new Uint8Array());
+      });
+    if (size === 0) return { size, head: Buffer.alloc(0), tail: Buffer.alloc(0) };
+    const head = await range(`0-${PARQUET_HEAD_BYTES - 1}`);
+    const tail = await range(`${Math.max(0, size - PARQUET_TAIL_BYTES)}-${size - 1}`);
+    return { size, head, tail };
   }
 
   /**
@@ -86,7 +117,7 @@ export class S3Bucket {
     );
     const key = this.key(probeName);
     await this.send(`write to ${this.url}`, () =>
-      // An empty body has no length header unless it is given, and the SDK warns on stderr without one.
+      // An empty body's length said outright: without it the SDK warns on stderr of a stream of unknown length.
       this.client.send(
         new this.sdk.PutObjectCommand({ Bucket: this.location.bucket, Key: key, Body: "", ContentLength: 0 }),
       ),
@@ -135,7 +166,11 @@ export class S3Bucket {
 
   /**
    * Uploads a file as one object, replacing the one there whole: a single PUT, or a multipart
-   * upload that S3 makes visible only when it is completed. Returns the bytes sent.
+   * upload that S3 makes visible only when it is completed. Each PUT and part carries the SDK's
+   * CRC32 (unless AWS_REQUEST_CHECKSUM_CALCULATION says when_required), which S3 checks against
+   * the bytes it received. Then the stored size is read back (HeadObject): a store that
+   * acknowledged a body cut short by something on the way (a proxy, a store that does not check
+   * checksums) fails here, so the partition stays marked for the next run. Returns the bytes sent.
    */
   async uploadFile(key: string, file: string): Promise<number> {
     const { size } = await stat(file);
@@ -153,6 +188,11 @@ export class S3Bucket {
       leavePartsOnError: false,
     });
     await this.send(`upload s3://${this.location.bucket}/${key}`, () => upload.done());
+    const stored = await this.send(`check s3://${this.location.bucket}/${key}`, () =>
+      this.client.send(new this.sdk.HeadObjectCommand({ Bucket: this.location.bucket, Key: key })),
+    );
+    if (stored.ContentLength !== size)
+      throw shortUpload(`s3://${this.location.bucket}/${key}`, size, stored.ContentLength);
     return size;
   }
 
@@ -194,8 +234,9 @@ export interface S3Limits {
 /**
  * The client for a location: the standard credential chain, the settings' endpoint and region,
  * path-style addressing with a custom endpoint unless told otherwise, and the export's retry
- * policy. With a custom endpoint, checksums are sent only where S3 requires them: the SDK's
- * default CRC32 headers are refused or mishandled by several S3-compatible stores.
+ * policy. Requests carry checksums as the settings say (the SDK's default: a CRC32 with every PUT
+ * and part). With a custom endpoint, responses are checked only where S3 requires it: several
+ * S3-compatible stores send no checksum, or a wrong one, with what they return.
  *
  * Every attempt is bounded by the settings' time limit (the HTTP handler's connect, request and
  * socket timeouts), and every request carries the run's stop as its abortSignal: lib-storage's
@@ -231,9 +272,13 @@ export async function openS3Bucket(
       // Silence on the socket, also while the answer's body is read.
       socketTimeout: settings.timeoutMs,
     },
-    ...(custom
-      ? { requestChecksumCalculation: "WHEN_REQUIRED", responseChecksumValidation: "WHEN_REQUIRED" }
+    ...(settings.requestChecksums !== null
+      ? {
+          requestChecksumCalculation:
+            settings.requestChecksums === "when_required" ? "WHEN_REQUIRED" : "WHEN_SUPPORTED",
+        }
       : {}),
+    ...(custom ? { responseChecksumValidation: "WHEN_REQUIRED" } : {}),
   });
   const send = client.send.bind(client) as (command: unknown, options?: object) => Promise<unknown>;
   (client as { send: typeof send }).send = (command, options) =>

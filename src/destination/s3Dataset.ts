@@ -2,6 +2,7 @@ import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type { DatasetTarget, UploadStats } from "./datasetTarget.js";
 import { PARTITION_FILE } from "./localDataset.js";
+import { parquetProblem } from "./parquetShape.js";
 import type { S3Bucket } from "./s3Bucket.js";
 
 /**
@@ -24,19 +25,32 @@ export function s3Dataset(
       stats.seconds += (options.now() - started) / 1000;
     }
   };
+  /** The partition objects of a dataset, `<partition>/data.parquet` with their sizes. */
+  const partitionObjects = async (dataset: string) => {
+    const datasetPrefix = `${bucket.key(dataset)}/`;
+    const objects: { partition: string; key: string; size: number }[] = [];
+    for (const { key, size } of await bucket.objectsUnder(dataset)) {
+      const [partition, file, ...rest] = key.slice(datasetPrefix.length).split("/");
+      if (partition?.includes("=") && file === PARTITION_FILE && rest.length === 0)
+        objects.push({ partition, key, size });
+    }
+    return objects;
+  };
   return {
     location: bucket.url,
     datasetLocation: (dataset) => `${bucket.url}/${dataset}`,
     partitionLocation: (dataset, partition) =>
       `s3://${bucket.location.bucket}/${partitionKey(dataset, partition)}`,
     async presentPartitions(dataset) {
-      const present = new Set<string>();
-      const datasetPrefix = `${bucket.key(dataset)}/`;
-      for (const key of await bucket.keysUnder(dataset)) {
-        const [partition, file, ...rest] = key.slice(datasetPrefix.length).split("/");
-        if (partition?.includes("=") && file === PARTITION_FILE && rest.length === 0) present.add(partition);
+      return new Set((await partitionObjects(dataset)).map((object) => object.partition));
+    },
+    async checkPartitions(dataset) {
+      const checks = [];
+      for (const object of await partitionObjects(dataset)) {
+        const ends = await bucket.objectEnds(object.key, object.size);
+        checks.push({ partition: object.partition, problem: parquetProblem(ends) });
       }
-      return present;
+      return checks;
     },
     async stage(dataset, partition) {
       const dir = path.join(options.stagingDir, dataset, partition);

@@ -106,3 +106,18 @@ export function s3Failure(error: unknown, doing: string, timeoutMs?: number): Zo
 function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim().slice(0, 300);
 }
+
+/**
+ * An upload the store acknowledged but holds short: the HeadObject after it reports fewer (or
+ * more, or no) bytes than were sent. Exit 3, like a store failing: nothing is wrong with the
+ * user's settings, the partition stays marked, and the next run uploads it again.
+ */
+export function shortUpload(url: string, sent: number, stored: number | undefined): ZooUsageError {
+  const holds = stored === undefined ? "no size" : `${stored} bytes`;
+  return new ZooUsageError({
+    code: "output.s3_incomplete",
+    message: `The store acknowledged the upload of ${url} but holds ${holds} of the ${sent} sent`,
+    hint: "The partition stays marked and the next run uploads it again. If it repeats, look at what sits between this host and the store (a proxy, a gateway) or the store's own health.",
+    exitCode: ExitCode.api,
+  });
+}

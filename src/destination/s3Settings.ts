@@ -16,10 +16,20 @@ export interface S3Settings {
    * request and get the answer's headers, and of silence while either side sends a body.
    */
   timeoutMs: number;
+  /**
+   * When a PUT and a multipart part carry a checksum the store verifies (AWS_REQUEST_CHECKSUM_CALCULATION):
+   * when_supported sends the SDK's CRC32 with every one; when_required only where S3 demands it, the
+   * way out for a store that refuses the checksum headers. Null: the SDK's own (the profile's
+   * request_checksum_calculation, else when_supported).
+   */
+  requestChecksums: S3ChecksumCalculation | null;
 }
 
 /** The store's default time limit per attempt: the API's own (--request-timeout). */
 export const DEFAULT_STORE_TIMEOUT_SECONDS = 60;
+
+export const S3_CHECKSUM_CALCULATIONS = ["when_supported", "when_required"] as const;
+export type S3ChecksumCalculation = (typeof S3_CHECKSUM_CALCULATIONS)[number];
 
 export const S3_ADDRESSINGS = ["auto", "path", "virtual"] as const;
 export type S3Addressing = (typeof S3_ADDRESSINGS)[number];

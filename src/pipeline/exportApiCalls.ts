@@ -2,6 +2,11 @@ import { rm } from "node:fs/promises";
 import { type FocusWrite, writeFocusDataset } from "../destination/focusDataset.js";
 import { writeDirtyPartitions } from "../destination/partitionWriter.js";
 import { S3ListingAnomaly } from "../destination/s3ListingGuard.js";
+import {
+  markUnreadablePartitions,
+  repairedCount,
+  type UnreadableFile,
+} from "../destination/verifyDatasets.js";
 import { durationUnitWarning } from "../load/durationEvidence.js";
 import { recordOwnCalls } from "../load/ownCalls.js";
 import { finishRun } from "../load/runHistory.js";
@@ -35,7 +40,8 @@ export async function exportApiCalls(
   const context = await prepareRun(deps, options, startedAt, warn);
   let ran: { summary: RunSummary; fatal: SourceOutcome | undefined };
   try {
-    ran = await runAndSummarize(context, lap, warnings);
+    const verified = options.verifyOut ? await verifyOut(deps, options, warn) : undefined;
+    ran = await runAndSummarize(context, lap, warnings, verified);
   } catch (error) {
     // Whatever ends the run here, its row does not stay 'running'.
     await recordUnexpected(deps, options.runId, error);
@@ -57,6 +63,7 @@ async function runAndSummarize(
   context: RunContext & { listingAnomaly: S3ListingAnomaly | undefined },
   lap: () => number,
   warnings: RunWarnings,
+  verified: { objects: number; unreadable: UnreadableFile[] } | undefined,
 ): Promise<{ summary: RunSummary; fatal: SourceOutcome | undefined }> {
   const { deps, options, warn, startedAt } = context;
   const prepare = lap();
@@ -82,6 +89,12 @@ async function runAndSummarize(
   if (datasets.focus !== undefined) summary.focus = datasets.focus;
   const upload = deps.target.uploads();
   if (upload !== undefined) summary.upload = upload;
+  if (verified !== undefined)
+    summary.verify = {
+      objects: verified.objects,
+      unreadable: verified.unreadable.length,
+      repaired: await repairedCount(deps.warehouse, verified.unreadable),
+    };
   summary.phase_seconds.prepare = prepare;
   summary.phase_seconds.parquet = parquetSeconds;
   const rejected = [...outcomes.values()].reduce((sum, outcome) => sum + outcome.counts.rejected, 0);
@@ -175,6 +188,32 @@ async function writeDatasets(
     warn(`the Parquet dataset was not written after the failure: ${(error as Error).message}`);
   }
   return { partitions: written, focus };
+}
+
+/**
+ * --verify-out: every partition file of the datasets this run writes is checked, and each one that
+ * is not whole Parquet is marked to be rewritten by this run's dataset writers, with a warning.
+ */
+async function verifyOut(
+  deps: ExportDeps,
+  options: ExportOptions,
+  warn: (message: string, kind?: string) => void,
+): Promise<{ objects: number; unreadable: UnreadableFile[] }> {
+  deps.progress.update({ phase: "verifying --out", counting: "partitions" });
+  const verified = await markUnreadablePartitions(deps.warehouse, deps.target, {
+    dirty: DATASETS.map(({ dataset }) => dataset),
+    partitioning: options.partitioning,
+    focus: options.focus,
+  });
+  for (const file of verified.unreadable)
+    warn(
+      `${file.location} is not readable Parquet (${file.problem}); this run rewrites it`,
+      "unreadable_partition",
+    );
+  deps.logger.info(
+    `--verify-out: ${verified.objects} partition file(s) under ${deps.target.location} checked, ${verified.unreadable.length} unreadable`,
+  );
+  return verified;
 }
 
 /** A run that failed before its summary was made: recorded failed, never left 'running'. */

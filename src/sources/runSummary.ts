@@ -1,5 +1,6 @@
 import type { UploadStats } from "../destination/datasetTarget.js";
 import type { FocusWrite } from "../destination/focusDataset.js";
+import type { VerifySummary } from "../destination/verifyDatasets.js";
 import type { FinishedRun } from "../load/runHistory.js";
 import type { PendingRereads } from "./calls/rereadPending.js";
 import type { OperationFetchResult } from "./operations/fetchOperations.js";
@@ -52,6 +53,12 @@ export interface RunSummary extends FinishedRun {
    * seconds spent uploading, and the partitions left with no rows it deleted; absent for a directory.
    */
   upload?: UploadStats;
+  /**
+   * --verify-out: the partition files under --out checked (every dataset the run writes), those
+   * found not whole Parquet (each marked and rewritten by the same run), and those rewritten by its
+   * end; absent without --verify-out.
+   */
+  verify?: VerifySummary;
   /**
    * --focus: the billing periods of the FOCUS dataset written (their rows changed), left as they
    * were, and removed (no rows left), and its rows; absent without --focus, or when the Parquet

@@ -39,7 +39,14 @@ const TABLES: readonly Table[] = [
     load: (flags, env) => loadExportConfig({ flags, env }),
     // The secret key and the S3 keys come only from their variables; the key file sits beside the
     // database.
-    withoutFlag: ["secretKey", "keyFile", "s3.endpoint", "s3.region", "s3.credentials"],
+    withoutFlag: [
+      "secretKey",
+      "keyFile",
+      "s3.endpoint",
+      "s3.region",
+      "s3.credentials",
+      "s3.requestChecksums",
+    ],
     alsoMoves: { "--db <path>": ["keyFile"] },
   },
   {
@@ -92,11 +99,20 @@ function otherValue(definition: FlagDefinition): string | number | boolean {
   return `/tmp/elsewhere/${attributeName(definition.flag)}`;
 }
 
-/** A value for a flag from its variable, as text, and one for the flag itself. */
-function textValues(definition: FlagDefinition): { fromVariable: string; fromFlag: string } {
-  return definition.flag.endsWith("<url>")
+/**
+ * A value for a flag from its variable, as text, and one for the flag itself; `loaded` is what the
+ * variable's text loads as (a switch's "yes" is true).
+ */
+function textValues(definition: FlagDefinition): {
+  fromVariable: string;
+  fromFlag: string | boolean;
+  loaded: unknown;
+} {
+  if (!takesValue(definition)) return { fromVariable: "yes", fromFlag: false, loaded: true };
+  const text = definition.flag.endsWith("<url>")
     ? { fromVariable: "http://127.0.0.1:2/variable", fromFlag: "http://127.0.0.1:3/flag" }
     : { fromVariable: "/tmp/from-variable", fromFlag: "/tmp/from-flag" };
+  return { ...text, loaded: text.fromVariable };
 }
 
 describe.each(TABLES)("$name flags: one definition per flag", (table) => {
@@ -124,12 +140,12 @@ describe.each(TABLES)("$name flags: one definition per flag", (table) => {
     (variable, definition) => {
       // A variable is text: only a text flag may have one, or the variable would skip the parser.
       expect(definition.parse).toBeUndefined();
-      const { fromVariable, fromFlag } = textValues(definition);
+      const { fromVariable, fromFlag, loaded } = textValues(definition);
       const field = (flags: FlagValues) =>
         leaves(table.load(flags, { [String(variable)]: fromVariable })).get(definition.field);
-      expect(field({})).toBe(fromVariable);
+      expect(field({})).toBe(loaded);
       expect(field({ [attributeName(definition.flag)]: fromFlag })).toBe(fromFlag);
-      expect(leaves(base).get(definition.field)).not.toBe(fromVariable);
+      expect(leaves(base).get(definition.field)).not.toBe(loaded);
     },
   );
 });
@@ -145,6 +161,10 @@ describe("an invalid value is named by its flag, or by the variable it came from
       'ZOO_USAGE_DB ":memory:" is a DuckDB special name',
     ],
     [() => loadExportConfig({ flags: { lookback: "soon" }, env: {} }), '--lookback "soon" is not a duration'],
+    [
+      () => loadExportConfig({ flags: {}, env: { ZOO_USAGE_VERIFY_OUT: "maybe" } }),
+      'ZOO_USAGE_VERIFY_OUT "maybe" is neither on nor off',
+    ],
     [
       () => loadApiConfig({ flags: { requestTimeout: 0 }, env: {} }),
       "Invalid configuration: --request-timeout: Too small",

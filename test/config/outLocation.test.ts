@@ -58,6 +58,7 @@ describe("the S3 settings", () => {
         AWS_ENDPOINT_URL_S3: "http://127.0.0.1:9000",
         AWS_DEFAULT_REGION: "eu-west-1",
         AWS_REGION: "eu-central-1",
+        AWS_REQUEST_CHECKSUM_CALCULATION: "WHEN_REQUIRED",
       },
     });
     expect(config.s3).toEqual({
@@ -66,6 +67,7 @@ describe("the S3 settings", () => {
       region: "eu-central-1",
       credentials: null,
       timeoutMs: 60_000,
+      requestChecksums: "when_required",
     });
     expect(loadExportConfig({ flags: {}, env: { AWS_ENDPOINT_URL: "https://r2.example" } }).s3.endpoint).toBe(
       "https://r2.example",
@@ -76,7 +78,11 @@ describe("the S3 settings", () => {
       region: null,
       credentials: null,
       timeoutMs: 60_000,
+      requestChecksums: null,
     });
+    expect(() => loadExportConfig({ flags: {}, env: { AWS_REQUEST_CHECKSUM_CALCULATION: "never" } })).toThrow(
+      "AWS_REQUEST_CHECKSUM_CALCULATION",
+    );
   });
 
   test("the keys come from the environment the CLI is handed, and only as a pair", () => {
@@ -106,8 +112,15 @@ describe("the S3 settings", () => {
     ["virtual", "https://minio.example", false],
     ["path", null, true],
   ] as const)("--s3-addressing %s with endpoint %s: path-style %s", (addressing, endpoint, pathStyle) => {
-    expect(usesPathStyle({ addressing, endpoint, region: null, credentials: null, timeoutMs: 1000 })).toBe(
-      pathStyle,
-    );
+    expect(
+      usesPathStyle({
+        addressing,
+        endpoint,
+        region: null,
+        credentials: null,
+        timeoutMs: 1000,
+        requestChecksums: null,
+      }),
+    ).toBe(pathStyle);
   });
 });

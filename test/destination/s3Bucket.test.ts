@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
 import { DEFAULT_RETRY_POLICY } from "../../src/api/retryPolicy.js";
 import { openS3Bucket, type S3Bucket } from "../../src/destination/s3Bucket.js";
 import { ZooUsageError } from "../../src/errors.js";
-import { S3_KEY_ID, S3_SECRET, type S3Server, startS3Server } from "../helpers/s3Server.js";
+import { S3_KEY_ID, S3_SECRET, type S3Request, type S3Server, startS3Server } from "../helpers/s3Server.js";
 
 /**
  * The bucket operations against s3rver, in process: a file over the part size goes up as a
@@ -28,6 +28,7 @@ beforeAll(async () => {
       endpoint: s3.endpoint,
       region: null,
       addressing: "auto",
+      requestChecksums: null,
       credentials: { accessKeyId: S3_KEY_ID, secretAccessKey: S3_SECRET },
       timeoutMs: 60_000,
     },
@@ -38,7 +39,13 @@ beforeAll(async () => {
 });
 afterEach(() => {
   s3.intercept = undefined;
+  s3.rewriteBody = undefined;
 });
+
+/** The checksum the SDK computes over a PUT's or a part's body, which S3 verifies on receipt. */
+const hasChecksum = (request: S3Request) =>
+  request.headers["x-amz-sdk-checksum-algorithm"] === "CRC32" &&
+  typeof request.headers["x-amz-checksum-crc32"] === "string";
 afterAll(async () => {
   bucket.close();
   await s3.close();
@@ -68,10 +75,37 @@ test("a file over the part size is a multipart upload; readers see the old objec
     (request) => request.method === "PUT" && request.search.includes("partNumber="),
   );
   expect(parts.length).toBe(3);
+  expect(parts.filter(hasChecksum).length).toBe(3);
   expect((await objectBytes(key)).toString()).toBe("the previous object");
   // The held completion's connection is dropped: a network error, retried, and the upload completes.
   completing.release();
   expect(await upload).toBe(bytes.length);
+  expect((await objectBytes(key)).equals(bytes)).toBe(true);
+});
+
+test("an upload the store acknowledged but holds short fails as output.s3_incomplete, exit 3", async () => {
+  const key = "data/api_calls/created_month=2026-12/data.parquet";
+  const file = path.join(dir, "short.parquet");
+  const bytes = randomBytes(64 * 1024);
+  await writeFile(file, bytes);
+  s3.requests.length = 0;
+  // Cut on the way, Content-Length fixed: s3rver checks no checksum, stores it and answers 200.
+  s3.rewriteBody = (request) =>
+    request.method === "PUT" && decodeURIComponent(request.path).endsWith(key)
+      ? (body) => body.subarray(0, 1000)
+      : undefined;
+  const failure = await bucket.uploadFile(key, file).catch((error: unknown) => error);
+  expect(failure).toBeInstanceOf(ZooUsageError);
+  expect((failure as ZooUsageError).code).toBe("output.s3_incomplete");
+  expect((failure as ZooUsageError).exitCode).toBe(3);
+  expect((failure as ZooUsageError).message).toContain(`holds 1000 bytes of the ${bytes.length} sent`);
+  const puts = s3.requests.filter((request) => request.method === "PUT");
+  expect(puts.length).toBe(1);
+  expect(puts.every(hasChecksum)).toBe(true);
+  expect((await objectBytes(key)).length).toBe(1000);
+  // Uncut, the same upload is confirmed.
+  s3.rewriteBody = undefined;
+  expect(await bucket.uploadFile(key, file)).toBe(bytes.length);
   expect((await objectBytes(key)).equals(bytes)).toBe(true);
 });
 
@@ -109,6 +143,7 @@ test("keys are listed page after page", async () => {
       endpoint: s3.endpoint,
       region: null,
       addressing: "auto",
+      requestChecksums: null,
       credentials: { accessKeyId: S3_KEY_ID, secretAccessKey: S3_SECRET },
       timeoutMs: 60_000,
     },

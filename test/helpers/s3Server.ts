@@ -19,6 +19,7 @@ export interface S3Request {
   method: string;
   path: string;
   search: string;
+  headers: http.IncomingHttpHeaders;
 }
 
 /** An answer the proxy gives instead of the server's (503 SlowDown, a refusal), or a dropped connection. */
@@ -36,6 +37,12 @@ export interface S3Server {
   requests: S3Request[];
   /** Requests matching this are answered by the proxy instead (undefined: passed on). */
   intercept: ((request: S3Request) => S3Injected | undefined) | undefined;
+  /**
+   * Requests whose body this returns a rewrite for are read whole, rewritten, and passed on with
+   * their Content-Length fixed (the checksum and signature headers as sent): a body cut short on the
+   * way that the server stores and acknowledges with 200.
+   */
+  rewriteBody: ((request: S3Request) => ((body: Buffer) => Buffer) | undefined) | undefined;
   /**
    * Requests matching this are held, never answered: `held` resolves at the first one; `abandoned`
    * when the client closes a held request's connection itself (it timed out, or was stopped);
@@ -74,10 +81,15 @@ export async function startS3Server(buckets: readonly string[]): Promise<S3Serve
         dropped: (() => void)[];
       }
     | undefined;
-  const state: Pick<S3Server, "intercept"> = { intercept: undefined };
+  const state: Pick<S3Server, "intercept" | "rewriteBody"> = { intercept: undefined, rewriteBody: undefined };
   const proxy = http.createServer((incoming, outgoing) => {
     const url = new URL(incoming.url ?? "/", "http://proxy");
-    const request = { method: incoming.method ?? "GET", path: url.pathname, search: url.search };
+    const request = {
+      method: incoming.method ?? "GET",
+      path: url.pathname,
+      search: url.search,
+      headers: incoming.headers,
+    };
     requests.push(request);
     const injected = state.intercept?.(request);
     if (injected === "drop") {
@@ -98,21 +110,29 @@ export async function startS3Server(buckets: readonly string[]): Promise<S3Serve
       hold.seen();
       return;
     }
-    const upstream = http.request(
-      {
-        host: "127.0.0.1",
-        port: serverPort,
-        method: incoming.method,
-        path: incoming.url,
-        headers: incoming.headers,
-      },
-      (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      },
-    );
-    upstream.on("error", () => outgoing.destroy());
-    incoming.pipe(upstream);
+    const forward = (headers: http.OutgoingHttpHeaders) => {
+      const upstream = http.request(
+        { host: "127.0.0.1", port: serverPort, method: incoming.method, path: incoming.url, headers },
+        (answer) => {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+        },
+      );
+      upstream.on("error", () => outgoing.destroy());
+      return upstream;
+    };
+    const rewrite = state.rewriteBody?.(request);
+    if (rewrite === undefined) {
+      incoming.pipe(forward(incoming.headers));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.on("end", () => {
+      const body = rewrite(Buffer.concat(chunks));
+      const { expect: _expect, ...headers } = incoming.headers;
+      forward({ ...headers, "content-length": String(body.length) }).end(body);
+    });
   });
   await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
   const endpoint = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
@@ -130,6 +150,12 @@ export async function startS3Server(buckets: readonly string[]): Promise<S3Serve
     },
     set intercept(value) {
       state.intercept = value;
+    },
+    get rewriteBody() {
+      return state.rewriteBody;
+    },
+    set rewriteBody(value) {
+      state.rewriteBody = value;
     },
     holdWhen(match) {
       let seen = () => {};

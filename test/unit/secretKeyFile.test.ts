@@ -36,7 +36,7 @@ test("the same key read as hex or base64, from the variable or the file, and a s
     // A blank variable is no variable: the key file, here absent.
     expect(await readSecretKey({ fromEnv: "  ", keyFile })).toBeUndefined();
 
-    await writeFile(keyFile, `${hex}\n`);
+    await writeFile(keyFile, `${hex}\n`, { mode: 0o600 });
     expect(await readSecretKey({ fromEnv: undefined, keyFile })).toEqual({
       key: fromHex?.key,
       source: keyFile,

@@ -29,6 +29,8 @@ export class S3Bucket {
     private readonly client: S3Client,
     readonly location: S3Location,
     private readonly retry: S3RetryStrategy,
+    /** The run's own key id, secret key and session token: redacted from the store's messages. */
+    private readonly secrets: readonly string[],
     /** Keys a listing page asks for: S3's maximum, 1000, unless a test pages sooner. */
     private readonly listPageSize = 1000,
   ) {}
@@ -95,7 +97,7 @@ export class S3Bucket {
       return (await object.Body?.transformToString("utf8")) ?? "";
     } catch (error) {
       if ((error as { name?: string }).name === "NoSuchKey") return undefined;
-      throw s3Failure(error, `read s3://${this.location.bucket}/${key}`);
+      throw s3Failure(error, `read s3://${this.location.bucket}/${key}`, this.secrets);
     }
   }
 
@@ -121,7 +123,7 @@ export class S3Bucket {
       if (options.onlyIfAbsent && (name === "PreconditionFailed" || name === "ConditionalRequestConflict"))
         return false;
       if (options.onlyIfAbsent && name === "NotImplemented") return this.writeText(key, text);
-      throw s3Failure(error, `write s3://${this.location.bucket}/${key}`);
+      throw s3Failure(error, `write s3://${this.location.bucket}/${key}`, this.secrets);
     }
   }
 
@@ -162,7 +164,7 @@ export class S3Bucket {
     try {
       return await request();
     } catch (error) {
-      throw s3Failure(error, doing);
+      throw s3Failure(error, doing, this.secrets);
     }
   }
 }
@@ -197,5 +199,7 @@ export async function openS3Bucket(
       ? { requestChecksumCalculation: "WHEN_REQUIRED", responseChecksumValidation: "WHEN_REQUIRED" }
       : {}),
   });
-  return new S3Bucket(sdk, storage, client, location, retry, listPageSize);
+  const { accessKeyId, secretAccessKey, sessionToken } = settings.credentials ?? {};
+  const secrets = [accessKeyId, secretAccessKey, sessionToken].filter((value) => value !== undefined);
+  return new S3Bucket(sdk, storage, client, location, retry, secrets, listPageSize);
 }

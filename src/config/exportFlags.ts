@@ -28,6 +28,18 @@ export const DEFAULT_OPERATIONS_WINDOW = "35d";
 
 const DEFAULT_OPERATIONS_MODE = "window";
 
+/**
+ * A switch's value, which its variable gives as text: 1/true/yes or 0/false/no (any case); other
+ * text is left as it is, for the config's check to refuse naming the variable.
+ */
+function switchFromVariable(setting: FlagSetting): unknown {
+  if (typeof setting.value !== "string") return setting.value;
+  const text = setting.value.trim().toLowerCase();
+  if (["1", "true", "yes"].includes(text)) return true;
+  if (["0", "false", "no", ""].includes(text)) return false;
+  return setting.value;
+}
+
 const duration = (setting: FlagSetting) => parseDuration(String(setting.value), setting.name);
 
 /**
@@ -51,6 +63,14 @@ export const EXPORT_FLAGS = [
     variable: "ZOO_USAGE_OUT",
     field: "outDir",
     toConfig: outLocation,
+  },
+  {
+    flag: "--adopt-out",
+    help: "write into a new --out that already holds files or objects this export did not write",
+    default: false,
+    variable: "ZOO_USAGE_ADOPT_OUT",
+    field: "adoptOut",
+    toConfig: switchFromVariable,
   },
   {
     flag: "--s3-addressing <style>",

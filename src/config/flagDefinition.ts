@@ -30,7 +30,7 @@ export interface FlagDefinition<Field extends string = string> {
   readonly choices?: readonly string[];
   /** Applied when neither the flag nor its variable is given; a value flag's help ends in it. */
   readonly default: FlagValue;
-  /** Read when the flag is not given (a flag beats its variable); only for a text flag. */
+  /** Read when the flag is not given (a flag beats its variable); a switch reads it in toConfig. */
   readonly variable?: string;
   /** The help of `--no-<name>`, which commander reads as this flag's key set to false. */
   readonly negation?: string;

@@ -38,7 +38,7 @@ export interface S3Server {
   intercept: ((request: S3Request) => S3Injected | undefined) | undefined;
   /**
    * Requests matching this are held: `held` resolves at the first one; `release` drops every held
-   * one (its connection closed) and stops holding.
+   * one (its connection closed, so the client retries it) and stops holding. Holds may overlap.
    */
   holdWhen(match: (request: S3Request) => boolean): { held: Promise<void>; release: () => void };
   /** The environment the exporter needs to reach the server. */
@@ -60,9 +60,9 @@ export async function startS3Server(buckets: readonly string[]): Promise<S3Serve
   const [line] = (await once(s3rver.stdout, "data")) as [Buffer];
   const serverPort = (JSON.parse(line.toString("utf8")) as { port: number }).port;
   const requests: S3Request[] = [];
-  let holding:
-    | { match: (request: S3Request) => boolean; seen: () => void; dropped: (() => void)[] }
-    | undefined;
+  // Several holds may be in place at once (two runs each held at its own step); a request is held
+  // by the first whose match takes it.
+  const holds: { match: (request: S3Request) => boolean; seen: () => void; dropped: (() => void)[] }[] = [];
   const state: Pick<S3Server, "intercept"> = { intercept: undefined };
   const proxy = http.createServer((incoming, outgoing) => {
     const url = new URL(incoming.url ?? "/", "http://proxy");
@@ -78,7 +78,8 @@ export async function startS3Server(buckets: readonly string[]): Promise<S3Serve
       outgoing.writeHead(injected.status, { "content-type": "application/xml" }).end(injected.body);
       return;
     }
-    if (holding?.match(request)) {
+    const holding = holds.find((hold) => hold.match(request));
+    if (holding !== undefined) {
       holding.dropped.push(() => incoming.socket.destroy());
       holding.seen();
       return;
@@ -122,11 +123,11 @@ export async function startS3Server(buckets: readonly string[]): Promise<S3Serve
         seen = resolve;
       });
       const hold = { match, seen, dropped: [] as (() => void)[] };
-      holding = hold;
+      holds.push(hold);
       return {
         held,
         release: () => {
-          if (holding === hold) holding = undefined;
+          if (holds.includes(hold)) holds.splice(holds.indexOf(hold), 1);
           for (const drop of hold.dropped) drop();
         },
       };
@@ -157,7 +158,7 @@ export async function startS3Server(buckets: readonly string[]): Promise<S3Serve
       return keys.map((key) => key.slice(prefix.length)).sort();
     },
     async close() {
-      holding = undefined;
+      holds.length = 0;
       client.destroy();
       proxy.closeAllConnections();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));

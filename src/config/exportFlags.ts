@@ -66,7 +66,7 @@ export const EXPORT_FLAGS = [
   },
   {
     flag: "--adopt-out",
-    help: "write into a new --out that already holds files or objects this export did not write",
+    help: "adopt a new --out with foreign files",
     default: false,
     variable: "ZOO_USAGE_ADOPT_OUT",
     field: "adoptOut",

@@ -12,8 +12,8 @@ export const OWNER_FILE = "_zoo_usage_owner.json";
 
 /**
  * What the marker holds. Every reader of the dataset can read it, so it holds no local path:
- * `database` is the database file's base name, for messages only (older markers held the whole
- * path; only its base name is ever shown).
+ * `database` is the database file's base name, for messages only (a marker holding a whole path
+ * is shown by its base name, and rewritten by its owner's next claim).
  */
 export interface OwnerRecord {
   warehouse_id: string;

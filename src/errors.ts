@@ -53,6 +53,7 @@ export type ErrorCode =
   | "warehouse.unrelated"
   | "output.unwritable"
   | "output.other_warehouse"
+  | "output.foreign_objects"
   | "output.unknown_scheme"
   | "output.s3_credentials"
   | "output.s3_bucket"

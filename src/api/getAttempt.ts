@@ -2,7 +2,7 @@ import { setImmediate } from "node:timers/promises";
 import type { Dispatcher } from "undici";
 import { ZooUsageError } from "../errors.js";
 import type { Logger } from "../log/logger.js";
-import { printable } from "../log/printable.js";
+import { foreignText } from "../log/printable.js";
 import { type AttemptFailure, tooLargeFailure, wireFailure } from "./attemptFailure.js";
 import { describeHttpFailure } from "./httpFailure.js";
 import type { BodyFilter } from "./operationBody.js";
@@ -155,8 +155,8 @@ export async function attemptGet(
   const failure = describeHttpFailure({
     where,
     status: response.statusCode,
-    // API text reaches terminals and logs: escape sequences in it are neutralised here, once.
-    apiMessage: apiMessage === undefined ? undefined : printable(scrubText(apiMessage, [token])),
+    // API text reaches terminals and logs: shown safely here, once (the token kept apart by its prefix).
+    apiMessage: apiMessage === undefined ? undefined : foreignText(scrubText(apiMessage, [token])),
     requestId: requestId ?? (parsedError.success ? parsedError.data.request_id : undefined),
     notFoundHint: context.notFoundHint,
   });

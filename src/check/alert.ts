@@ -1,4 +1,4 @@
-import { printable } from "../log/printable.js";
+import { foreignText } from "../log/printable.js";
 import { groupDigits } from "../log/usdText.js";
 
 /**
@@ -48,8 +48,9 @@ export function alertLine(alert: Alert): string {
   const verb = VERBS[alert.rule] ?? "reaches";
   const compared = alert.threshold === "" ? "" : ` ${verb} ${amount(alert.threshold, alert.unit)}`;
   const note = alert.note === "" ? "" : ` (${alert.note})`;
-  // The subject and unit can be text the API sent (an invoice number, a currency code).
-  return printable(`${alert.rule}: ${alert.subject}, ${alert.period}: ${value}${compared}${note}`);
+  // The subject and unit can be text the API sent (an invoice number, a currency code) or a rules
+  // file's label: control characters are shown as escapes, never sent to the terminal.
+  return foreignText(`${alert.rule}: ${alert.subject}, ${alert.period}: ${value}${compared}${note}`);
 }
 
 /** Money to the cent for reading ("1,234.57 USD"; the JSON line keeps every decimal). */

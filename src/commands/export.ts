@@ -14,7 +14,7 @@ import { assertWarehousePath } from "../load/warehouseFile.js";
 import { checkSecretKey, recordSecretKey } from "../load/warehouseKey.js";
 import type { Logger } from "../log/logger.js";
 import { counted } from "../log/plural.js";
-import { printable, printableLines } from "../log/printable.js";
+import { foreignText, printableLines } from "../log/printable.js";
 import type { Progress } from "../log/progress.js";
 import { packParts, wrapLine } from "../log/terminalText.js";
 import { groupDigits } from "../log/usdText.js";
@@ -187,7 +187,7 @@ export function describeRun(summary: RunSummary, config: ExportConfig): string {
     );
   }
   // Warnings and messages quote API data (ids, endpoints, error text): neutralised for the terminal.
-  for (const warning of summary.warnings) lines.push(...wrapped(`  warning: ${printable(warning)}`));
+  for (const warning of summary.warnings) lines.push(...wrapped(`  warning: ${foreignText(warning)}`));
   if (summary.message)
     lines.push(...printableLines(`  stopped by: ${summary.message}`).split("\n").flatMap(wrapped));
   return lines.join("\n");

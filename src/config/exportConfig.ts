@@ -18,6 +18,8 @@ const ExportConfigSchema = z.object({
   dbPath: z.string().min(1),
   /** An absolute directory, or a normalised s3://bucket/prefix (outLocation.ts). */
   outDir: z.string().min(1),
+  /** A new --out holding files or objects this export did not write is taken, not refused. */
+  adoptOut: z.boolean(),
   /** How an s3:// --out is reached; unused for a directory. */
   s3: z.object({
     addressing: z.enum(S3_ADDRESSINGS),

@@ -59,6 +59,13 @@ export const EXPORT_FLAGS = [
     toConfig: outLocation,
   },
   {
+    flag: "--adopt-out",
+    help: "adopt a new --out with foreign files",
+    default: false,
+    variable: "ZOO_USAGE_ADOPT_OUT",
+    field: "adoptOut",
+  },
+  {
     flag: "--s3-addressing <style>",
     help: "an s3:// --out's addressing: path-style with AWS_ENDPOINT_URL_S3 set, else virtual-hosted (auto)",
     choices: S3_ADDRESSINGS,

@@ -1,6 +1,9 @@
 import { mkdir, open, readdir, rename, rm, rmdir } from "node:fs/promises";
 import path from "node:path";
+import { WRITE_PROBE } from "../load/preflight.js";
+import { OWNER_FILE } from "./datasetOwner.js";
 import type { DatasetTarget } from "./datasetTarget.js";
+import type { DatasetListing } from "./foreignObjects.js";
 import { type ObjectEnds, PARQUET_HEAD_BYTES, PARQUET_TAIL_BYTES, parquetProblem } from "./parquetShape.js";
 
 /** One file per partition, always this name: replacing it is a single atomic rename. */
@@ -96,4 +99,33 @@ export async function removeStalePartitionFiles(outDir: string): Promise<number>
     }
   }
   return removed;
+}
+
+/**
+ * The files under a local --out, for the check of a new one (foreignObjects.ts). The program's own
+ * there, outside the datasets: a write probe of a running check, a claim's temporary marker.
+ */
+export function localListing(outDir: string): DatasetListing {
+  return {
+    noun: "file",
+    list: () => filesUnder(outDir, ""),
+    isOwn: (name) => WRITE_PROBE.test(name) || OWNER_TEMPORARY.test(name),
+  };
+}
+
+const OWNER_TEMPORARY = new RegExp(`^\\.${OWNER_FILE.replace(/\./g, "\\.")}\\.\\d+\\.[0-9a-f]+\\.tmp$`);
+
+/** Every file (anything but a directory) under `dir`, named relative to the walk's root; none for a missing directory. */
+async function filesUnder(dir: string, relative: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT" || error.code === "ENOTDIR") return [];
+    throw error;
+  });
+  const files: string[] = [];
+  for (const entry of entries) {
+    const name = relative === "" ? entry.name : `${relative}/${entry.name}`;
+    if (entry.isDirectory()) files.push(...(await filesUnder(path.join(dir, entry.name), name)));
+    else files.push(name);
+  }
+  return files;
 }

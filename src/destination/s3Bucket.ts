@@ -33,6 +33,8 @@ export class S3Bucket {
     readonly location: S3Location,
     private readonly retry: S3RetryStrategy,
     private readonly limits: S3Limits,
+    /** The run's own key id, secret key and session token: redacted from the store's messages. */
+    private readonly secrets: readonly string[],
   ) {}
 
   /** The retries made so far (throttling, network errors, 5xx). */
@@ -217,7 +219,7 @@ export class S3Bucket {
   /** A request the run's stop abandoned is the run's interruption, whatever the SDK made of it. */
   private failure(error: unknown, doing: string): Error {
     if (this.limits.stop.aborted) return interrupted(doing);
-    return s3Failure(error, doing, this.limits.timeoutMs);
+    return s3Failure(error, doing, { timeoutMs: this.limits.timeoutMs, secrets: this.secrets });
   }
 }
 
@@ -280,8 +282,18 @@ export async function openS3Bucket(
       : {}),
     ...(custom ? { responseChecksumValidation: "WHEN_REQUIRED" } : {}),
   });
+  const { accessKeyId, secretAccessKey, sessionToken } = settings.credentials ?? {};
+  const secrets = [accessKeyId, secretAccessKey, sessionToken].filter((value) => value !== undefined);
   const send = client.send.bind(client) as (command: unknown, options?: object) => Promise<unknown>;
   (client as { send: typeof send }).send = (command, options) =>
     send(command, { ...options, abortSignal: limits.stop });
-  return new S3Bucket(sdk, storage, client, location, retry, { ...limits, timeoutMs: settings.timeoutMs });
+  return new S3Bucket(
+    sdk,
+    storage,
+    client,
+    location,
+    retry,
+    { ...limits, timeoutMs: settings.timeoutMs },
+    secrets,
+  );
 }

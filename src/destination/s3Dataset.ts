@@ -1,6 +1,7 @@
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type { DatasetTarget, UploadStats } from "./datasetTarget.js";
+import type { DatasetListing } from "./foreignObjects.js";
 import { PARTITION_FILE } from "./localDataset.js";
 import { parquetProblem } from "./parquetShape.js";
 import type { S3Bucket } from "./s3Bucket.js";
@@ -71,5 +72,20 @@ export function s3Dataset(
       await rm(staged, { force: true });
     },
     uploads: () => ({ ...stats }),
+  };
+}
+
+/**
+ * The objects under a bucket prefix, for the checks of a new one (foreignObjects.ts). The
+ * program's own there, outside the datasets: the write probe (`probeName`), and the empty "folder"
+ * objects (keys ending in "/") that consoles make and readers skip.
+ */
+export function s3Listing(bucket: S3Bucket, probeName: string): DatasetListing {
+  const root = bucket.key();
+  return {
+    noun: "object",
+    list: async () =>
+      (await bucket.keysUnder()).map((key) => (root === "" ? key : key.slice(root.length + 1))),
+    isOwn: (name) => name === probeName || name === "" || name.endsWith("/"),
   };
 }

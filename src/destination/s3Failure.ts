@@ -1,4 +1,5 @@
 import { ExitCode, ZooUsageError } from "../errors.js";
+import { foreignText } from "../log/printable.js";
 
 /** What an SDK error carries that a message may quote: never its request, headers or body. */
 interface SdkFailure {
@@ -38,11 +39,18 @@ const CREDENTIALS_HINT =
  * An S3 request's failure as the one error type: what was asked (`doing`, with the s3:// location,
  * never a credential), the store's error code, HTTP status and request id, and what to do.
  * Credentials, a missing bucket and refused access are the user's to fix (exit 2); a store that is
- * unreachable or failing after the retries is exit 3, like the API's. The store's message is quoted
- * (S3's error messages name keys and buckets, never a secret); the SDK error is not kept as the
+ * unreachable or failing after the retries is exit 3, like the API's. The store's words (its error
+ * code, message and request id) are quoted through foreignText: a store, or a proxy before it, may
+ * echo a request's session token or signature, or hold a line break that would forge a log line;
+ * `secrets` are the run's own keys, redacted wherever they appear. The SDK error is not kept as the
  * cause, whose stack would add only the SDK's internals to `--debug`.
  */
-export function s3Failure(error: unknown, doing: string, timeoutMs?: number): ZooUsageError {
+export function s3Failure(
+  error: unknown,
+  doing: string,
+  context: { timeoutMs?: number | undefined; secrets?: readonly string[] } = {},
+): ZooUsageError {
+  const { timeoutMs, secrets = [] } = context;
   if (error instanceof ZooUsageError) return error;
   if (timeoutMs !== undefined && isStoreTimeout(error))
     return new ZooUsageError({
@@ -52,13 +60,14 @@ export function s3Failure(error: unknown, doing: string, timeoutMs?: number): Zo
       exitCode: ExitCode.api,
     });
   const failure = (error ?? {}) as SdkFailure;
-  const name = failure.name ?? failure.code ?? "Error";
+  const name = foreignText(failure.name ?? failure.code ?? "Error", secrets);
   const status = failure.$metadata?.httpStatusCode;
-  const requestId = failure.$metadata?.requestId;
+  const rawRequestId = failure.$metadata?.requestId;
+  const requestId = rawRequestId === undefined ? undefined : foreignText(rawRequestId, secrets);
   const where = [status === undefined ? undefined : `HTTP ${status}`, requestId && `request id ${requestId}`]
     .filter(Boolean)
     .join(", ");
-  const said = `${name}${failure.message && failure.message !== name ? `: ${oneLine(failure.message)}` : ""}`;
+  const said = `${name}${failure.message && failure.message !== name ? `: ${oneLine(failure.message, secrets)}` : ""}`;
   const message = `Cannot ${doing}: ${said}${where === "" ? "" : ` (${where})`}`;
   const made = (
     code: "credentials" | "bucket" | "denied" | "region" | "unreachable" | "failed",
@@ -102,9 +111,9 @@ export function s3Failure(error: unknown, doing: string, timeoutMs?: number): Zo
   );
 }
 
-/** An S3 message on one line: XML error messages may wrap. */
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim().slice(0, 300);
+/** An S3 message on one line (XML error messages may wrap), redacted before it is cut short. */
+function oneLine(text: string, secrets: readonly string[]): string {
+  return foreignText(text.replace(/\s+/g, " ").trim(), secrets).slice(0, 300);
 }
 
 /**

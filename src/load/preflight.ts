@@ -5,7 +5,7 @@ import { ZooUsageError } from "../errors.js";
 import { removeOrphanedTemporaries } from "./orphanedTemporaries.js";
 
 /** The probe file of a process, which a process killed between write and remove leaves behind. */
-const PROBE = /^\.zoo-usage-write-check-(\d+)$/;
+export const WRITE_PROBE = /^\.zoo-usage-write-check-(\d+)$/;
 
 /** A directory a run writes into, and the flag that names it in messages. */
 export interface RunDirectory {
@@ -28,7 +28,7 @@ export async function assertWritableDirectory(dir: string, flag: string): Promis
       const probe = path.join(resolved, `.zoo-usage-write-check-${process.pid}`);
       await writeFile(probe, "");
       await rm(probe, { force: true });
-      await removeOrphanedTemporaries(resolved, PROBE);
+      await removeOrphanedTemporaries(resolved, WRITE_PROBE);
       return;
     }
     if (!(await stat(existing)).isDirectory()) {

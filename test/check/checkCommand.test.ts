@@ -35,6 +35,16 @@ describe("zoo-usage check", () => {
     expect(result.stdout).toBe("");
   });
 
+  test("a rules file's label with ESC and BEL is shown escaped in the alert line", async () => {
+    const rules = path.join(workspace.dir, "labels.conf");
+    await writeFile(rules, 'token-budget label="CI\u001b[31m\u0007" usd=0\n');
+    const result = await runCli(["check", "--db", history.db, "--rules", rules, "--all"]);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stdout).toContain("token-budget: CI\\x1b[31m\\x07,");
+    expect(result.stdout).not.toContain("\u0007");
+    expect(result.stdout).not.toContain("\u001b");
+  });
+
   test("no rule at all is a config error too", async () => {
     const result = await runCli(["check", "--db", history.db]);
     expect(result.code).toBe(2);

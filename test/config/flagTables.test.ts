@@ -4,7 +4,7 @@ import { nonNegativeInteger, nonNegativeNumber, positiveInteger } from "../../sr
 import { buildProgram } from "../../src/cli/program.js";
 import { loadApiConfig } from "../../src/config/apiConfig.js";
 import { API_FLAGS } from "../../src/config/apiFlags.js";
-import { loadExportConfig } from "../../src/config/exportConfig.js";
+import { type ExportFlags, loadExportConfig } from "../../src/config/exportConfig.js";
 import { EXPORT_FLAGS } from "../../src/config/exportFlags.js";
 import {
   attributeName,
@@ -134,7 +134,9 @@ describe.each(TABLES)("$name flags: one definition per flag", (table) => {
     },
   );
 
-  const withVariable = table.definitions.filter((definition) => definition.variable !== undefined);
+  const withVariable = table.definitions.filter(
+    (definition) => definition.variable !== undefined && takesValue(definition),
+  );
   test.each(withVariable.map((definition) => [definition.variable, definition] as const))(
     "%s is read without its flag, which beats it",
     (variable, definition) => {
@@ -148,6 +150,17 @@ describe.each(TABLES)("$name flags: one definition per flag", (table) => {
       expect(leaves(base).get(definition.field)).not.toBe(loaded);
     },
   );
+});
+
+test("a switch's variable (ZOO_USAGE_ADOPT_OUT) reads 1/true/yes and 0/false/no; the flag beats it", () => {
+  const adopt = (flags: ExportFlags, variable?: string) =>
+    loadExportConfig({ flags, env: variable === undefined ? {} : { ZOO_USAGE_ADOPT_OUT: variable } })
+      .adoptOut;
+  expect(adopt({})).toBe(false);
+  for (const yes of ["1", "true", "YES"]) expect(adopt({}, yes)).toBe(true);
+  for (const no of ["0", "false", "no"]) expect(adopt({}, no)).toBe(false);
+  expect(adopt({ adoptOut: true }, "0")).toBe(true);
+  expect(() => adopt({}, "maybe")).toThrow(/ZOO_USAGE_ADOPT_OUT: must be 1, true, yes, 0, false or no/);
 });
 
 describe("an invalid value is named by its flag, or by the variable it came from", () => {

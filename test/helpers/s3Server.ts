@@ -46,7 +46,8 @@ export interface S3Server {
   /**
    * Requests matching this are held, never answered: `held` resolves at the first one; `abandoned`
    * when the client closes a held request's connection itself (it timed out, or was stopped);
-   * `release` drops every held one (its connection closed) and stops holding.
+   * `release` drops every held one (its connection closed, so the client retries it) and stops
+   * holding. Holds may overlap.
    */
   holdWhen(match: (request: S3Request) => boolean): {
     held: Promise<void>;
@@ -72,15 +73,15 @@ export async function startS3Server(buckets: readonly string[]): Promise<S3Serve
   const [line] = (await once(s3rver.stdout, "data")) as [Buffer];
   const serverPort = (JSON.parse(line.toString("utf8")) as { port: number }).port;
   const requests: S3Request[] = [];
-  let holding:
-    | {
-        match: (request: S3Request) => boolean;
-        seen: () => void;
-        abandon: () => void;
-        released: boolean;
-        dropped: (() => void)[];
-      }
-    | undefined;
+  // Several holds may be in place at once (two runs each held at its own step); a request is held
+  // by the first whose match takes it.
+  const holds: {
+    match: (request: S3Request) => boolean;
+    seen: () => void;
+    abandon: () => void;
+    released: boolean;
+    dropped: (() => void)[];
+  }[] = [];
   const state: Pick<S3Server, "intercept" | "rewriteBody"> = { intercept: undefined, rewriteBody: undefined };
   const proxy = http.createServer((incoming, outgoing) => {
     const url = new URL(incoming.url ?? "/", "http://proxy");
@@ -101,8 +102,8 @@ export async function startS3Server(buckets: readonly string[]): Promise<S3Serve
       outgoing.writeHead(injected.status, { "content-type": "application/xml" }).end(injected.body);
       return;
     }
-    if (holding?.match(request)) {
-      const hold = holding;
+    const hold = holds.find((candidate) => candidate.match(request));
+    if (hold !== undefined) {
       hold.dropped.push(() => incoming.socket.destroy());
       incoming.socket.once("close", () => {
         if (!hold.released) hold.abandon();
@@ -167,13 +168,13 @@ export async function startS3Server(buckets: readonly string[]): Promise<S3Serve
         abandon = resolve;
       });
       const hold = { match, seen, abandon, released: false, dropped: [] as (() => void)[] };
-      holding = hold;
+      holds.push(hold);
       return {
         held,
         abandoned,
         release: () => {
           hold.released = true;
-          if (holding === hold) holding = undefined;
+          if (holds.includes(hold)) holds.splice(holds.indexOf(hold), 1);
           for (const drop of hold.dropped) drop();
         },
       };
@@ -204,7 +205,7 @@ export async function startS3Server(buckets: readonly string[]): Promise<S3Serve
       return keys.map((key) => key.slice(prefix.length)).sort();
     },
     async close() {
-      holding = undefined;
+      holds.length = 0;
       client.destroy();
       proxy.closeAllConnections();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));

@@ -154,15 +154,22 @@ describe("--db that is not a zoo-usage warehouse: refused up front, exit 2, file
         "ALTER TABLE api_calls ADD COLUMN later_field VARCHAR; DROP TABLE internal.warehouse_identity",
       );
       await rm(path.join(out, OWNER_FILE));
-      const result = await runCli(["export", "--db", db, "--out", out, "--json"], { env });
+      // A dataset without a marker is foreign to every warehouse until one adopts it.
+      const refused = await runCli(["export", "--db", db, "--out", out, "--json"], { env });
+      expectRefused(refused, "output.foreign_objects", /api_calls\/created_month=/, true);
+      const result = await runCli(["export", "--db", db, "--out", out, "--json"], {
+        env: { ...env, ZOO_USAGE_ADOPT_OUT: "1" },
+      });
       expect(result.code, result.stderr).toBe(0);
       expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM internal.warehouse_identity")).toEqual([
         { n: 1 },
       ]);
-      // The dataset without an owner file is adopted by the database writing to it.
+      // The dataset without an owner file is adopted by the database writing to it; the marker
+      // names the database by its file's name, never its local path.
       const owner = JSON.parse(await readFile(path.join(out, OWNER_FILE), "utf8"));
       const [identity] = await queryDb(db, "SELECT warehouse_id FROM internal.warehouse_identity");
-      expect(owner).toMatchObject({ warehouse_id: identity?.warehouse_id, database: db });
+      expect(owner).toMatchObject({ warehouse_id: identity?.warehouse_id, database: "zoo_usage.duckdb" });
+      expect(JSON.stringify(owner)).not.toContain(path.dirname(db));
     } finally {
       await cleanup();
     }
@@ -207,13 +214,13 @@ describe("two databases, one --out", () => {
       await rename(path.join(dir, "zoo_usage.key"), path.join(dir, "moved.key"));
       const again = await runCli(["export", "--db", moved, "--out", out], { env });
       expect(again.code, again.stderr).toBe(0);
-      expect(JSON.parse(await readFile(path.join(out, OWNER_FILE), "utf8")).database).toBe(moved);
+      expect(JSON.parse(await readFile(path.join(out, OWNER_FILE), "utf8")).database).toBe("moved.duckdb");
 
       // Once the owner file is removed (the old database is gone), another database takes over.
       await rm(path.join(out, OWNER_FILE));
-      const takeover = await runCli(["export", "--db", second, "--out", out], { env });
+      const takeover = await runCli(["export", "--db", second, "--out", out, "--adopt-out"], { env });
       expect(takeover.code, takeover.stderr).toBe(0);
-      expect(JSON.parse(await readFile(path.join(out, OWNER_FILE), "utf8")).database).toBe(second);
+      expect(JSON.parse(await readFile(path.join(out, OWNER_FILE), "utf8")).database).toBe("second.duckdb");
     } finally {
       await cleanup();
     }

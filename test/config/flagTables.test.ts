@@ -152,15 +152,15 @@ describe.each(TABLES)("$name flags: one definition per flag", (table) => {
   );
 });
 
-test("a switch's variable (ZOO_USAGE_ADOPT_OUT) reads 1/true/yes and 0/false/no; the flag beats it", () => {
+test("a switch's variable (ZOO_USAGE_ADOPT_OUT) reads 1/true/yes/on and 0/false/no/off; the flag beats it", () => {
   const adopt = (flags: ExportFlags, variable?: string) =>
     loadExportConfig({ flags, env: variable === undefined ? {} : { ZOO_USAGE_ADOPT_OUT: variable } })
       .adoptOut;
   expect(adopt({})).toBe(false);
-  for (const yes of ["1", "true", "YES"]) expect(adopt({}, yes)).toBe(true);
-  for (const no of ["0", "false", "no"]) expect(adopt({}, no)).toBe(false);
+  for (const yes of ["1", "true", "YES", "on"]) expect(adopt({}, yes)).toBe(true);
+  for (const no of ["0", "false", "no", "off"]) expect(adopt({}, no)).toBe(false);
   expect(adopt({ adoptOut: true }, "0")).toBe(true);
-  expect(() => adopt({}, "maybe")).toThrow(/ZOO_USAGE_ADOPT_OUT: must be 1, true, yes, 0, false or no/);
+  expect(() => adopt({}, "maybe")).toThrow('ZOO_USAGE_ADOPT_OUT "maybe" is neither on nor off');
 });
 
 describe("an invalid value is named by its flag, or by the variable it came from", () => {

@@ -264,6 +264,44 @@ test("a run killed during an upload keeps its partitions dirty, and the next run
   }
 });
 
+test("one SIGTERM during a held upload: the request abandoned, exit 130, and the next run finishes", async () => {
+  const { db, cleanup } = await tempWorkspace();
+  try {
+    // A limit of an hour: only the signal can end the held upload.
+    const slowStore = { ...env(), ZOO_USAGE_STORE_TIMEOUT: "3600" };
+    let seen = 0;
+    const hold = s3.holdWhen((request) => isPartitionPut(request) && ++seen === 2);
+    let signalledAt = 0;
+    const run = spawnCli(exportArgs(db, "stopped"), {
+      env: slowStore,
+      timeoutMs: 120_000,
+      onSpawn: (child) => {
+        hold.held.then(() => {
+          s3.requests.length = 0;
+          signalledAt = performance.now();
+          child.kill("SIGTERM");
+        });
+      },
+    });
+    await whileRunning(hold.held, run, "the second upload");
+    const stopped = await run;
+    const exitMs = performance.now() - signalledAt;
+    await hold.abandoned;
+    hold.release();
+    expect(stopped.code, stopped.stderr).toBe(130);
+    // Nothing was sent to the store after the signal.
+    expect(s3.requests).toEqual([]);
+    console.log(`SIGTERM during a held upload: exit 130 ${Math.round(exitMs)} ms after the signal`);
+    const [dirty] = await queryDb(db, "SELECT count(*)::INTEGER AS n FROM internal.parquet_dirty");
+    expect(Number(dirty?.n)).toBeGreaterThan(0);
+    const resumed = await spawnCli(exportArgs(db, "stopped"), { env: env(), timeoutMs: 120_000 });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    await expectBucketEqualsWarehouse(db, "stopped");
+  } finally {
+    await cleanup();
+  }
+});
+
 test("503 SlowDown and dropped connections are retried with backoff, and the run completes", async () => {
   const { db, cleanup } = await tempWorkspace();
   try {

@@ -207,7 +207,7 @@ describe("escape sequences from API data never reach the terminal raw", () => {
       env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: api.url },
     });
     expect(result.code, result.stderr).toBe(3);
-    expect(result.stderr).toMatch(/failed with HTTP 401: boom \uFFFD\[2J\uFFFD\]0;pwned\uFFFD/);
+    expect(result.stderr).toMatch(/failed with HTTP 401: boom \\x1b\[2J\\x1b\]0;pwned\\x07/);
     expectNeutralised(result.stderr);
   });
 
@@ -222,7 +222,7 @@ describe("escape sequences from API data never reach the terminal raw", () => {
     });
     expect(result.code, result.stderr).toBe(4);
     // The summary wraps long lines at 80 columns: joined again before matching.
-    expect(result.stdout.replace(/\n +/g, " ")).toMatch(/stopped by: .*boom \uFFFD\[2J/);
+    expect(result.stdout.replace(/\n +/g, " ")).toMatch(/stopped by: .*boom \\x1b\[2J/);
     expect(result.stderr).toMatch(/retry 1\/1/);
     expectNeutralised(result.stdout);
     expectNeutralised(result.stderr);
@@ -236,7 +236,7 @@ describe("escape sequences from API data never reach the terminal raw", () => {
       warnings: [`call listed late: ${hostileText}`],
     };
     const text = describeRun(summary, loadExportConfig({ flags: {}, env: {} }));
-    expect(text).toMatch(/warning: call listed late: boom \uFFFD\[2J/);
+    expect(text).toMatch(/warning: call listed late: boom \\x1b\[2J/);
     expectNeutralised(text);
   });
 

@@ -185,6 +185,7 @@ const VIEW_PAGES = [
     summary:
       "The views of calls, cost, the month-end forecast, duration and async operations, each column with its type and comment, and their macros.",
     sources: [
+      "functions/utc.sql",
       "views/calls.sql",
       "views/cost.sql",
       "views/forecast.sql",
@@ -220,11 +221,13 @@ const VIEW_PAGES = [
   },
 ];
 
-/** The sql/views/ file that creates each view and macro, by name. */
+/** The sql/views/ (or sql/functions/) file that creates each view and macro, by name. */
 async function viewFiles() {
   const { SCHEMA_FILES } = await import(path.join(dist, "load/schemaFiles.js"));
   const where = new Map();
-  for (const file of SCHEMA_FILES.filter((name) => name.startsWith("views/"))) {
+  for (const file of SCHEMA_FILES.filter(
+    (name) => name.startsWith("views/") || name.startsWith("functions/"),
+  )) {
     if (!VIEW_PAGES.some((page) => page.sources.includes(file))) {
       throw new Error(`sql/${file} is on no page of VIEW_PAGES in scripts/gen-docs.mjs: add it to one`);
     }

@@ -8,6 +8,8 @@ UPDATE api_calls SET
   endpoint_template = s.endpoint_template,
   status_code = s.status_code,
   created_at = s.created_at,
+  created_day = utc_day(s.created_at),
+  created_month = utc_month(s.created_at),
   started_at = s.started_at,
   completed_at = s.completed_at,
   updated_at = s.updated_at,

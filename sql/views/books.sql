@@ -19,7 +19,7 @@
 CREATE OR REPLACE VIEW monthly_reconciliation AS
 WITH usage AS (
   SELECT
-    CAST(date_trunc('month', timezone('UTC', created_at)) AS DATE) AS month,
+    created_month AS month,
     'USD' AS currency,
     count(*) AS calls,
     count(price_usd) AS priced_calls,

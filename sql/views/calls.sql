@@ -1,6 +1,6 @@
 -- Every call with what finance reads off it (its day, its month, whether it is billed yet, whether
 -- the exporter made it), and the exporter's own share. Days and months are UTC whatever the session
--- time zone: timezone('UTC', ts) turns the instant into UTC wall time before it is cut into a date.
+-- time zone: the loader stores each call's UTC day and month (created_day, created_month).
 -- Sums of DECIMAL are exact.
 
 -- is_own_call: a request of the exporter itself, which the API lists as a call of the token's user
@@ -13,13 +13,14 @@ COMMENT ON MACRO is_own_call IS 'is_own_call(call_id, call_user_agent): true for
 
 CREATE OR REPLACE VIEW api_calls_enriched AS
 SELECT
-  *,
-  CAST(timezone('UTC', created_at) AS DATE) AS day,
+  -- The stored day and month (the table's last columns) under the names this view has always given
+  -- them. One RENAME each: DuckDB prints a RENAME of two columns in no fixed order, and the catalog's
+  -- digest (schemaState.ts) must read the same at every open.
   -- A month is the DATE of its first day: it sorts, joins and filters as a date in BI tools.
-  CAST(date_trunc('month', timezone('UTC', created_at)) AS DATE) AS month,
+  * RENAME (created_month AS month),
   completed_at IS NULL AS billing_pending,
   is_own_call(id, user_agent) AS is_own_call
-FROM api_calls;
+FROM (SELECT * RENAME (created_day AS day) FROM api_calls);
 COMMENT ON VIEW api_calls_enriched IS 'api_calls with the UTC day and month, whether billing is pending, and whether the call is the exporter''s own.';
 COMMENT ON COLUMN api_calls_enriched.day IS 'The UTC day of created_at.';
 COMMENT ON COLUMN api_calls_enriched.month IS 'The UTC month of created_at, as the DATE of its first day (2026-10-01).';

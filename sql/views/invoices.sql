@@ -11,8 +11,8 @@ SELECT
   stripe_invoice_item_id AS invoice_item,
   count(*) AS calls,
   coalesce(sum(price_usd), 0)::DECIMAL(38, 6) AS calls_cost_usd,
-  CAST(date_trunc('month', timezone('UTC', min(created_at))) AS DATE) AS first_call_month,
-  CAST(date_trunc('month', timezone('UTC', max(created_at))) AS DATE) AS last_call_month
+  min(created_month) AS first_call_month,
+  max(created_month) AS last_call_month
 FROM api_calls
 WHERE stripe_invoice_item_id IS NOT NULL AND stripe_invoice_item_id <> ''
 GROUP BY stripe_invoice_item_id;

@@ -26,7 +26,7 @@ WITH invoice AS (
 classed AS (
   SELECT
     a.id,
-    CAST(date_trunc('month', timezone('UTC', a.created_at)) AS DATE) AS month,
+    a.created_month AS month,
     a.price_usd,
     nullif(a.stripe_invoice_item_id, '') AS invoice_item,
     b.billing_class,
@@ -105,7 +105,7 @@ CREATE OR REPLACE VIEW usage_charges AS
 WITH calls AS (
   SELECT
     p.*,
-    CAST(timezone('UTC', a.created_at) AS DATE) AS day,
+    a.created_day AS day,
     coalesce(a.org_id, a.user_id)::VARCHAR AS billing_account_id,
     CASE WHEN a.org_id IS NULL THEN 'user' ELSE 'org' END AS billing_account_kind,
     a.user_id::VARCHAR AS member_id,

@@ -41,7 +41,7 @@ calls AS (
     a.id,
     a.created_at,
     a.completed_at,
-    CAST(date_trunc('month', timezone('UTC', a.created_at)) AS DATE) AS month,
+    a.created_month AS month,
     a.price_usd,
     nullif(a.stripe_invoice_item_id, '') AS stripe_invoice_item_id,
     a.updated_at

@@ -178,7 +178,7 @@ describe("the lookback window follows the real calls, not a call dated years ahe
     expect(first.exitCode, JSON.stringify(first.summary)).toBe(0);
     await writeDb(
       db,
-      `INSERT INTO api_calls SELECT * REPLACE ('0a1b2c3d-9999-4000-8000-999999999999'::UUID AS id, '10000-01-01 04:59:59+00'::TIMESTAMPTZ AS created_at) FROM api_calls LIMIT 1`,
+      `INSERT INTO api_calls SELECT * REPLACE ('0a1b2c3d-9999-4000-8000-999999999999'::UUID AS id, '10000-01-01 04:59:59+00'::TIMESTAMPTZ AS created_at, DATE '10000-01-01' AS created_day, DATE '10000-01-01' AS created_month) FROM api_calls LIMIT 1`,
     );
     const second = await run(history(undefined, true), { db, out });
     expect(second.exitCode, JSON.stringify(second.summary)).toBe(0);

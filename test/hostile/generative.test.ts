@@ -210,7 +210,10 @@ async function checkRun(drawn: DrawnRecord[], limit: number, compact: boolean): 
       `SELECT id::VARCHAR AS id, status_code, minutes, seconds, duration_raw::VARCHAR AS duration,
          price_usd::VARCHAR AS price, price_raw, price_flags, user_agent, email, endpoint, origin,
          ip_address, request_query_params, stripe_invoice_item_id, extra::VARCHAR AS extra,
-         epoch_us(created_at)::VARCHAR AS created_us
+         epoch_us(created_at)::VARCHAR AS created_us,
+         created_day IS NOT DISTINCT FROM CAST(timezone('UTC', created_at) AS DATE)
+           AND created_month IS NOT DISTINCT FROM CAST(date_trunc('month', timezone('UTC', created_at)) AS DATE)
+           AS stored_day_is_utc
        FROM api_calls`,
     );
     const rejects = await queryDb(db, "SELECT record_id, reason FROM rejects");
@@ -241,6 +244,8 @@ async function checkRun(drawn: DrawnRecord[], limit: number, compact: boolean): 
       ])
         expect(row[field], field).toBe(record[field] ?? null);
       expect(row.created_us, String(record.created_at)).toBe(epochMicros(String(record.created_at)));
+      // The stored day and month, cut without the calendar, are the calendar's UTC day and month.
+      expect(row.stored_day_is_utc, String(record.created_at)).toBe(true);
       const printed = priceText(record.price);
       if (record.price === null || record.price === undefined) expect(row.price).toBeNull();
       else if (printed !== undefined) {

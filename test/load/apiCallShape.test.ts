@@ -23,7 +23,7 @@ import { describeQuery, readJsonColumns, sqlText, tableColumns, typed } from "..
 const here = import.meta.dirname ?? path.dirname(fileURLToPath(import.meta.url));
 
 /** Columns the load computes rather than reads from a spool file. */
-const COMPUTED = ["duration_ms", "first_seen_run_id", "last_changed_run_id"];
+const COMPUTED = ["duration_ms", "created_day", "created_month", "first_seen_run_id", "last_changed_run_id"];
 
 /** The item fields the raw (bulk) read stores under another name. */
 const BULK_RENAMED: Record<string, string> = {
@@ -207,13 +207,17 @@ describe("the api_calls shape: sql/tables/api_calls.sql, and every copy of its c
     }
   });
 
-  test("the Parquet dataset has the table's columns but the run ids, with ids and JSON as text", async () => {
+  test("the Parquet dataset has the table's columns but the run ids and the stored day and month, with ids and JSON as text", async () => {
     await withTempWarehouse(async (warehouse) => {
       const table = await tableColumns(warehouse, "api_calls");
       const written = await describeQuery(warehouse, await sqlText("parquet/api_calls.sql"));
       const asText = (type: string) => (type === "UUID" || type === "JSON" ? "VARCHAR" : type);
       const expected = table
-        .filter(([name]) => name !== "first_seen_run_id" && name !== "last_changed_run_id")
+        // The day and month are created_at's; the partition column is created_month (or _day) already.
+        .filter(
+          ([name]) =>
+            !["first_seen_run_id", "last_changed_run_id", "created_day", "created_month"].includes(name),
+        )
         .map(([name, type]) => [name, asText(type)] as const);
       expect(typed(written)).toEqual(typed(expected));
     });

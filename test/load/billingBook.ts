@@ -1,4 +1,5 @@
 import type { Warehouse } from "../../src/load/database.js";
+import { FILL_CALL_DAYS } from "../helpers/callDays.js";
 
 /**
  * Hand-made billing books for the reconciliation views: calls, invoices and lines in the shapes the
@@ -221,6 +222,7 @@ export async function writeBook(warehouse: Warehouse, book: Book): Promise<void>
         item: call.item,
       },
     );
+    await connection.run(FILL_CALL_DAYS);
   }
   for (const invoice of book.invoices) {
     await connection.run(

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openWarehouse, type Warehouse } from "../../src/load/database.js";
+import { FILL_CALL_DAYS } from "../helpers/callDays.js";
 import { tempWorkspace } from "../helpers/exportHarness.js";
 
 /**
@@ -47,6 +48,7 @@ async function writeCalls(warehouse: Warehouse, item?: string): Promise<void> {
         item: item ?? `ii_${n}`,
       },
     );
+    await warehouse.connection.run(FILL_CALL_DAYS);
   }
 }
 

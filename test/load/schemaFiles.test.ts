@@ -30,11 +30,16 @@ function created(file: string): string[] {
 }
 
 describe("the schema files", () => {
-  test("every file of sql/tables, sql/internal and sql/views is applied, once, and only those", () => {
-    const onDisk = ["tables", "internal", "views"].flatMap(filesUnder).sort();
+  test("every file of sql/functions, sql/tables, sql/internal and sql/views is applied, once, and only those", () => {
+    const onDisk = ["functions", "tables", "internal", "views"].flatMap(filesUnder).sort();
     expect(onDisk.length).toBeGreaterThanOrEqual(20);
     expect([...SCHEMA_FILES].sort()).toEqual(onDisk);
     expect(new Set(SCHEMA_FILES).size).toBe(SCHEMA_FILES.length);
+  });
+
+  test("functions/ is applied first: the tables' back-fills and the loader use its macros", () => {
+    expect(SCHEMA_FILES[0]).toBe("functions/utc.sql");
+    expect(created("functions/utc.sql")).toEqual(["utc_day", "utc_month"]);
   });
 
   test.each(filesUnder("tables"))("%s creates the one table it is named after", (file) => {

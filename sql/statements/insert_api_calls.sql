@@ -2,7 +2,7 @@
 -- rows whose id is new (changed_api_calls), or, when the loader knows the whole batch is new, the
 -- batch's spool files read directly (no staging table).
 -- A plain INSERT: in DuckDB an INSERT ... ON CONFLICT DO UPDATE costs about twice as much per row.
--- created_day and created_month are created_at's UTC day and month (tables/api_calls.sql);
+-- created_day and created_month are created_at's UTC day and month (sql/tables/api_calls.sql);
 -- $run_id marks who wrote them; $units_per_ms turns the raw duration into milliseconds
 -- (docs/duration.md).
 -- BY NAME: each value goes to the column its name says; the staged rows carry every other column

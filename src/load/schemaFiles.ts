@@ -11,10 +11,11 @@ export const MOVE_INTERNAL_STATE = "move the bookkeeping of an older database in
  * How the warehouse is made, in the order it is applied on every open: the sql/ files (each a
  * table, or the views of one concept, with their COMMENTs) and the move. First the macros the
  * tables use (sql/functions/utc.sql: the loader and the back-fill cut days with them), then the
- * tables, then the internal schema, then the views, each after the views it reads: calls.sql before all others
- * (api_calls_enriched, is_own_call), cost.sql before spenders.sql (cost_per_day), the invoices'
- * files before reconciliation.sql (call_billing_class), spenders.sql (call_token_match) before
- * ledger.sql (charges), credits.sql and ledger.sql before books.sql (monthly_reconciliation).
+ * tables, then the internal schema, then the views, each after the views it reads: calls.sql before
+ * all others (api_calls_enriched, is_own_call), cost.sql before spenders.sql (cost_per_day), the
+ * invoices' files before reconciliation.sql (call_billing_class), spenders.sql (call_token_match)
+ * before ledger.sql (charges), credits.sql and ledger.sql before books.sql
+ * (monthly_reconciliation).
  */
 export const SCHEMA_STEPS = [
   "functions/utc.sql",

@@ -74,7 +74,7 @@ export const EXPORT_FLAGS = [
   },
   {
     flag: "--store-timeout <seconds>",
-    help: "an s3:// --out's time limit for one attempt of a request (it is retried once)",
+    help: "an s3:// --out's time limit for one request (a timed-out one is not retried)",
     parse: "nonNegativeNumber",
     default: DEFAULT_STORE_TIMEOUT_SECONDS,
     // Its variable, STORE_TIMEOUT_VARIABLE, is read by the loader: a table's variables are text.

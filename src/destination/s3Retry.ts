@@ -15,11 +15,13 @@ interface StoreRetryToken extends RetryToken {
 }
 
 /**
- * Attempts of one request that may end on the time limit (--store-timeout). A store that never
- * answers would otherwise hold the run for every attempt (8 by default) times the limit; one retry
- * still gets past a connection that went stale, and the request fails at about twice the limit.
+ * Attempts of one request that may end on the time limit (--store-timeout): one. A store that
+ * never answers would otherwise hold the run for every attempt (8 by default) times the limit; the
+ * limit is the longest a request may hold the run, so the run ends within it. A connection that
+ * went stale fails as a reset, which is retried; what did not reach the store stays marked for
+ * the next run.
  */
-const TIMED_OUT_ATTEMPTS = 2;
+const TIMED_OUT_ATTEMPTS = 1;
 
 /**
  * Throttling waits at least this long before its backoff: S3 answers 503 SlowDown when a prefix
@@ -32,8 +34,8 @@ const THROTTLING_FLOOR_MS = 1_000;
  * The SDK's retry strategy (its RetryStrategyV2 shape) on the export's retry policy: the same
  * attempts per request, full-jitter backoff and total wait budget as the API's requests. Network
  * failures, 5xx and throttling are retried (the SDK classifies them; a PUT of a whole object or a
- * part is idempotent); a client error (403, 404) is not. An attempt that timed out is retried
- * once per request (TIMED_OUT_ATTEMPTS). `retries` counts the retries made.
+ * part is idempotent); a client error (403, 404) is not. An attempt that timed out is not retried
+ * (TIMED_OUT_ATTEMPTS). `retries` counts the retries made.
  */
 export class S3RetryStrategy {
   private readonly budget: RetryBudget;

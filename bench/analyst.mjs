@@ -132,6 +132,36 @@ async function viewTimes(db) {
   return { ...JSON.parse(run.stdout), wallSeconds: run.wallSeconds, peakRssMb: run.maxRssMb };
 }
 
+/** Writes the results file: after every size (a long run keeps what it measured), and at the end. */
+async function save(extra = {}) {
+  const result = {
+    benchmark: "the analyst's side: report, check and views (bench/analyst.mjs)",
+    started_at: startedAt.toISOString(),
+    finished_at: new Date().toISOString(),
+    machine: {
+      nproc: os.availableParallelism(),
+      cpu: os.cpus()[0]?.model ?? "unknown",
+      memory_total_gib: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+      node: process.version,
+      platform: `${os.platform()} ${os.release()}`,
+      load_average_at_start: startLoad,
+      load_average_at_end: os.loadavg()[0],
+    },
+    options: {
+      sizes,
+      rounds,
+      generate_above: generateAbove,
+      ...shape,
+      check_rules: { budget: values.budget, spike_factor: values["spike-factor"] },
+      builds,
+    },
+    results,
+    ...extra,
+  };
+  await mkdir(path.dirname(outFile), { recursive: true });
+  await writeFile(outFile, `${JSON.stringify(result, null, 2)}\n`);
+}
+
 const results = [];
 for (const size of sizes) {
   const label = callsLabel(size);
@@ -183,6 +213,7 @@ for (const size of sizes) {
     }
   }
   results.push(cell);
+  await save({ finished: false });
 }
 
 // ---- the printout -------------------------------------------------------------------------------
@@ -310,7 +341,7 @@ const target = (name, value, limit, unit = "") =>
     value,
     limit,
     pass: value <= limit,
-    text: `${name}: ${fmt(value)}${unit} (at most ${limit}${unit})`,
+    text: `${name}: ${fmt(value, unit === " MB" ? 0 : 2)}${unit} (at most ${limit}${unit})`,
   });
 if (at1m && results.find((c) => c.size === 1_000_000).builds.baseline) {
   const base = results.find((c) => c.size === 1_000_000).builds.baseline;
@@ -342,32 +373,6 @@ if (targets.length > 0) {
   for (const t of targets) lines.push(`  ${t.pass ? "met    " : "NOT met"}  ${t.text}`);
 }
 
-const result = {
-  benchmark: "the analyst's side: report, check and views (bench/analyst.mjs)",
-  started_at: startedAt.toISOString(),
-  finished_at: new Date().toISOString(),
-  machine: {
-    nproc: os.availableParallelism(),
-    cpu: os.cpus()[0]?.model ?? "unknown",
-    memory_total_gib: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
-    node: process.version,
-    platform: `${os.platform()} ${os.release()}`,
-    load_average_at_start: startLoad,
-    load_average_at_end: os.loadavg()[0],
-  },
-  options: {
-    sizes,
-    rounds,
-    generate_above: generateAbove,
-    ...shape,
-    check_rules: { budget: values.budget, spike_factor: values["spike-factor"] },
-    builds,
-  },
-  results,
-  ratios,
-  targets,
-};
-await mkdir(path.dirname(outFile), { recursive: true });
-await writeFile(outFile, `${JSON.stringify(result, null, 2)}\n`);
+await save({ ratios, targets });
 console.log(lines.join("\n"));
 console.log(`\nresults: ${path.relative(process.cwd(), outFile)}`);

@@ -11,8 +11,9 @@ const HAS_TIME = existsSync(TIME);
 /**
  * Runs a node script as a child; resolves with its stdout, stderr, exit code, wall time and, where
  * GNU time is installed, the child's CPU seconds and peak RSS (so a noisy machine shows in the data).
+ * `discardStdout`: the child's stdout goes to /dev/null (stdout is then "").
  */
-export function runNode(args, { env = {}, nodeArgs = [] } = {}) {
+export function runNode(args, { env = {}, nodeArgs = [], discardStdout = false } = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const command = HAS_TIME ? TIME : process.execPath;
@@ -20,11 +21,11 @@ export function runNode(args, { env = {}, nodeArgs = [] } = {}) {
     if (HAS_TIME) commandArgs.unshift("-f", "BENCH_TIME %e %U %S %M", process.execPath);
     const child = spawn(command, commandArgs, {
       env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["ignore", discardStdout ? "ignore" : "pipe", "pipe"],
     });
     let stdout = "";
     let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk) => {
+    child.stdout?.setEncoding("utf8").on("data", (chunk) => {
       stdout += chunk;
     });
     child.stderr.setEncoding("utf8").on("data", (chunk) => {

@@ -5,6 +5,10 @@ import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from "@aws-s
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import {
+  expectBucketEqualsWarehouse,
+  expectDatasetEqualsWarehouse,
+} from "../helpers/bucketEqualsWarehouse.js";
 import { runCli } from "../helpers/cli.js";
 import { queryDb, tempWorkspace } from "../helpers/exportHarness.js";
 import { type S3Request, type S3Server, startS3Server } from "../helpers/s3Server.js";
@@ -58,35 +62,6 @@ const hasChecksum = (request: S3Request) =>
   request.headers["x-amz-sdk-checksum-algorithm"] === "CRC32" &&
   typeof request.headers["x-amz-checksum-crc32"] === "string";
 
-/** The api_calls dataset under `dir` holds the warehouse's calls: count, ids and exact price sum. */
-async function expectDatasetEqualsWarehouse(db: string, dir: string): Promise<void> {
-  const shape = (from: string) =>
-    `SELECT count(*)::INTEGER AS n, sum(price_usd)::VARCHAR AS total, md5(string_agg(id::VARCHAR, ',' ORDER BY id)) AS ids FROM ${from}`;
-  const [table] = await queryDb(db, shape("api_calls"));
-  const instance = await DuckDBInstance.create(":memory:");
-  const connection = await instance.connect();
-  try {
-    const read = await connection.runAndReadAll(
-      shape(`read_parquet('${dir}/api_calls/**/*.parquet', hive_partitioning = true)`),
-    );
-    expect(read.getRowObjectsJson()[0]).toEqual(table);
-    expect(Number(table?.n)).toBeGreaterThan(0);
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
-}
-
-async function expectBucketEqualsWarehouse(db: string, prefix: string): Promise<void> {
-  const mirror = await mkdtemp(path.join(os.tmpdir(), "zoo-usage-verified-"));
-  try {
-    await s3.download(BUCKET, `${prefix}/`, mirror);
-    await expectDatasetEqualsWarehouse(db, mirror);
-  } finally {
-    await rm(mirror, { recursive: true, force: true });
-  }
-}
-
 /** An object replaced by its first bytes, as a cut upload or a broken copy would leave it. */
 async function truncateObject(key: string): Promise<void> {
   const object = await s3.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
@@ -126,7 +101,7 @@ describe("an s3:// --out", () => {
     expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM internal.parquet_dirty")).toEqual([
       { n: 0 },
     ]);
-    await expectBucketEqualsWarehouse(db, "cut");
+    await expectBucketEqualsWarehouse(s3, BUCKET, "cut", db);
   });
 
   test("--verify-out finds objects cut short behind the exporter's back, of every dataset, and rewrites them", async () => {
@@ -161,7 +136,7 @@ describe("an s3:// --out", () => {
     expect(rewritten).toEqual(
       expect.arrayContaining([`/${BUCKET}/cut/${calls[0]}`, `/${BUCKET}/cut/${ledger[0]}`]),
     );
-    await expectBucketEqualsWarehouse(db, "cut");
+    await expectBucketEqualsWarehouse(s3, BUCKET, "cut", db);
     const mirror = await mkdtemp(path.join(os.tmpdir(), "zoo-usage-focus-"));
     try {
       await s3.download(BUCKET, "cut/focus/", mirror);

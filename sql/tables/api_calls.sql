@@ -46,6 +46,15 @@ ALTER TABLE api_calls ADD COLUMN IF NOT EXISTS token_last4 VARCHAR;
 -- again only when it changes).
 ALTER TABLE api_calls ADD COLUMN IF NOT EXISTS created_day DATE;
 ALTER TABLE api_calls ADD COLUMN IF NOT EXISTS created_month DATE;
+-- A priced call's billing class, its reason and its invoice (sql/statements/classify_calls.sql),
+-- stored by the loader once the run's calls and invoices are in (src/load/callClasses.ts): every
+-- reconciliation and ledger view reads them, and classifying every call at each query cost most of
+-- their time. NULL while the call has no price.
+ALTER TABLE api_calls ADD COLUMN IF NOT EXISTS billing_class VARCHAR;
+ALTER TABLE api_calls ADD COLUMN IF NOT EXISTS billing_reason VARCHAR;
+ALTER TABLE api_calls ADD COLUMN IF NOT EXISTS billing_invoice_id VARCHAR;
+-- The back-fill after every ALTER: DuckDB refuses to alter a table with an index (an older
+-- database's primary key) after an UPDATE in the same transaction.
 UPDATE api_calls SET created_day = utc_day(created_at), created_month = utc_month(created_at)
 WHERE created_day IS NULL OR created_month IS NULL;
 COMMENT ON TABLE api_calls IS 'One row per API call of the token''s user (GET /user/api-calls), the newest version of each (highest updated_at). See docs/warehouse.md.';
@@ -79,4 +88,7 @@ COMMENT ON COLUMN api_calls.price_raw IS 'API: price, as the API printed it, whe
 COMMENT ON COLUMN api_calls.token_last4 IS 'API: the last 4 characters of token, all GET /user/api-tokens shows of a token (it obfuscates the rest): matches the call to its token''s id and label (call_token_match). Not the secret. NULL with --token-column drop, and in rows stored before this column existed until they are read again.';
 COMMENT ON COLUMN api_calls.created_day IS 'Derived from created_at: its UTC day. Days of the views are this column.';
 COMMENT ON COLUMN api_calls.created_month IS 'Derived from created_at: its UTC month, as the DATE of its first day (2026-10-01). Months of the views are this column.';
+COMMENT ON COLUMN api_calls.billing_class IS 'Derived from the call and the invoices: invoiced, not_billed, awaiting_invoice or unexplained (call_billing_class.billing_class); NULL while the call has no price. See docs/reconciliation.md.';
+COMMENT ON COLUMN api_calls.billing_reason IS 'Derived: why the call is in its billing class (call_billing_class.reason); NULL while the call has no price.';
+COMMENT ON COLUMN api_calls.billing_invoice_id IS 'Derived: the invoice whose line names the call''s item, its reissue, or the invoice due to carry it (call_billing_class.invoice_id); NULL when none does.';
 COMMENT ON COLUMN api_calls.price_flags IS 'What is unusual about the price: rounded, negative or negative,rounded; NULL for an ordinary price. See docs/money.md.';

@@ -1,4 +1,5 @@
 import { type DurationUnit, UNITS_PER_MS } from "../transform/durationUnit.js";
+import { markStaleClasses } from "./callClasses.js";
 import type { Warehouse } from "./database.js";
 import { markDirty } from "./dirtyPartitions.js";
 import type { Partitioning } from "./partitioning.js";
@@ -47,6 +48,7 @@ export class ApiCallUpsert {
       );
       if (repeated) throw new RepeatedIds();
       await markDirty(connection, "api_calls", { ...dirty, since: batch.minCreatedAt });
+      await markStaleClasses(connection, { table: "api_calls", since: batch.minCreatedAt });
       return { inserted: inserted.rowsChanged, updated: 0 };
     }
     await connection.run(`CREATE OR REPLACE TEMP TABLE staged_api_calls AS ${batchRows}`);
@@ -56,6 +58,7 @@ export class ApiCallUpsert {
     if (repeated) await connection.run(this.dedupeSql);
     await connection.run(this.changedSql);
     await markDirty(connection, "api_calls", { ...dirty, table: "changed_api_calls" });
+    await markStaleClasses(connection, { table: "changed_api_calls" });
     const counts = await connection.runAndReadAll(
       "SELECT count(*) FILTER (WHERE is_new)::INTEGER, count(*) FILTER (WHERE NOT is_new)::INTEGER FROM changed_api_calls",
     );

@@ -2,6 +2,7 @@ import { mkdir, stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { ZooUsageError } from "../errors.js";
+import { storeCallClasses } from "./callClasses.js";
 import { type DuckDBConnection, DuckDBInstance, quotedString } from "./duckdb.js";
 import { moveInternalState } from "./internalSchema.js";
 import { MOVE_INTERNAL_STATE, SCHEMA_STEPS, schemaStatements } from "./schemaFiles.js";
@@ -226,6 +227,16 @@ async function createSchema(connection: DuckDBConnection, file: string): Promise
   const closed = await fileStamp(file);
   await attachWarehouse(connection, file);
   if ((await fileStamp(file)) === closed) await recordSchema(connection);
+  // A database made before the stored billing classes gets them now, once: its readers' views
+  // read them from this version on.
+  if (await hasUnclassifiedCalls(connection)) await storeCallClasses(connection, { all: true });
+}
+
+async function hasUnclassifiedCalls(connection: DuckDBConnection): Promise<boolean> {
+  const reader = await connection.runAndReadAll(
+    "SELECT EXISTS (SELECT 1 FROM api_calls WHERE price_usd IS NOT NULL AND billing_class IS NULL)",
+  );
+  return reader.getRows()[0]?.[0] === true;
 }
 
 /** What tells a file changed: its inode, size and modification time in nanoseconds. */

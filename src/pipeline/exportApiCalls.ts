@@ -7,6 +7,7 @@ import {
   repairedCount,
   type UnreadableFile,
 } from "../destination/verifyDatasets.js";
+import { storeCallClasses } from "../load/callClasses.js";
 import { durationUnitWarning } from "../load/durationEvidence.js";
 import { recordOwnCalls } from "../load/ownCalls.js";
 import { finishRun } from "../load/runHistory.js";
@@ -69,11 +70,13 @@ async function runAndSummarize(
   const prepare = lap();
   deps.progress.update({ phase: "fetching", counting: "records" });
   const outcomes = await runPlan(exportPlan(options.scope), context);
+  const failed = [...outcomes.values()].filter((outcome) => outcome.status === "failed");
+  const fatal = failed.find((outcome) => stopsThePlan(outcome.kind) && outcome.kind !== "interrupted");
+  // Stopped: the months marked stale wait for the next run.
+  if (!deps.signal.aborted) await classifyCalls(deps, warn, fatal !== undefined);
   const sourcesSeconds = lap();
   const futureWarning = context.calls.future.warning();
   if (futureWarning !== undefined) warn(futureWarning);
-  const failed = [...outcomes.values()].filter((outcome) => outcome.status === "failed");
-  const fatal = failed.find((outcome) => stopsThePlan(outcome.kind) && outcome.kind !== "interrupted");
   // Stopped, or the bucket's listing is not to be trusted: the dirty partitions wait for the next run.
   const datasets =
     deps.signal.aborted || context.listingAnomaly !== undefined
@@ -214,6 +217,25 @@ async function verifyOut(
     `--verify-out: ${verified.objects} partition file(s) under ${deps.target.location} checked, ${verified.unreadable.length} unreadable`,
   );
   return verified;
+}
+
+/**
+ * The billing classes of the calls the run stored or changed, and of every call when the invoices
+ * changed, stored on the calls (callClasses.ts) before the datasets read them. After a failure that
+ * stopped the plan it is tried all the same, for what was committed, and its own failure is then a
+ * warning.
+ */
+async function classifyCalls(
+  deps: ExportDeps,
+  warn: (message: string) => void,
+  afterFailure: boolean,
+): Promise<void> {
+  try {
+    await storeCallClasses(deps.warehouse.connection);
+  } catch (error) {
+    if (!afterFailure) throw error;
+    warn(`the calls' billing classes were not stored after the failure: ${(error as Error).message}`);
+  }
 }
 
 /** A run that failed before its summary was made: recorded failed, never left 'running'. */

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { writeFocusDataset } from "../../src/destination/focusDataset.js";
 import { localDataset } from "../../src/destination/localDataset.js";
 import { openWarehouse, type Warehouse } from "../../src/load/database.js";
-import { FILL_CALL_DAYS } from "../helpers/callDays.js";
+import { deriveCallColumns } from "../helpers/derivedCallColumns.js";
 import { tempWorkspace } from "../helpers/exportHarness.js";
 
 /**
@@ -38,7 +38,7 @@ beforeAll(async () => {
          $at::TIMESTAMPTZ, $at::TIMESTAMPTZ, 1.25, 150, 'ii_' || $id, 'r', 'r')`,
       { id: `00000000-0000-4000-8000-00000000000${n}`, at: `${day}T10:00:00Z` },
     );
-    await warehouse.connection.run(FILL_CALL_DAYS);
+    await deriveCallColumns(warehouse.connection);
   }
 });
 afterAll(async () => {

@@ -1,5 +1,6 @@
 import { DuckDBInstance, quotedString } from "@duckdb/node-api";
 import { expect } from "vitest";
+import { expectStoredClassesFresh } from "../helpers/storedClasses.js";
 
 /** A counting invoice and what the ledger and the settlement say of it, amounts as DECIMAL text. */
 export interface LedgerInvoice {
@@ -61,6 +62,9 @@ export async function readLedger(db: string): Promise<LedgerRead> {
   try {
     await connection.run("SET TimeZone = 'UTC'");
     await connection.run(`ATTACH ${quotedString(db)} AS warehouse (READ_ONLY)`);
+    await connection.run("USE warehouse");
+    await expectStoredClassesFresh(connection);
+    await connection.run("USE memory");
     for (const view of ["charges", "invoice_settlement", "monthly_reconciliation"])
       await connection.run(`CREATE TABLE memory.${view} AS SELECT * FROM warehouse.${view}`);
     await connection.run("DETACH warehouse");

@@ -1,5 +1,5 @@
 import type { Warehouse } from "../../src/load/database.js";
-import { FILL_CALL_DAYS } from "../helpers/callDays.js";
+import { deriveCallColumns } from "../helpers/derivedCallColumns.js";
 
 /**
  * Hand-made billing books for the reconciliation views: calls, invoices and lines in the shapes the
@@ -222,7 +222,6 @@ export async function writeBook(warehouse: Warehouse, book: Book): Promise<void>
         item: call.item,
       },
     );
-    await connection.run(FILL_CALL_DAYS);
   }
   for (const invoice of book.invoices) {
     await connection.run(
@@ -249,4 +248,5 @@ export async function writeBook(warehouse: Warehouse, book: Book): Promise<void>
       );
     }
   }
+  await deriveCallColumns(connection);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { Warehouse } from "../../src/load/database.js";
-import { FILL_CALL_DAYS } from "../helpers/callDays.js";
+import { deriveCallColumns } from "../helpers/derivedCallColumns.js";
 import { withTempWarehouse } from "../helpers/exportHarness.js";
 
 /**
@@ -31,7 +31,7 @@ async function addCall(
       pending: !!call.pending,
     },
   );
-  await warehouse.connection.run(FILL_CALL_DAYS);
+  await deriveCallColumns(warehouse.connection);
   if (call.own)
     await warehouse.connection.run("INSERT INTO internal.own_calls (id, run_id) VALUES ($id::UUID, 'run')", {
       id,

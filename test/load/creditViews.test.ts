@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import type { Warehouse } from "../../src/load/database.js";
-import { FILL_CALL_DAYS } from "../helpers/callDays.js";
+import { deriveCallColumns } from "../helpers/derivedCallColumns.js";
 import { withTempWarehouse } from "../helpers/exportHarness.js";
 import { micros } from "./billingBook.js";
 
@@ -111,7 +111,7 @@ test("snapshots minutes apart are no rate: the calls' spend is the burn until th
          VALUES (uuid(), uuid(), 'POST', $at::TIMESTAMPTZ, $at::TIMESTAMPTZ, 3, 'r', 'r')`,
         { at: new Date(Date.UTC(2026, 9, 21 + day)).toISOString() },
       );
-      await warehouse.connection.run(FILL_CALL_DAYS);
+      await deriveCallColumns(warehouse.connection);
     }
     const refresh = "2026-12-01T00:00:00Z";
     // 1 USD consumed in 10 minutes: 144 USD a day if it were a rate.

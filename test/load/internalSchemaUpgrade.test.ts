@@ -39,11 +39,11 @@ async function tablesOf(db: string): Promise<string[]> {
 
 /**
  * A bookkeeping table's columns as the old layout has them: warehouse_identity has gained scope and
- * owner_id since, and export_state the secret key's check.
+ * owner_id since, and export_state the secret key's check and the classified invoices' digest.
  */
 function oldColumns(table: string): string {
   if (table === "warehouse_identity") return "warehouse_id, created_at";
-  return table === "export_state" ? "* EXCLUDE (secret_key_check)" : "*";
+  return table === "export_state" ? "* EXCLUDE (secret_key_check, classified_invoices)" : "*";
 }
 
 /**
@@ -60,7 +60,7 @@ async function toMainSchemaLayout(db: string): Promise<void> {
   // The fixture makes an identity row of its own in the empty table: the moved one replaces it.
   await writeDb(
     db,
-    `BEGIN; ${oldSql}\nDELETE FROM main.warehouse_identity;\n${moves}\nDROP TABLE internal.alert_state;\nDROP TABLE internal.schema_state;\nDROP TABLE internal.focus_partitions;\nDROP SCHEMA internal;
+    `BEGIN; ${oldSql}\nDELETE FROM main.warehouse_identity;\n${moves}\nDROP TABLE internal.alert_state;\nDROP TABLE internal.schema_state;\nDROP TABLE internal.focus_partitions;\nDROP TABLE internal.stale_class_months;\nDROP SCHEMA internal;
      DROP VIEW credit_runway; DROP VIEW credit_burn; DROP MACRO usd_per_day; DROP TABLE balance_snapshots; COMMIT;`,
   );
 }

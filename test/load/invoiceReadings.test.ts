@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openWarehouse, type Warehouse } from "../../src/load/database.js";
-import { FILL_CALL_DAYS } from "../helpers/callDays.js";
+import { deriveCallColumns } from "../helpers/derivedCallColumns.js";
 import { tempWorkspace } from "../helpers/exportHarness.js";
 
 /**
@@ -48,7 +48,6 @@ async function writeCalls(warehouse: Warehouse, item?: string): Promise<void> {
         item: item ?? `ii_${n}`,
       },
     );
-    await warehouse.connection.run(FILL_CALL_DAYS);
   }
 }
 
@@ -96,6 +95,7 @@ async function withBook(
   try {
     await writeCalls(shared, item);
     await writeInvoice(shared, invoice);
+    await deriveCallColumns(shared.connection);
     await use(async (sql) => (await shared.connection.runAndReadAll(sql)).getRowObjectsJS() as Row[]);
   } finally {
     await shared.connection.run("ROLLBACK");

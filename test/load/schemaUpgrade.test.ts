@@ -24,7 +24,16 @@ async function columns(db: string): Promise<string[]> {
 }
 
 /** The columns added after the first version, in the order a new warehouse has them. */
-const ADDED = ["price_raw", "price_flags", "token_last4", "created_day", "created_month"];
+const ADDED = [
+  "price_raw",
+  "price_flags",
+  "token_last4",
+  "created_day",
+  "created_month",
+  "billing_class",
+  "billing_reason",
+  "billing_invoice_id",
+];
 
 /** Instants whose UTC day a time zone or the calendar could get wrong. */
 const EDGES = [

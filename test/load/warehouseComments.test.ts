@@ -74,6 +74,7 @@ describe("warehouse comments", () => {
       "internal.parquet_dirty",
       "internal.pending_rereads",
       "internal.schema_state",
+      "internal.stale_class_months",
       "internal.warehouse_identity",
     ]);
   });

@@ -102,49 +102,58 @@ COMMENT ON COLUMN ledger_line_pools.amount IS 'Exact sum of those lines, DECIMAL
 -- never netted into usage); beside unexplained usage, an adjustment row takes it back: the invoice
 -- did not bill it.
 CREATE OR REPLACE VIEW usage_charges AS
-WITH calls AS (
-  SELECT
-    p.*,
-    a.created_day AS day,
-    coalesce(a.org_id, a.user_id)::VARCHAR AS billing_account_id,
-    CASE WHEN a.org_id IS NULL THEN 'user' ELSE 'org' END AS billing_account_kind,
-    a.user_id::VARCHAR AS member_id,
-    a.email AS member_email,
-    a.token_hash,
-    m.token_label,
-    a.endpoint_template,
-    a.completed_at IS NULL AS pending,
-    coalesce(a.seconds, a.minutes * 60) AS seconds
-  FROM call_ledger_placement AS p
-  JOIN api_calls AS a ON a.id = p.id
-  LEFT JOIN call_token_match AS m ON m.id = p.id
+-- The grains are stored (usage_grains); each one's token label is matched here, as call_token_match
+-- matches a call's: the tokens of its member, or the service accounts of its org, ending with its
+-- token's last 4 characters, a label only when exactly one does.
+WITH token_keys AS (
+  SELECT DISTINCT
+    member_id,
+    CASE WHEN billing_account_kind = 'org' THEN billing_account_id END AS org_id,
+    token_last4
+  FROM usage_grains
+  WHERE token_last4 IS NOT NULL
+),
+token_candidates AS (
+  SELECT k.member_id, k.org_id, k.token_last4, t.label
+  FROM token_keys AS k
+  JOIN api_tokens AS t ON t.user_id::VARCHAR = k.member_id AND t.token_last4 = k.token_last4
+  UNION ALL
+  SELECT k.member_id, k.org_id, k.token_last4, s.label
+  FROM token_keys AS k
+  JOIN service_accounts AS s ON s.org_id::VARCHAR = k.org_id AND s.token_last4 = k.token_last4
+),
+token_labels AS (
+  SELECT member_id, org_id, token_last4, CASE WHEN count(*) = 1 THEN any_value(label) END AS token_label
+  FROM token_candidates
+  GROUP BY member_id, org_id, token_last4
 ),
 grains AS (
   SELECT
-    day,
-    billing_account_id,
-    billing_account_kind,
-    member_id,
-    token_hash,
-    endpoint_template,
-    invoice_id,
-    invoice_number,
-    currency,
-    state,
-    correction,
-    billing_month,
-    billing_class,
-    -- In another currency, the pool of lines the calls share: their item's lines on their invoice,
-    -- or for reissued calls the reissue's usage lines ('' names that pool).
-    CASE WHEN currency <> 'USD' THEN CASE WHEN reason = 'reissued' THEN '' ELSE invoice_item END END AS item,
-    any_value(member_email) AS member_email,
-    any_value(token_label) AS token_label,
-    count(*) AS calls,
-    count(*) FILTER (WHERE pending) AS pending_calls,
-    coalesce(sum(seconds), 0)::BIGINT AS seconds,
-    coalesce(sum(price_usd), 0)::DECIMAL(38, 6) AS price_usd
-  FROM calls
-  GROUP BY ALL
+    g.day,
+    g.billing_account_id,
+    g.billing_account_kind,
+    g.member_id,
+    g.token_hash,
+    g.endpoint_template,
+    g.invoice_id,
+    g.invoice_number,
+    g.currency,
+    g.state,
+    g.correction,
+    g.billing_month,
+    g.billing_class,
+    g.item,
+    g.member_email,
+    l.token_label,
+    g.calls,
+    g.pending_calls,
+    g.seconds,
+    g.price_usd
+  FROM usage_grains AS g
+  LEFT JOIN token_labels AS l
+    ON l.member_id = g.member_id
+      AND l.org_id IS NOT DISTINCT FROM (CASE WHEN g.billing_account_kind = 'org' THEN g.billing_account_id END)
+      AND l.token_last4 = g.token_last4
 ),
 item_amounts AS (
   SELECT invoice_id, item, CAST(amount * 1000000 AS HUGEINT) AS micros FROM ledger_line_pools

@@ -35,7 +35,7 @@ export interface ClassesStored {
 
 /**
  * Stores each priced call's billing class, reason and invoice (sql/statements/classify_calls.sql)
- * on the call, for the months marked stale, or for every month when the invoices changed since the
+ * on the call, and the ledger's usage grains of their months (sql/tables/usage_grains.sql), for the months marked stale, or for every month when the invoices changed since the
  * classes were last stored (or `all`). Only rows whose class changed are written. One transaction:
  * a crash leaves the marks, and the next run classifies those months again. A call's class depends
  * on its own row and the invoices only, so the months not classified keep classes that are right.
@@ -57,9 +57,12 @@ export async function classifyCalls(
     await connection.runAndReadAll("SELECT classified_invoices FROM internal.export_state")
   ).getRows()[0]?.[0];
   const every = options.all === true || recorded !== digest;
+  // Every month: those of the calls, and of the grains, so that a month whose calls are gone leaves
+  // no grains behind.
   await connection.run(
     every
-      ? "CREATE OR REPLACE TEMP TABLE class_months AS SELECT DISTINCT created_month AS month FROM api_calls"
+      ? `CREATE OR REPLACE TEMP TABLE class_months AS
+           SELECT DISTINCT created_month AS month FROM api_calls UNION SELECT DISTINCT month FROM usage_grains`
       : "CREATE OR REPLACE TEMP TABLE class_months AS SELECT month FROM internal.stale_class_months",
   );
   try {
@@ -67,7 +70,10 @@ export async function classifyCalls(
       (await connection.runAndReadAll("SELECT count(*) FROM class_months")).getRows()[0]?.[0] ?? 0,
     );
     let changed = 0;
-    if (months > 0) changed = await classifyMonths(connection);
+    if (months > 0) {
+      changed = await classifyMonths(connection);
+      await rebuildUsageGrains(connection);
+    }
     await connection.run(
       "DELETE FROM internal.stale_class_months WHERE month IN (SELECT month FROM class_months)",
     );
@@ -80,6 +86,12 @@ export async function classifyCalls(
   } finally {
     await connection.run("DROP TABLE IF EXISTS class_months");
   }
+}
+
+/** The ledger's usage grains of the months in class_months, made again from their calls. */
+async function rebuildUsageGrains(connection: DuckDBConnection): Promise<void> {
+  await connection.run("DELETE FROM usage_grains WHERE month IN (SELECT month FROM class_months)");
+  await connection.run(`INSERT INTO usage_grains BY NAME ${sqlFile("statements/usage_grains.sql")}`);
 }
 
 /** Classifies the calls of the months in class_months; returns how many stored classes changed. */

@@ -29,6 +29,7 @@ export const SCHEMA_STEPS = [
   "tables/api_tokens.sql",
   "tables/service_accounts.sql",
   "tables/org_members.sql",
+  "tables/usage_grains.sql",
   "internal/schema.sql",
   "internal/export_state.sql",
   "internal/page_ladder.sql",

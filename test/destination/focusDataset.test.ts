@@ -84,6 +84,7 @@ describe("the FOCUS dataset of a local --out", () => {
     await warehouse.connection.run(
       "UPDATE api_calls SET price_usd = 2.5 WHERE id = '00000000-0000-4000-8000-000000000002'",
     );
+    await deriveCallColumns(warehouse.connection);
     await rm(file("2026-09"));
     expect(await write("r3")).toEqual({ written: 2, unchanged: 0, removed: 0, rows: 3 });
     expect(await readFiles()).toEqual([
@@ -97,6 +98,7 @@ describe("the FOCUS dataset of a local --out", () => {
     await warehouse.connection.run(
       "DELETE FROM api_calls WHERE created_at < TIMESTAMPTZ '2026-10-01 00:00:00+00'",
     );
+    await deriveCallColumns(warehouse.connection);
     expect(await write("r5")).toEqual({ written: 0, unchanged: 1, removed: 1, rows: 2 });
     expect(existsSync(path.dirname(file("2026-09")))).toBe(false);
     expect(await readFiles()).toEqual([{ billing_period: "2026-10", n: 2, cost: "3.750000" }]);

@@ -33,20 +33,20 @@ afterAll(async () => {
 });
 
 /** The stored classes against a fresh classification, in a read-only DuckDB of the file. */
-async function expectFresh(db: string): Promise<void> {
+async function expectFresh(db: string): Promise<{ labelledUsageRows: number }> {
   const instance = await DuckDBInstance.create(":memory:");
   const connection = await instance.connect();
   try {
     await connection.run(`ATTACH ${quotedString(db)} AS warehouse (READ_ONLY)`);
     await connection.run("USE warehouse");
-    await expectStoredClassesFresh(connection);
+    return await expectStoredClassesFresh(connection);
   } finally {
     connection.closeSync();
     instance.closeSync();
   }
 }
 
-test("nightly runs keep every call's stored class equal to one made from scratch", async () => {
+test("nightly runs keep every call's stored class and the usage grains equal to ones made from scratch", async () => {
   const { db, out } = await workspace;
   const flags: ExportFlags = { db, out, operations: false, lookback: "3d" };
   expect((await exportOnce({ baseUrl: sim.url, token, flags })).exitCode).toBe(0);
@@ -63,7 +63,9 @@ test("nightly runs keep every call's stored class equal to one made from scratch
     expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM internal.stale_class_months")).toEqual([
       { n: 0 },
     ]);
-    await expectFresh(db);
+    const { labelledUsageRows } = await expectFresh(db);
+    // The simulated user's tokens are listed with labels: the usage rows' labels were compared.
+    expect(labelledUsageRows).toBeGreaterThan(0);
   }
   // Most nights changed calls and no invoice: the months marked stale were what was classified.
   expect(nightsWithoutNewInvoice).toBeGreaterThan(15);

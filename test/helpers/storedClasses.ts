@@ -4,10 +4,13 @@ import { sqlFile } from "../../src/load/sqlFiles.js";
 
 /**
  * The billing classes stored on the calls equal a classification of every call made now from the
- * calls and invoices (sql/statements/classify_calls.sql): what the runs kept up to date, month by
- * month, is what recomputing it whole gives. `connection` has the warehouse as its default catalog.
+ * calls and invoices (sql/statements/classify_calls.sql), and the stored usage grains a grouping
+ * made now (sql/statements/usage_grains.sql): what the runs kept up to date, month by month, is
+ * what recomputing it whole gives. `connection` has the warehouse as its default catalog.
  */
-export async function expectStoredClassesFresh(connection: DuckDBConnection): Promise<void> {
+export async function expectStoredClassesFresh(
+  connection: DuckDBConnection,
+): Promise<{ labelledUsageRows: number }> {
   await connection.run(
     "CREATE OR REPLACE TEMP TABLE class_months AS SELECT DISTINCT created_month AS month FROM api_calls",
   );
@@ -21,6 +24,38 @@ export async function expectStoredClassesFresh(connection: DuckDBConnection): Pr
          OR a.billing_invoice_id IS DISTINCT FROM f.invoice_id)
      LIMIT 5`,
   );
+  // The usage grains, rebuilt from the calls, are the stored ones, row for row.
+  const columns = (await connection.runAndReadAll("SELECT * FROM usage_grains LIMIT 0"))
+    .columnNames()
+    .join(", ");
+  const fresh = `SELECT ${columns} FROM (${sqlFile("statements/usage_grains.sql").replace(/;\s*$/, "")})`;
+  const stored = `SELECT ${columns} FROM usage_grains`;
+  const grains = await connection.runAndReadAll(
+    `SELECT 'stored only' AS side, * FROM (${stored} EXCEPT ALL ${fresh})
+     UNION ALL
+     SELECT 'fresh only', * FROM (${fresh} EXCEPT ALL ${stored})
+     LIMIT 5`,
+  );
+  // Each usage row's token label, matched at the grain, is the one call_token_match gives its calls.
+  const labels = await connection.runAndReadAll(
+    `WITH per_call AS (
+       SELECT DISTINCT a.created_day AS day, a.user_id::VARCHAR AS member_id, a.token_hash,
+         coalesce(a.org_id, a.user_id)::VARCHAR AS billing_account_id, m.token_label
+       FROM api_calls AS a JOIN call_token_match AS m ON m.id = a.id
+     )
+     SELECT u.day::VARCHAR AS day, u.member_id, u.token_label FROM usage_charges AS u
+     WHERE u.kind = 'usage' AND NOT EXISTS (
+       SELECT 1 FROM per_call AS c
+       WHERE c.day = u.day AND c.member_id = u.member_id AND c.token_hash IS NOT DISTINCT FROM u.token_hash
+         AND c.billing_account_id = u.billing_account_id AND c.token_label IS NOT DISTINCT FROM u.token_label)
+     LIMIT 5`,
+  );
+  const labelled = await connection.runAndReadAll(
+    "SELECT count(*) FILTER (WHERE token_label IS NOT NULL)::INTEGER AS n FROM usage_charges",
+  );
   await connection.run("DROP TABLE class_months");
   expect(differing.getRowObjectsJS()).toEqual([]);
+  expect(grains.getRowObjectsJson()).toEqual([]);
+  expect(labels.getRowObjectsJson()).toEqual([]);
+  return { labelledUsageRows: Number(labelled.getRows()[0]?.[0]) };
 }

@@ -23,7 +23,7 @@ SELECT
   min(a.email) AS member_email,
   count(*) AS calls,
   count(*) FILTER (WHERE a.completed_at IS NULL) AS pending_calls,
-  coalesce(sum(coalesce(a.seconds, a.minutes * 60)), 0)::BIGINT AS seconds,
+  coalesce(sum(coalesce(a.seconds::BIGINT, a.minutes::BIGINT * 60)), 0)::BIGINT AS seconds,
   coalesce(sum(p.price_usd), 0)::DECIMAL(38, 6) AS price_usd
 FROM call_ledger_placement AS p
 JOIN api_calls AS a ON a.id = p.id

@@ -84,7 +84,8 @@ export async function classifyCalls(
     );
     return { months, changed };
   } finally {
-    await connection.run("DROP TABLE IF EXISTS class_months");
+    // After a failure the transaction refuses every statement: the failure is the one to report.
+    await connection.run("DROP TABLE IF EXISTS class_months").catch(() => undefined);
   }
 }
 
@@ -113,6 +114,6 @@ async function classifyMonths(connection: DuckDBConnection): Promise<number> {
     );
     return set.rowsChanged + cleared.rowsChanged;
   } finally {
-    await connection.run("DROP TABLE IF EXISTS classified");
+    await connection.run("DROP TABLE IF EXISTS classified").catch(() => undefined);
   }
 }

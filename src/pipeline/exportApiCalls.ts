@@ -73,7 +73,7 @@ async function runAndSummarize(
   const failed = [...outcomes.values()].filter((outcome) => outcome.status === "failed");
   const fatal = failed.find((outcome) => stopsThePlan(outcome.kind) && outcome.kind !== "interrupted");
   // Stopped: the months marked stale wait for the next run.
-  if (!deps.signal.aborted) await classifyCalls(deps, warn, fatal !== undefined);
+  if (!deps.signal.aborted) await classifyCalls(deps, warn);
   const sourcesSeconds = lap();
   const futureWarning = context.calls.future.warning();
   if (futureWarning !== undefined) warn(futureWarning);
@@ -221,20 +221,17 @@ async function verifyOut(
 
 /**
  * The billing classes of the calls the run stored or changed, and of every call when the invoices
- * changed, stored on the calls (callClasses.ts) before the datasets read them. After a failure that
- * stopped the plan it is tried all the same, for what was committed, and its own failure is then a
- * warning.
+ * changed, stored on the calls with the ledger's usage grains (callClasses.ts) before the datasets
+ * read them; also after a failure that stopped the plan, for what was committed. Its own failure is
+ * a warning: the calls are stored, the months stay marked, and the next run classifies them.
  */
-async function classifyCalls(
-  deps: ExportDeps,
-  warn: (message: string) => void,
-  afterFailure: boolean,
-): Promise<void> {
+async function classifyCalls(deps: ExportDeps, warn: (message: string) => void): Promise<void> {
   try {
     await storeCallClasses(deps.warehouse.connection);
   } catch (error) {
-    if (!afterFailure) throw error;
-    warn(`the calls' billing classes were not stored after the failure: ${(error as Error).message}`);
+    warn(
+      `the calls' billing classes were not stored (${(error as Error).message}); the reconciliation views show them as the last run left them, and the next run tries again`,
+    );
   }
 }
 

@@ -81,12 +81,10 @@ taxes AS (
 -- What the calls' usage rows put on each invoice, unexplained ones aside (each is taken back by its
 -- adjustment row): their price in USD, their items' lines in another currency.
 placed AS MATERIALIZED (
-  SELECT
-    invoice_id,
-    currency,
-    CASE WHEN reason = 'reissued' THEN '' ELSE invoice_item END AS item,
-    sum(price_usd) AS price_usd
-  FROM call_ledger_placement
+  -- From the stored usage grains: their line pool (item) is set for another currency than USD,
+  -- where the lines are shared; in USD the usage is the calls' price.
+  SELECT invoice_id, currency, item, sum(price_usd) AS price_usd
+  FROM usage_grains
   WHERE invoice_id IS NOT NULL AND coalesce(billing_class, '') <> 'unexplained'
   GROUP BY ALL
 ),

@@ -89,10 +89,32 @@ export async function classifyCalls(
   }
 }
 
-/** The ledger's usage grains of the months in class_months, made again from their calls. */
+/**
+ * The ledger's usage grains of the months in class_months, made again from their calls: only the
+ * grains that changed are deleted and inserted (a nightly run changes the newest days' few), so the
+ * table does not gain a row group of a whole month every night.
+ */
 async function rebuildUsageGrains(connection: DuckDBConnection): Promise<void> {
-  await connection.run("DELETE FROM usage_grains WHERE month IN (SELECT month FROM class_months)");
-  await connection.run(`INSERT INTO usage_grains BY NAME ${sqlFile("statements/usage_grains.sql")}`);
+  const columns = (await connection.runAndReadAll("SELECT * FROM usage_grains LIMIT 0")).columnNames();
+  const list = columns.join(", ");
+  const same = columns.map((column) => `g.${column} IS NOT DISTINCT FROM f.${column}`).join(" AND ");
+  await connection.run(
+    `CREATE OR REPLACE TEMP TABLE fresh_grains AS SELECT ${list} FROM (${sqlFile("statements/usage_grains.sql").replace(/;\s*$/, "")})`,
+  );
+  try {
+    await connection.run(
+      `DELETE FROM usage_grains WHERE rowid IN (
+         SELECT g.rowid FROM usage_grains AS g ANTI JOIN fresh_grains AS f ON ${same}
+         WHERE g.month IN (SELECT month FROM class_months))`,
+    );
+    await connection.run(
+      `INSERT INTO usage_grains (${list})
+       SELECT f.* FROM fresh_grains AS f
+       ANTI JOIN (SELECT * FROM usage_grains WHERE month IN (SELECT month FROM class_months)) AS g ON ${same}`,
+    );
+  } finally {
+    await connection.run("DROP TABLE IF EXISTS fresh_grains").catch(() => undefined);
+  }
 }
 
 /** Classifies the calls of the months in class_months; returns how many stored classes changed. */

@@ -14,7 +14,9 @@ export async function markStaleClasses(
   const since =
     rows.since === undefined || rows.since === null ? "" : " WHERE created_at >= $since::TIMESTAMPTZ";
   await connection.run(
-    `INSERT INTO internal.stale_class_months SELECT DISTINCT utc_month(created_at) FROM ${quotedIdentifier(rows.table)}${since} ON CONFLICT DO NOTHING`,
+    `INSERT INTO internal.stale_class_months
+     SELECT DISTINCT utc_month(created_at) AS month FROM ${quotedIdentifier(rows.table)}${since}
+     EXCEPT SELECT month FROM internal.stale_class_months`,
     since === "" ? {} : { since: rows.since as string },
   );
 }

@@ -86,7 +86,8 @@ test("a month marked stale but never classified (a run killed first) is classifi
     `UPDATE api_calls SET billing_class = 'unexplained', billing_reason = 'item_not_on_any_line'
        WHERE id = (SELECT min(id) FROM api_calls WHERE billing_class = 'invoiced');
      INSERT INTO internal.stale_class_months SELECT DISTINCT created_month FROM api_calls
-       WHERE billing_class = 'unexplained' AND billing_reason = 'item_not_on_any_line' ON CONFLICT DO NOTHING;`,
+       WHERE billing_class = 'unexplained' AND billing_reason = 'item_not_on_any_line'
+       EXCEPT SELECT month FROM internal.stale_class_months;`,
   );
   sim.clock.advance(DAY_MS);
   expect(

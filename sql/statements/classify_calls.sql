@@ -1,4 +1,4 @@
--- Each priced call of the months in the temp table class_months in exactly one billing class,
+-- Each priced call of the days in the temp table class_days in exactly one billing class,
 -- with the reason and the invoice: what src/load/callClasses.ts stores in api_calls (billing_class,
 -- billing_reason, billing_invoice_id) and call_billing_class reads. A call's class depends on its
 -- own row and the invoices only, never on other calls, so classifying some months leaves the
@@ -44,7 +44,7 @@ calls AS (
     nullif(a.stripe_invoice_item_id, '') AS stripe_invoice_item_id,
     a.updated_at
   FROM api_calls AS a
-  WHERE a.price_usd IS NOT NULL AND a.created_month IN (SELECT month FROM class_months)
+  WHERE a.price_usd IS NOT NULL AND a.created_day IN (SELECT day FROM class_days)
 ),
 not_void AS (
   SELECT invoice_id, invoice_status, invoice_created_at, lines_complete

@@ -1,4 +1,4 @@
--- The ledger's usage grains of the calls of the months in the temp table class_months
+-- The ledger's usage grains of the calls of the days in the temp table class_days
 -- (sql/tables/usage_grains.sql): each call placed in the ledger (call_ledger_placement, which reads
 -- the stored billing classes) and grouped as usage_charges groups them.
 SELECT
@@ -27,5 +27,5 @@ SELECT
   coalesce(sum(p.price_usd), 0)::DECIMAL(38, 6) AS price_usd
 FROM call_ledger_placement AS p
 JOIN api_calls AS a ON a.id = p.id
-WHERE a.created_month IN (SELECT month FROM class_months)
+WHERE a.created_day IN (SELECT day FROM class_days)
 GROUP BY ALL;

@@ -4,7 +4,7 @@ import { sqlFile } from "./sqlFiles.js";
 import { inTransaction } from "./transaction.js";
 
 /**
- * Marks the UTC months of the calls in `table` (from `since` on) as holding calls whose stored
+ * Marks the UTC days of the calls in `table` (from `since` on) as holding calls whose stored
  * billing classes may be out of date: in the transaction that stores or changes those calls.
  */
 export async function markStaleClasses(
@@ -14,9 +14,9 @@ export async function markStaleClasses(
   const since =
     rows.since === undefined || rows.since === null ? "" : " WHERE created_at >= $since::TIMESTAMPTZ";
   await connection.run(
-    `INSERT INTO internal.stale_class_months
-     SELECT DISTINCT utc_month(created_at) AS month FROM ${quotedIdentifier(rows.table)}${since}
-     EXCEPT SELECT month FROM internal.stale_class_months`,
+    `INSERT INTO internal.stale_class_days
+     SELECT DISTINCT utc_day(created_at) AS day FROM ${quotedIdentifier(rows.table)}${since}
+     EXCEPT SELECT day FROM internal.stale_class_days`,
     since === "" ? {} : { since: rows.since as string },
   );
 }
@@ -29,18 +29,19 @@ const INVOICES_DIGEST = `SELECT
   (SELECT coalesce(sum(hash(x)), 0) FROM (SELECT * EXCLUDE (first_seen_run_id, last_seen_run_id) FROM invoices) AS x)::VARCHAR
   || '/' || (SELECT coalesce(sum(hash(x)), 0) FROM (SELECT * EXCLUDE (last_seen_run_id) FROM invoice_lines) AS x)::VARCHAR`;
 
-/** What a classification did: the months classified, and the calls whose stored class changed. */
+/** What a classification did: the days classified, and the calls whose stored class changed. */
 export interface ClassesStored {
-  months: number;
+  days: number;
   changed: number;
 }
 
 /**
  * Stores each priced call's billing class, reason and invoice (sql/statements/classify_calls.sql)
- * on the call, and the ledger's usage grains of their months (sql/tables/usage_grains.sql), for the months marked stale, or for every month when the invoices changed since the
+ * on the call, and the ledger's usage grains of their days (sql/tables/usage_grains.sql), for the
+ * days marked stale, or for every day when the invoices changed since the
  * classes were last stored (or `all`). Only rows whose class changed are written. One transaction:
- * a crash leaves the marks, and the next run classifies those months again. A call's class depends
- * on its own row and the invoices only, so the months not classified keep classes that are right.
+ * a crash leaves the marks, and the next run classifies those days again. A call's class depends
+ * on its own row and the invoices only, so the days not classified keep classes that are right.
  */
 export async function storeCallClasses(
   connection: DuckDBConnection,
@@ -59,40 +60,38 @@ export async function classifyCalls(
     await connection.runAndReadAll("SELECT classified_invoices FROM internal.export_state")
   ).getRows()[0]?.[0];
   const every = options.all === true || recorded !== digest;
-  // Every month: those of the calls, and of the grains, so that a month whose calls are gone leaves
+  // Every day: those of the calls, and of the grains, so that a day whose calls are gone leaves
   // no grains behind.
   await connection.run(
     every
-      ? `CREATE OR REPLACE TEMP TABLE class_months AS
-           SELECT DISTINCT created_month AS month FROM api_calls UNION SELECT DISTINCT month FROM usage_grains`
-      : "CREATE OR REPLACE TEMP TABLE class_months AS SELECT month FROM internal.stale_class_months",
+      ? `CREATE OR REPLACE TEMP TABLE class_days AS
+           SELECT DISTINCT created_day AS day FROM api_calls UNION SELECT DISTINCT day FROM usage_grains`
+      : "CREATE OR REPLACE TEMP TABLE class_days AS SELECT day FROM internal.stale_class_days",
   );
   try {
-    const months = Number(
-      (await connection.runAndReadAll("SELECT count(*) FROM class_months")).getRows()[0]?.[0] ?? 0,
+    const days = Number(
+      (await connection.runAndReadAll("SELECT count(*) FROM class_days")).getRows()[0]?.[0] ?? 0,
     );
     let changed = 0;
-    if (months > 0) {
-      changed = await classifyMonths(connection);
+    if (days > 0) {
+      changed = await classifyDays(connection);
       await rebuildUsageGrains(connection);
     }
-    await connection.run(
-      "DELETE FROM internal.stale_class_months WHERE month IN (SELECT month FROM class_months)",
-    );
+    await connection.run("DELETE FROM internal.stale_class_days WHERE day IN (SELECT day FROM class_days)");
     await connection.run(
       `INSERT INTO internal.export_state (singleton, classified_invoices) VALUES (true, $digest)
          ON CONFLICT (singleton) DO UPDATE SET classified_invoices = excluded.classified_invoices`,
       { digest },
     );
-    return { months, changed };
+    return { days, changed };
   } finally {
     // After a failure the transaction refuses every statement: the failure is the one to report.
-    await connection.run("DROP TABLE IF EXISTS class_months").catch(() => undefined);
+    await connection.run("DROP TABLE IF EXISTS class_days").catch(() => undefined);
   }
 }
 
 /**
- * The ledger's usage grains of the months in class_months, made again from their calls: only the
+ * The ledger's usage grains of the days in class_days, made again from their calls: only the
  * grains that changed are deleted and inserted (a nightly run changes the newest days' few), so the
  * table does not gain a row group of a whole month every night.
  */
@@ -107,20 +106,20 @@ async function rebuildUsageGrains(connection: DuckDBConnection): Promise<void> {
     await connection.run(
       `DELETE FROM usage_grains WHERE rowid IN (
          SELECT g.rowid FROM usage_grains AS g ANTI JOIN fresh_grains AS f ON ${same}
-         WHERE g.month IN (SELECT month FROM class_months))`,
+         WHERE g.day IN (SELECT day FROM class_days))`,
     );
     await connection.run(
       `INSERT INTO usage_grains (${list})
        SELECT f.* FROM fresh_grains AS f
-       ANTI JOIN (SELECT * FROM usage_grains WHERE month IN (SELECT month FROM class_months)) AS g ON ${same}`,
+       ANTI JOIN (SELECT * FROM usage_grains WHERE day IN (SELECT day FROM class_days)) AS g ON ${same}`,
     );
   } finally {
     await connection.run("DROP TABLE IF EXISTS fresh_grains").catch(() => undefined);
   }
 }
 
-/** Classifies the calls of the months in class_months; returns how many stored classes changed. */
-async function classifyMonths(connection: DuckDBConnection): Promise<number> {
+/** Classifies the calls of the days in class_days; returns how many stored classes changed. */
+async function classifyDays(connection: DuckDBConnection): Promise<number> {
   await connection.run(
     `CREATE OR REPLACE TEMP TABLE classified AS ${sqlFile("statements/classify_calls.sql")}`,
   );
@@ -134,7 +133,7 @@ async function classifyMonths(connection: DuckDBConnection): Promise<number> {
     // A call whose price went away has no class any more.
     const cleared = await connection.run(
       `UPDATE api_calls SET billing_class = NULL, billing_reason = NULL, billing_invoice_id = NULL
-       WHERE price_usd IS NULL AND billing_class IS NOT NULL AND created_month IN (SELECT month FROM class_months)`,
+       WHERE price_usd IS NULL AND billing_class IS NOT NULL AND created_day IN (SELECT day FROM class_days)`,
     );
     return set.rowsChanged + cleared.rowsChanged;
   } finally {

@@ -34,7 +34,7 @@ export const SCHEMA_STEPS = [
   "internal/export_state.sql",
   "internal/page_ladder.sql",
   "internal/parquet_dirty.sql",
-  "internal/stale_class_months.sql",
+  "internal/stale_class_days.sql",
   "internal/focus_partitions.sql",
   "internal/own_calls.sql",
   "internal/pending_rereads.sql",

@@ -7,8 +7,8 @@ import { expectStoredClassesFresh } from "../helpers/storedClasses.js";
 
 /**
  * The billing classes stored on the calls (src/load/callClasses.ts) follow the calls night after
- * night: billing that lands days late changes calls without a new invoice (only the months marked
- * stale are classified again), and a month's invoice changes every call's class (every month is).
+ * night: billing that lands days late changes calls without a new invoice (only the days marked
+ * stale are classified again), and a month's invoice changes every call's class (every day is).
  * After each night the stored classes equal a classification of every call made from scratch.
  */
 const DAY_MS = 86_400_000;
@@ -60,14 +60,14 @@ test("nightly runs keep every call's stored class and the usage grains equal to 
     expect(run.exitCode).toBe(0);
     const after = await queryDb(db, "SELECT classified_invoices FROM internal.export_state");
     if (before[0]?.classified_invoices === after[0]?.classified_invoices) nightsWithoutNewInvoice += 1;
-    expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM internal.stale_class_months")).toEqual([
+    expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM internal.stale_class_days")).toEqual([
       { n: 0 },
     ]);
     const { labelledUsageRows } = await expectFresh(db);
     // The simulated user's tokens are listed with labels: the usage rows' labels were compared.
     expect(labelledUsageRows).toBeGreaterThan(0);
   }
-  // Most nights changed calls and no invoice: the months marked stale were what was classified.
+  // Most nights changed calls and no invoice: the days marked stale were what was classified.
   expect(nightsWithoutNewInvoice).toBeGreaterThan(15);
   const classes = await queryDb(
     db,
@@ -78,16 +78,16 @@ test("nightly runs keep every call's stored class and the usage grains equal to 
   );
 });
 
-test("a month marked stale but never classified (a run killed first) is classified by the next run", async () => {
+test("a day marked stale but never classified (a run killed first) is classified by the next run", async () => {
   const { db, out } = await workspace;
-  // As a killed run leaves it: a call changed and its month marked, the classes not yet stored.
+  // As a killed run leaves it: a call changed and its day marked, the classes not yet stored.
   await writeDb(
     db,
     `UPDATE api_calls SET billing_class = 'unexplained', billing_reason = 'item_not_on_any_line'
        WHERE id = (SELECT min(id) FROM api_calls WHERE billing_class = 'invoiced');
-     INSERT INTO internal.stale_class_months SELECT DISTINCT created_month FROM api_calls
+     INSERT INTO internal.stale_class_days SELECT DISTINCT created_day FROM api_calls
        WHERE billing_class = 'unexplained' AND billing_reason = 'item_not_on_any_line'
-       EXCEPT SELECT month FROM internal.stale_class_months;`,
+       EXCEPT SELECT day FROM internal.stale_class_days;`,
   );
   sim.clock.advance(DAY_MS);
   expect(

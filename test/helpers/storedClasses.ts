@@ -12,7 +12,7 @@ export async function expectStoredClassesFresh(
   connection: DuckDBConnection,
 ): Promise<{ labelledUsageRows: number }> {
   await connection.run(
-    "CREATE OR REPLACE TEMP TABLE class_months AS SELECT DISTINCT created_month AS month FROM api_calls",
+    "CREATE OR REPLACE TEMP TABLE class_days AS SELECT DISTINCT created_day AS day FROM api_calls",
   );
   const differing = await connection.runAndReadAll(
     `WITH fresh AS (${sqlFile("statements/classify_calls.sql").replace(/;\s*$/, "")})
@@ -53,7 +53,7 @@ export async function expectStoredClassesFresh(
   const labelled = await connection.runAndReadAll(
     "SELECT count(*) FILTER (WHERE token_label IS NOT NULL)::INTEGER AS n FROM usage_charges",
   );
-  await connection.run("DROP TABLE class_months");
+  await connection.run("DROP TABLE class_days");
   expect(differing.getRowObjectsJS()).toEqual([]);
   expect(grains.getRowObjectsJson()).toEqual([]);
   expect(labels.getRowObjectsJson()).toEqual([]);

@@ -60,7 +60,7 @@ async function toMainSchemaLayout(db: string): Promise<void> {
   // The fixture makes an identity row of its own in the empty table: the moved one replaces it.
   await writeDb(
     db,
-    `BEGIN; ${oldSql}\nDELETE FROM main.warehouse_identity;\n${moves}\nDROP TABLE internal.alert_state;\nDROP TABLE internal.schema_state;\nDROP TABLE internal.focus_partitions;\nDROP TABLE internal.stale_class_months;\nDROP SCHEMA internal;
+    `BEGIN; ${oldSql}\nDELETE FROM main.warehouse_identity;\n${moves}\nDROP TABLE internal.alert_state;\nDROP TABLE internal.schema_state;\nDROP TABLE internal.focus_partitions;\nDROP TABLE internal.stale_class_days;\nDROP SCHEMA internal;
      DROP VIEW credit_runway; DROP VIEW credit_burn; DROP MACRO usd_per_day; DROP TABLE balance_snapshots; COMMIT;`,
   );
 }

@@ -56,13 +56,13 @@ describe("the schema files", () => {
 
   test("the bookkeeping an older database's open moves out of main is every table of sql/internal", () => {
     // internal.alert_state (zoo-usage check's memory), internal.schema_state (what the last open
-    // applied), internal.focus_partitions (the FOCUS dataset's) and internal.stale_class_months (the
+    // applied), internal.focus_partitions (the FOCUS dataset's) and internal.stale_class_days (the
     // stored billing classes') came after the move: never in main, never moved.
     const later = [
       "internal.alert_state",
       "internal.schema_state",
       "internal.focus_partitions",
-      "internal.stale_class_months",
+      "internal.stale_class_days",
     ];
     const tables = filesUnder("internal")
       .flatMap(created)

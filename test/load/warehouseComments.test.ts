@@ -74,7 +74,7 @@ describe("warehouse comments", () => {
       "internal.parquet_dirty",
       "internal.pending_rereads",
       "internal.schema_state",
-      "internal.stale_class_months",
+      "internal.stale_class_days",
       "internal.warehouse_identity",
     ]);
   });

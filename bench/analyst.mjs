@@ -325,7 +325,7 @@ if (!values["no-views"]) {
     const rollups = last.rollups ?? [];
     lines.push(
       rollups.length === 0
-        ? "  no rollup table in this warehouse (a schema or table named *rollup*): the views' own yardstick, a count(*) over their rollup, is not printed"
+        ? "  no rollup table in this warehouse (a schema or table named *rollup* or *grains*): the views' own yardstick, a count(*) over their rollup, is not printed"
         : `  xR: the view / count(*) over the rollup tables its text names (${rollups.map((r) => r.name).join(", ")})`,
     );
   }

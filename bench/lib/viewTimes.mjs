@@ -3,7 +3,8 @@
  * connection). Every view of the `main` schema (from duckdb_views(), so new views are picked up)
  * runs as `SELECT count(*) FROM (SELECT * FROM <view>)` twice, the second counting; so do the
  * reference, a plain scan of api_calls, and `SELECT count(*)` over every table whose schema or name
- * says rollup. TimeZone is UTC, as the CLI sets it. Prints one JSON object.
+ * says rollup or grains (usage_grains, the ledger's daily grain). TimeZone is UTC, as the CLI sets
+ * it. Prints one JSON object.
  * usage: node bench/lib/viewTimes.mjs DB
  */
 import { DuckDBInstance } from "@duckdb/node-api";
@@ -35,7 +36,7 @@ const views = await rows(
 );
 const rollupTables = await rows(
   `SELECT schema_name, table_name FROM duckdb_tables()
-   WHERE NOT internal AND (schema_name ILIKE '%rollup%' OR table_name ILIKE '%rollup%')
+   WHERE NOT internal AND (schema_name ILIKE '%rollup%' OR table_name ILIKE '%rollup%' OR table_name ILIKE '%grains%')
    ORDER BY schema_name, table_name`,
 );
 const reference = await timed(REFERENCE_SCAN);

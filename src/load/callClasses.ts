@@ -37,11 +37,11 @@ export interface ClassesStored {
 
 /**
  * Stores each priced call's billing class, reason and invoice (sql/statements/classify_calls.sql)
- * on the call, and the ledger's usage grains of their days (sql/tables/usage_grains.sql), for the
- * days marked stale, or for every day when the invoices changed since the
- * classes were last stored (or `all`). Only rows whose class changed are written. One transaction:
- * a crash leaves the marks, and the next run classifies those days again. A call's class depends
- * on its own row and the invoices only, so the days not classified keep classes that are right.
+ * on the call, and the ledger's usage grains of their days (sql/tables/usage_grains.sql): for the
+ * days marked stale, or for every day when the invoices changed since the classes were last stored
+ * (or `all`). Only rows whose class changed are written. One transaction: a crash leaves the marks,
+ * and the next run classifies those days again. A call's class depends on its own row and the
+ * invoices only, so the days not classified keep classes that are right.
  */
 export async function storeCallClasses(
   connection: DuckDBConnection,

@@ -5,8 +5,8 @@
 WITH period AS (
   SELECT *
   FROM billed_failed_operations
-  WHERE ($from::DATE IS NULL OR CAST(timezone('UTC', created_at) AS DATE) >= $from::DATE)
-    AND ($to::DATE IS NULL OR CAST(timezone('UTC', created_at) AS DATE) <= $to::DATE)
+  WHERE ($from::DATE IS NULL OR CAST(make_timestamp(epoch_us(created_at)) AS DATE) >= $from::DATE)
+    AND ($to::DATE IS NULL OR CAST(make_timestamp(epoch_us(created_at)) AS DATE) <= $to::DATE)
 ),
 totals AS (
   SELECT count(*)::BIGINT AS operations, coalesce(sum(price_usd), 0)::DECIMAL(38, 6) AS cost_usd

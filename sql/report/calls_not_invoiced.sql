@@ -6,8 +6,8 @@ WITH period AS (
   SELECT *
   FROM call_billing_class
   WHERE billing_class <> 'invoiced'
-    AND ($from::DATE IS NULL OR CAST(timezone('UTC', created_at) AS DATE) >= $from::DATE)
-    AND ($to::DATE IS NULL OR CAST(timezone('UTC', created_at) AS DATE) <= $to::DATE)
+    AND ($from::DATE IS NULL OR CAST(make_timestamp(epoch_us(created_at)) AS DATE) >= $from::DATE)
+    AND ($to::DATE IS NULL OR CAST(make_timestamp(epoch_us(created_at)) AS DATE) <= $to::DATE)
 ),
 groups AS (
   SELECT billing_class, reason, count(*)::BIGINT AS calls, sum(price_usd)::DECIMAL(38, 6) AS cost_usd

@@ -6,5 +6,5 @@ SELECT
   strftime(timezone('UTC', min(p.created_at)), '%Y-%m-%dT%H:%M:%S.%fZ') AS oldest_created_at
 FROM pending_billing AS p
 JOIN api_calls AS c USING (id)
-WHERE ($from::DATE IS NULL OR CAST(timezone('UTC', p.created_at) AS DATE) >= $from::DATE)
-  AND ($to::DATE IS NULL OR CAST(timezone('UTC', p.created_at) AS DATE) <= $to::DATE);
+WHERE ($from::DATE IS NULL OR CAST(make_timestamp(epoch_us(p.created_at)) AS DATE) >= $from::DATE)
+  AND ($to::DATE IS NULL OR CAST(make_timestamp(epoch_us(p.created_at)) AS DATE) <= $to::DATE);

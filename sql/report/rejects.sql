@@ -5,8 +5,8 @@
 WITH period AS (
   SELECT reason, rejected_at
   FROM rejects
-  WHERE ($from::DATE IS NULL OR CAST(timezone('UTC', rejected_at) AS DATE) >= $from::DATE)
-    AND ($to::DATE IS NULL OR CAST(timezone('UTC', rejected_at) AS DATE) <= $to::DATE)
+  WHERE ($from::DATE IS NULL OR CAST(make_timestamp(epoch_us(rejected_at)) AS DATE) >= $from::DATE)
+    AND ($to::DATE IS NULL OR CAST(make_timestamp(epoch_us(rejected_at)) AS DATE) <= $to::DATE)
 ),
 totals AS (
   SELECT count(*)::BIGINT AS records, max(rejected_at) AS latest_rejected_at FROM period

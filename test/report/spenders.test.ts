@@ -76,6 +76,47 @@ test("--json: spend per person and per token label sum exactly to the total", as
   expect(period.totals.calls).toBeLessThan(totals.calls);
 });
 
+test("matched once per user, org and last 4, the groups are call_token_match's, call by call", async () => {
+  const result = await runCli(["report", "--db", workspace.db, "--json"]);
+  expect(result.code, result.stderr).toBe(0);
+  const { spenders } = JSON.parse(result.stdout) as {
+    spenders: {
+      per_member: { user_id: string; calls: number; cost_usd: string }[];
+      per_token_label: {
+        match_status: string;
+        token_kind: string | null;
+        token_label: string | null;
+        calls: number;
+        cost_usd: string;
+      }[];
+    };
+  };
+  const perCall = await queryDb(
+    workspace.db,
+    `SELECT match_status, token_kind, token_label, count(*)::INTEGER AS calls,
+       coalesce(sum(price_usd), 0)::DECIMAL(38, 6)::VARCHAR AS cost_usd
+     FROM call_token_match GROUP BY ALL`,
+  );
+  const byLabel = (rows: readonly Record<string, unknown>[]) =>
+    rows
+      .map((row) => [
+        `${row.match_status}|${row.token_kind}|${row.token_label}`,
+        Number(row.calls),
+        String(row.cost_usd),
+      ])
+      .sort();
+  expect(byLabel(spenders.per_token_label)).toEqual(byLabel(perCall));
+  const perMember = await queryDb(
+    workspace.db,
+    `SELECT user_id::VARCHAR AS user_id, count(*)::INTEGER AS calls,
+       coalesce(sum(price_usd), 0)::DECIMAL(38, 6)::VARCHAR AS cost_usd
+     FROM call_token_match GROUP BY user_id`,
+  );
+  const byMember = (rows: readonly Record<string, unknown>[]) =>
+    rows.map((row) => [String(row.user_id), Number(row.calls), String(row.cost_usd)]).sort();
+  expect(byMember(spenders.per_member)).toEqual(byMember(perMember));
+});
+
 test("the view keys each call on id; a view that names it call_id (older versions) reports the same", async () => {
   const columns = await queryDb(
     workspace.db,

@@ -2,7 +2,9 @@
 -- one row per class and reason with its calls and their cost, and the unexplained calls one by one
 -- (most expensive first, at most $top), each row repeating its group's totals.
 -- $from / $to: UTC days of created_at, both included; NULL leaves that end open.
-WITH period AS (
+-- The period is read by both parts rather than kept: kept, it would hold every call not invoiced;
+-- the groups and the top few each read only what they need.
+WITH period AS NOT MATERIALIZED (
   SELECT *
   FROM call_billing_class
   WHERE billing_class <> 'invoiced'

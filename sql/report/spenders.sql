@@ -5,9 +5,9 @@
 -- The calls are matched to their token as call_token_match matches them (the tokens of the call's
 -- user, and the service accounts of its org, ending with its token's last 4 characters; a label
 -- only when exactly one does), but once per user, org and last 4 rather than once per call: the
--- period's calls are summed by those first, so that no step holds a row per call (at 10M calls the
--- match per call held 2 GB). The day is cut as the loader cuts created_day (sql/functions/utc.sql),
--- written out because an older warehouse, which the report opens read-only, has no macro.
+-- period's calls are summed by those first, so that no step holds a row per call. The day is cut
+-- as the loader cuts created_day (sql/functions/utc.sql), written out because an older warehouse,
+-- which the report opens read-only, has no macro.
 WITH calls AS (
   SELECT user_id, org_id, token_last4, count(*) AS calls, coalesce(sum(price_usd), 0) AS cost
   FROM api_calls

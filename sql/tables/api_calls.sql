@@ -41,8 +41,7 @@ ALTER TABLE api_calls ADD COLUMN IF NOT EXISTS price_flags VARCHAR;
 -- call to its token's id and label (call_token_match). NULL with --token-column drop.
 ALTER TABLE api_calls ADD COLUMN IF NOT EXISTS token_last4 VARCHAR;
 -- The UTC day and month of created_at, stored by the loader: cutting a TIMESTAMPTZ into UTC days
--- goes through the time-zone calendar row by row (~0.4 s a million rows), and every view groups by
--- them. A database made before these columns gets them filled here, once (the schema is applied
+-- goes through the time-zone calendar row by row, and every view groups by them. A database made before these columns gets them filled here, once (the schema is applied
 -- again only when it changes).
 ALTER TABLE api_calls ADD COLUMN IF NOT EXISTS created_day DATE;
 ALTER TABLE api_calls ADD COLUMN IF NOT EXISTS created_month DATE;

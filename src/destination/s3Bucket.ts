@@ -4,11 +4,12 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import { interrupted } from "../api/attemptFailure.js";
 import type { RetryPolicy } from "../api/retryPolicy.js";
 import { type ObjectEnds, PARQUET_HEAD_BYTES, PARQUET_TAIL_BYTES } from "./parquetShape.js";
-import { s3Failure, shortUpload } from "./s3Failure.js";
+import { s3Failure } from "./s3Failure.js";
 import { ListingGuard } from "./s3ListingGuard.js";
 import { type S3Location, s3Key, s3Url } from "./s3Location.js";
 import { S3RetryStrategy } from "./s3Retry.js";
 import { type S3Settings, usesPathStyle } from "./s3Settings.js";
+import { expectStoredSize } from "./storedSize.js";
 
 type ClientModule = typeof import("@aws-sdk/client-s3");
 type StorageModule = typeof import("@aws-sdk/lib-storage");
@@ -170,12 +171,13 @@ export class S3Bucket {
    * Uploads a file as one object, replacing the one there whole: a single PUT, or a multipart
    * upload that S3 makes visible only when it is completed. Each PUT and part carries the SDK's
    * CRC32 (unless AWS_REQUEST_CHECKSUM_CALCULATION says when_required), which S3 checks against
-   * the bytes it received. Then the stored size is read back (HeadObject): a store that
-   * acknowledged a body cut short by something on the way (a proxy, a store that does not check
-   * checksums) fails here, so the partition stays marked for the next run. Returns the bytes sent.
+   * the bytes it received. Then the stored size is read back (storedSize.ts), so a body cut short
+   * on the way fails the upload and the partition stays marked. Returns the bytes sent.
    */
   async uploadFile(key: string, file: string): Promise<number> {
     const { size } = await stat(file);
+    const url = `s3://${this.location.bucket}/${key}`;
+    const head = () => new this.sdk.HeadObjectCommand({ Bucket: this.location.bucket, Key: key });
     const upload = new this.storage.Upload({
       client: this.client,
       params: {
@@ -189,12 +191,11 @@ export class S3Bucket {
       // A failed multipart upload is aborted, so it leaves no parts to pay for.
       leavePartsOnError: false,
     });
-    await this.send(`upload s3://${this.location.bucket}/${key}`, () => upload.done());
-    const stored = await this.send(`check s3://${this.location.bucket}/${key}`, () =>
-      this.client.send(new this.sdk.HeadObjectCommand({ Bucket: this.location.bucket, Key: key })),
+    await this.send(`upload ${url}`, () => upload.done());
+    const storedSize = async () => (await this.client.send(head())).ContentLength;
+    await this.send(`check ${url}`, () =>
+      expectStoredSize(url, size, { storedSize, stop: this.limits.stop }),
     );
-    if (stored.ContentLength !== size)
-      throw shortUpload(`s3://${this.location.bucket}/${key}`, size, stored.ContentLength);
     return size;
   }
 

@@ -18,6 +18,7 @@ import { parseArgs } from "node:util";
 import { readThrough, warehouseFacts, warehouseFor } from "./lib/analystWarehouse.mjs";
 import { callsLabel } from "./lib/callsLabel.mjs";
 import { runNode } from "./lib/exporter.mjs";
+import { machineFacts } from "./lib/machine.mjs";
 import { median } from "./lib/median.mjs";
 import { CLI, ROOT } from "./lib/paths.mjs";
 
@@ -138,15 +139,7 @@ async function save(extra = {}) {
     benchmark: "the analyst's side: report, check and views (bench/analyst.mjs)",
     started_at: startedAt.toISOString(),
     finished_at: new Date().toISOString(),
-    machine: {
-      nproc: os.availableParallelism(),
-      cpu: os.cpus()[0]?.model ?? "unknown",
-      memory_total_gib: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
-      node: process.version,
-      platform: `${os.platform()} ${os.release()}`,
-      load_average_at_start: startLoad,
-      load_average_at_end: os.loadavg()[0],
-    },
+    machine: machineFacts(startLoad),
     options: {
       sizes,
       rounds,

@@ -14,6 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseBenchArgs, USAGE } from "./lib/args.mjs";
 import { benchCell, DAY_MS, LOOKBACK_MS } from "./lib/cell.mjs";
+import { machineFacts } from "./lib/machine.mjs";
 import { ROOT } from "./lib/paths.mjs";
 import { formatReport } from "./lib/table.mjs";
 
@@ -53,16 +54,7 @@ const result = {
   benchmark: "zoo-usage export (bench/run.mjs)",
   started_at: startedAt.toISOString(),
   finished_at: new Date().toISOString(),
-  machine: {
-    nproc: os.availableParallelism(),
-    cpu: os.cpus()[0]?.model ?? "unknown",
-    memory_total_gib: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
-    node: process.version,
-    platform: `${os.platform()} ${os.release()}`,
-    // Other work on the machine shows here (1-minute load average; 2 means both cores busy).
-    load_average_at_start: startLoad,
-    load_average_at_end: os.loadavg()[0],
-  },
+  machine: machineFacts(startLoad),
   options: {
     sizes: options.sizes,
     latencies_ms: options.latencies,

@@ -121,4 +121,4 @@ SELECT
   CASE WHEN reason = 'reissued' THEN reissue_invoice_id
     WHEN line_invoice_id IS NOT NULL THEN line_invoice_id
     WHEN stripe_invoice_item_id IS NOT NULL THEN due_invoice_id END AS invoice_id
-FROM classed;
+FROM classed

@@ -28,4 +28,4 @@ SELECT
 FROM call_ledger_placement AS p
 JOIN api_calls AS a ON a.id = p.id
 WHERE a.created_day IN (SELECT day FROM class_days)
-GROUP BY ALL;
+GROUP BY ALL

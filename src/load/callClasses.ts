@@ -100,7 +100,7 @@ async function rebuildUsageGrains(connection: DuckDBConnection): Promise<void> {
   const list = columns.join(", ");
   const same = columns.map((column) => `g.${column} IS NOT DISTINCT FROM f.${column}`).join(" AND ");
   await connection.run(
-    `CREATE OR REPLACE TEMP TABLE fresh_grains AS SELECT ${list} FROM (${sqlFile("statements/usage_grains.sql").replace(/;\s*$/, "")})`,
+    `CREATE OR REPLACE TEMP TABLE fresh_grains AS SELECT ${list} FROM (${sqlFile("statements/usage_grains.sql")})`,
   );
   try {
     await connection.run(

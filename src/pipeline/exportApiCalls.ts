@@ -73,7 +73,7 @@ async function runAndSummarize(
   const failed = [...outcomes.values()].filter((outcome) => outcome.status === "failed");
   const fatal = failed.find((outcome) => stopsThePlan(outcome.kind) && outcome.kind !== "interrupted");
   // Stopped: the months marked stale wait for the next run.
-  if (!deps.signal.aborted) await classifyCalls(deps, warn);
+  if (!deps.signal.aborted) await storeClassesOrWarn(deps, warn);
   const sourcesSeconds = lap();
   const futureWarning = context.calls.future.warning();
   if (futureWarning !== undefined) warn(futureWarning);
@@ -225,7 +225,7 @@ async function verifyOut(
  * read them; also after a failure that stopped the plan, for what was committed. Its own failure is
  * a warning: the calls are stored, the months stay marked, and the next run classifies them.
  */
-async function classifyCalls(deps: ExportDeps, warn: (message: string) => void): Promise<void> {
+async function storeClassesOrWarn(deps: ExportDeps, warn: (message: string) => void): Promise<void> {
   try {
     await storeCallClasses(deps.warehouse.connection);
   } catch (error) {

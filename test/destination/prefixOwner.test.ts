@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { type CliResult, runCli, whileRunning } from "../helpers/cli.js";
 import { tempWorkspace } from "../helpers/exportHarness.js";
-import { type S3Request, type S3Server, startS3Server } from "../helpers/s3Server.js";
+import {
+  exportEnv,
+  isPartitionPut,
+  type S3Request,
+  type S3Server,
+  startS3Server,
+} from "../helpers/s3Server.js";
 
 /**
  * --out as the warehouse's own (in-process runs against s3rver behind the recording proxy): a new
@@ -28,9 +34,7 @@ afterAll(async () => {
   await sim.close();
 });
 
-function env(extra: Record<string, string> = {}): Record<string, string> {
-  return { ZOO_API_TOKEN: sim.users[0]?.token ?? "", ZOO_HOST: sim.url, ...s3.env(), ...extra };
-}
+const env = (extra: Record<string, string> = {}) => exportEnv(sim, s3, extra);
 
 const exportTo = (db: string, out: string, ...more: string[]) =>
   runCli(["export", "--db", db, "--out", out, "--no-operations", ...more], { env: env() });
@@ -38,9 +42,6 @@ const exportTo = (db: string, out: string, ...more: string[]) =>
 async function put(key: string, body: string): Promise<void> {
   await s3.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body }));
 }
-
-const isPartitionPut = (request: S3Request) =>
-  request.method === "PUT" && request.path.endsWith("/data.parquet");
 
 function expectForeignRefused(result: CliResult, db: string): void {
   expect(result.code, result.stderr).toBe(2);

@@ -4,7 +4,13 @@ import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { expectBucketEqualsWarehouse } from "../helpers/bucketEqualsWarehouse.js";
 import { runCli, testStop, whileRunning } from "../helpers/cli.js";
 import { queryDb, tempWorkspace } from "../helpers/exportHarness.js";
-import { type S3Request, type S3Server, startS3Server } from "../helpers/s3Server.js";
+import {
+  exportEnv,
+  isPartitionPut,
+  type S3Request,
+  type S3Server,
+  startS3Server,
+} from "../helpers/s3Server.js";
 
 /**
  * What bounds an s3:// --out's requests, in process against s3rver behind the recording proxy: the
@@ -25,16 +31,11 @@ afterAll(async () => {
   await sim.close();
 });
 
-function env(extra: Record<string, string> = {}): Record<string, string> {
-  return { ZOO_API_TOKEN: sim.users[0]?.token ?? "", ZOO_HOST: sim.url, ...s3.env(), ...extra };
-}
+const env = (extra: Record<string, string> = {}) => exportEnv(sim, s3, extra);
 
 function exportArgs(db: string, prefix: string): string[] {
   return ["export", "--db", db, "--out", `s3://${BUCKET}/${prefix}`, "--partition", "day", "--json"];
 }
-
-const isPartitionPut = (request: S3Request) =>
-  request.method === "PUT" && request.path.endsWith("/data.parquet");
 
 async function dirtyPartitions(db: string): Promise<number> {
   const [row] = await queryDb(db, "SELECT count(*)::INTEGER AS n FROM internal.parquet_dirty");

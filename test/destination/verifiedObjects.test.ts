@@ -11,7 +11,13 @@ import {
 } from "../helpers/bucketEqualsWarehouse.js";
 import { runCli } from "../helpers/cli.js";
 import { queryDb, tempWorkspace } from "../helpers/exportHarness.js";
-import { type S3Request, type S3Server, startS3Server } from "../helpers/s3Server.js";
+import {
+  exportEnv,
+  isPartitionPut,
+  type S3Request,
+  type S3Server,
+  startS3Server,
+} from "../helpers/s3Server.js";
 
 /**
  * Objects the store holds whole, or not for long: every PUT and part carries a checksum, a stored
@@ -35,12 +41,7 @@ afterAll(async () => {
   await sim.close();
 });
 
-const env = (extra: Record<string, string> = {}) => ({
-  ZOO_API_TOKEN: token,
-  ZOO_HOST: sim.url,
-  ...s3.env(),
-  ...extra,
-});
+const env = (extra: Record<string, string> = {}) => exportEnv(sim, s3, extra);
 const exportArgs = (db: string, out: string, ...more: string[]) => [
   "export",
   "--db",
@@ -56,8 +57,6 @@ const summaryOf = (stdout: string) =>
     verify?: { objects: number; unreadable: number; repaired: number };
   };
 
-const isPartitionPut = (request: S3Request) =>
-  request.method === "PUT" && request.path.endsWith("/data.parquet");
 const hasChecksum = (request: S3Request) =>
   request.headers["x-amz-sdk-checksum-algorithm"] === "CRC32" &&
   typeof request.headers["x-amz-checksum-crc32"] === "string";

@@ -9,7 +9,7 @@ import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { spawnCli, whileRunning } from "../helpers/cli.js";
 import { queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
 import { microsOf, readDataset } from "../helpers/parquetDataset.js";
-import { type S3Request, type S3Server, startS3Server } from "../helpers/s3Server.js";
+import { exportEnv, isPartitionPut, type S3Server, startS3Server } from "../helpers/s3Server.js";
 
 /**
  * `--out s3://bucket/prefix` against a real S3-compatible server (s3rver on 127.0.0.1, behind a
@@ -24,10 +24,8 @@ const DAY_MS = 86_400_000;
 
 let sim: RunningSimulator;
 let s3: S3Server;
-let token: string;
 beforeAll(async () => {
   sim = await startSimulator({ seed: 30, calls: 2500, days: 20, users: 1 });
-  token = sim.users[0]?.token ?? "";
   s3 = await startS3Server([BUCKET]);
 });
 afterAll(async () => {
@@ -35,9 +33,7 @@ afterAll(async () => {
   await sim.close();
 });
 
-function env(extra: Record<string, string> = {}): Record<string, string> {
-  return { ZOO_API_TOKEN: token, ZOO_HOST: sim.url, ...s3.env(), ...extra };
-}
+const env = (extra: Record<string, string> = {}) => exportEnv(sim, s3, extra);
 
 /**
  * Pages of 500: a nightly run starts at the stored page position before its lookback window, so
@@ -62,9 +58,6 @@ function exportArgs(db: string, prefix: string, ...more: string[]): string[] {
 function summaryOf(stdout: string): Record<string, unknown> & { upload?: Record<string, number> } {
   return JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}");
 }
-
-const isPartitionPut = (request: S3Request) =>
-  request.method === "PUT" && request.path.endsWith("/data.parquet");
 
 /**
  * The bucket's dataset equals the warehouse: the objects downloaded, read by DuckDB (hive

@@ -63,6 +63,22 @@ export interface S3Server {
   close(): Promise<void>;
 }
 
+/** A PUT of a partition's file (`.../data.parquet`), as the proxy sees it. */
+export const isPartitionPut = (request: S3Request): boolean =>
+  request.method === "PUT" && request.path.endsWith("/data.parquet");
+
+/**
+ * The environment an export needs to read the simulator's first user and write to the server: the
+ * token and host, the AWS variables, and `extra` over them.
+ */
+export function exportEnv(
+  sim: { url: string; users: readonly { token: string }[] },
+  s3: S3Server,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return { ZOO_API_TOKEN: sim.users[0]?.token ?? "", ZOO_HOST: sim.url, ...s3.env(), ...extra };
+}
+
 export async function startS3Server(buckets: readonly string[]): Promise<S3Server> {
   const directory = await mkdtemp(path.join(os.tmpdir(), "zoo-usage-s3-"));
   const s3rver = spawn(

@@ -5,7 +5,7 @@ import { sqlFile } from "../../src/load/sqlFiles.js";
 /**
  * The billing classes stored on the calls equal a classification of every call made now from the
  * calls and invoices (sql/statements/classify_calls.sql), and the stored usage grains a grouping
- * made now (sql/statements/usage_grains.sql): what the runs kept up to date, month by month, is
+ * made now (sql/statements/usage_grains.sql): what the runs kept up to date, day by day, is
  * what recomputing it whole gives. `connection` has the warehouse as its default catalog.
  */
 export async function expectStoredClassesFresh(
@@ -15,7 +15,7 @@ export async function expectStoredClassesFresh(
     "CREATE OR REPLACE TEMP TABLE class_days AS SELECT DISTINCT created_day AS day FROM api_calls",
   );
   const differing = await connection.runAndReadAll(
-    `WITH fresh AS (${sqlFile("statements/classify_calls.sql").replace(/;\s*$/, "")})
+    `WITH fresh AS (${sqlFile("statements/classify_calls.sql")})
      SELECT a.id::VARCHAR AS id, a.billing_class, a.billing_reason, a.billing_invoice_id,
        f.billing_class AS fresh_class, f.reason AS fresh_reason, f.invoice_id AS fresh_invoice_id
      FROM api_calls AS a FULL JOIN fresh AS f ON f.id = a.id
@@ -28,7 +28,7 @@ export async function expectStoredClassesFresh(
   const columns = (await connection.runAndReadAll("SELECT * FROM usage_grains LIMIT 0"))
     .columnNames()
     .join(", ");
-  const fresh = `SELECT ${columns} FROM (${sqlFile("statements/usage_grains.sql").replace(/;\s*$/, "")})`;
+  const fresh = `SELECT ${columns} FROM (${sqlFile("statements/usage_grains.sql")})`;
   const stored = `SELECT ${columns} FROM usage_grains`;
   const grains = await connection.runAndReadAll(
     `SELECT 'stored only' AS side, * FROM (${stored} EXCEPT ALL ${fresh})

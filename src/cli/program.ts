@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import { DEMO_DEFAULTS, OPERATION_GET_DEFAULTS } from "../config/commandDefaults.js";
+import { DEMO_DEFAULTS, DEMO_EXPORT_DEFAULTS, OPERATION_GET_DEFAULTS } from "../config/commandDefaults.js";
 import { DEFAULT_DB } from "../config/databaseSetting.js";
 import { DEFAULT_TOP } from "../config/reportConfig.js";
 import type { ExitCodeValue } from "../errors.js";
@@ -46,7 +46,7 @@ export function buildProgram(io: CliIo, done: Done): Command {
     });
   addReportCommand(program, io, done);
   addCheckCommand(program, io, done);
-  addExportOptions(program.command("demo"), false)
+  addExportOptions(program.command("demo"), false, DEMO_EXPORT_DEFAULTS)
     .description(
       "run the export against the built-in simulator (no account, no network): what `npm start` does",
     )

@@ -37,9 +37,7 @@ export function runwayText(credits: CreditFigures): string {
  */
 export function creditLines(credits: CreditFigures): string[] {
   const burn =
-    credits.burn_usd_per_day === null
-      ? "burn unknown"
-      : `burn ${cents(credits.burn_usd_per_day)} USD/day`;
+    credits.burn_usd_per_day === null ? "burn unknown" : `burn ${cents(credits.burn_usd_per_day)} USD/day`;
   const refresh =
     credits.monthly_refresh_at === null
       ? []

@@ -1,7 +1,7 @@
+import { cents } from "./cents.js";
 import { card } from "./htmlParts.js";
 import type { ForecastFigures } from "./readForecastFigures.js";
 import type { Series } from "./svgCharts.js";
-import { cents } from "./cents.js";
 import { centsHeadline, chartValue } from "./usd.js";
 
 /** The forecast's colour on the daily chart: apart from the spend's blue. */

@@ -19,8 +19,18 @@ test("the build's swap keeps the live folder and its kept folders, replaces file
   try {
     const live = path.join(dir, "dist");
     const built = path.join(dir, "dist.building");
-    await writeTree(live, { "bin/cli.js": "old", "load/gone.js": "old", "stale/x.js": "old", "top.txt": "old" });
-    await writeTree(built, { "bin/cli.js": "new", "load/kept.js": "new", "fresh/y.js": "new", "top.txt": "new" });
+    await writeTree(live, {
+      "bin/cli.js": "old",
+      "load/gone.js": "old",
+      "stale/x.js": "old",
+      "top.txt": "old",
+    });
+    await writeTree(built, {
+      "bin/cli.js": "new",
+      "load/kept.js": "new",
+      "fresh/y.js": "new",
+      "top.txt": "new",
+    });
     const before = { live: (await stat(live)).ino, bin: (await stat(path.join(live, "bin"))).ino };
     swapIn(built, live);
     // The same folders (a process holding dist/ or dist/bin/ still finds them), the new files.

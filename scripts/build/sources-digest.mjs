@@ -6,7 +6,14 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
-const INPUTS = ["src", "sql", "scripts/build", "scripts/warehouse-template.mjs", "tsconfig.json", "package-lock.json"];
+const INPUTS = [
+  "src",
+  "sql",
+  "scripts/build",
+  "scripts/warehouse-template.mjs",
+  "tsconfig.json",
+  "package-lock.json",
+];
 
 /** sha256 over each input file's path and content, in a fixed order. */
 export function sourcesDigest(root) {

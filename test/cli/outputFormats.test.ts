@@ -151,7 +151,7 @@ describe("export, report and operation get print times, money and keys alike", (
 describe("--print-config prints snake_case keys and the same redaction, in every command that has it", () => {
   /** The commands `--help` lists under "Commands:", its own `help` aside. */
   function commandsIn(help: string): string[] {
-    const listed = help.split(/^Commands:\n/m)[1] ?? "";
+    const listed = help.split(/^Commands:\n/m)[1]?.split(/\n\n/)[0] ?? "";
     return [...listed.matchAll(/^ {2}(\S+)/gm)]
       .map((match) => match[1] ?? "")
       .filter((name) => name !== "help");

@@ -201,6 +201,9 @@ describe("zoo-usage report", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`No zoo-usage database at ${missing}`);
     expect(result.stderr).toContain("zoo-usage export");
+    // What works from a clone and from an install alike: the demo command, not `npm start`.
+    expect(result.stderr).toContain("`zoo-usage demo` and pass --db zoo-usage-demo/zoo_usage.duckdb");
+    expect(result.stderr).not.toContain("npm start");
     expect(result.stderr).toContain("code: config.invalid");
     await expect(stat(missing)).rejects.toThrow();
     // $ZOO_USAGE_DB is the default, as for export.

@@ -27,6 +27,7 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 export type ErrorCode =
   | "config.invalid"
   | "config.missing_token"
+  | "config.blank_token"
   | "config.insecure_transport"
   | "api.unauthorized"
   | "api.forbidden"

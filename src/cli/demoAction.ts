@@ -3,31 +3,22 @@ import { ExitCode, type ExitCodeValue } from "../errors.js";
 import { createLogger } from "../log/logger.js";
 import { wrapLine } from "../log/terminalText.js";
 import { startSimulator } from "../sim/index.js";
+import { DEMO_EXPORTING_USER, demoSimulatorOptions } from "./demoAccount.js";
 import { type ExportOutput, prepareRun } from "./exportPreparation.js";
 import { exportAndSummarise } from "./exportRun.js";
 import { type CliIo, stderrLine } from "./io.js";
 import { RunLine } from "./runLine.js";
 
 /**
- * `npm start`: the export on the built-in demo. A seeded simulator runs in-process (about 50k calls
- * over 90 days, no account, no network) and the export writes ./zoo-usage/ as a real run would.
- * Running it again shows an incremental run with nothing new.
+ * `npm start`: the export on the built-in demo. A seeded simulator runs in-process (its own account,
+ * demoAccount.ts: no account, no network) and the export writes ./zoo-usage-demo/ as a real run
+ * would. Running it again shows an incremental run with nothing new.
  */
 export async function demoAction(flags: DemoFlags & ExportOutput, io: CliIo): Promise<ExitCodeValue> {
   const config = demoCommandConfig({ flags, env: io.env });
-  const simulator = await startSimulator({
-    seed: 1,
-    calls: config.calls,
-    days: 90,
-    // One user, so the export holds the whole demo history.
-    users: 1,
-    // The history ends at the start of today (UTC): near the export's clock, so the operations
-    // window covers its last days as it would a real account's, and the same all day, so a second
-    // demo run finds nothing new, as the quick start says.
-    now: startOfUtcDay(io.now()),
-  });
+  const simulator = await startSimulator(demoSimulatorOptions(startOfUtcDay(io.now()), config.calls));
   try {
-    const user = simulator.users[0];
+    const user = simulator.users[DEMO_EXPORTING_USER];
     if (user === undefined) return ExitCode.internal;
     // With --json, stdout holds the run's one line only.
     const say = flags.json
@@ -36,7 +27,9 @@ export async function demoAction(flags: DemoFlags & ExportOutput, io: CliIo): Pr
             text,
           )
       : (text: string) => io.stdout(wrapLine(text, "  ").join("\n"));
-    say(`demo: simulated Zoo API at ${simulator.url}, exporting the calls of user ${user.id}`);
+    const whose =
+      config.export.scope === "org" ? `org ${user.orgId}, as its admin ${user.id}` : `user ${user.id}`;
+    say(`demo: simulated Zoo API at ${simulator.url}, exporting the calls of ${whose}`);
     // The simulator's own credential, handed over in-process.
     const api = demoApiConfig({ url: simulator.url, token: user.token, debug: config.debug });
     const demoConfig = { api, export: config.export };

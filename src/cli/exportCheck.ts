@@ -38,3 +38,33 @@ export async function checkAfterExport(
   const checked = await runCheck(check, { stdout: io.stdout, logger, now: io.now });
   return exitCode === ExitCode.ok ? checked : exitCode;
 }
+
+/**
+ * With --json, the run's line carries the process's exit code, the check's included (1 for an
+ * alert): the check runs first with its lines held, then the run's line is printed with the code
+ * the process exits with, then the check's lines, in the order --json has always printed them.
+ */
+export async function checkWithRunLine(
+  check: CheckConfig | null,
+  exitCode: ExitCodeValue,
+  io: CliIo,
+  logger: Logger,
+  printRunLine: (exitCode: ExitCodeValue) => void,
+): Promise<ExitCodeValue> {
+  const held: string[] = [];
+  const flush = () => {
+    for (const text of held) io.stdout(text);
+  };
+  let code: ExitCodeValue;
+  try {
+    code = await checkAfterExport(check, exitCode, { ...io, stdout: (text) => held.push(text) }, logger);
+  } catch (error) {
+    // The run's line as the run ended; the failure's own line follows it (exportRun.ts).
+    printRunLine(exitCode);
+    flush();
+    throw error;
+  }
+  printRunLine(code);
+  flush();
+  return code;
+}

@@ -7,7 +7,8 @@ import { ExitCode } from "../errors.js";
 /** What each exit code means to a caller of export (the codes themselves come from ExitCode). */
 const EXIT_MEANINGS: ReadonlyArray<readonly [number, string]> = [
   [ExitCode.ok, "completed"],
-  [ExitCode.internal, "unexpected failure (a bug: re-run with --debug and report it)"],
+  [ExitCode.alert, "--check reported an alert (the run completed; its JSON line says so)"],
+  [ExitCode.internal, "else: unexpected failure (a bug: re-run with --debug and report it)"],
   [ExitCode.usage, "bad arguments, configuration or environment (missing token, bad path)"],
   [ExitCode.api, "the API refused or failed (bad token, retries spent, host unreachable)"],
   [ExitCode.partial, "partial: records rejected (see the rejects table) or the run stopped early"],

@@ -10,7 +10,7 @@ import { createLogger } from "../log/logger.js";
 import { printableLines } from "../log/printable.js";
 import { createProgress, type Progress } from "../log/progress.js";
 import type { RunSummary } from "../sources/runSummary.js";
-import { checkAfterExport } from "./exportCheck.js";
+import { checkAfterExport, checkWithRunLine } from "./exportCheck.js";
 import type { ExportOutput, PreparedRun } from "./exportPreparation.js";
 import { type CliIo, stderrLine } from "./io.js";
 import type { RunLine } from "./runLine.js";
@@ -86,15 +86,14 @@ export async function exportAndSummarise(
     });
     summary.peak_rss_mb = peakRssMb();
     if (output.json) {
-      runLine.summary(summary, exitCode);
-    } else {
-      stdout(describeRun(summary, config.export));
-      // A run that read nothing and did not complete has no spend to show: a 0 USD line would read
-      // like data. What earlier runs stored is still one `zoo-usage report` away.
-      const readSomething = summary.pages > 0 || (summary.operations?.fetched ?? 0) > 0;
-      if (output.summary !== false && (readSomething || summary.status === "completed")) {
-        stdout(printableLines(describeCostSummary(await costSummaryOf(config.export))));
-      }
+      return await checkWithRunLine(check, exitCode, io, logger, (code) => runLine.summary(summary, code));
+    }
+    stdout(describeRun(summary, config.export));
+    // A run that read nothing and did not complete has no spend to show: a 0 USD line would read
+    // like data. What earlier runs stored is still one `zoo-usage report` away.
+    const readSomething = summary.pages > 0 || (summary.operations?.fetched ?? 0) > 0;
+    if (output.summary !== false && (readSomething || summary.status === "completed")) {
+      stdout(printableLines(describeCostSummary(await costSummaryOf(config.export))));
     }
     return await checkAfterExport(check, exitCode, io, logger);
   } catch (error) {

@@ -30,10 +30,15 @@ export function addApiOptions(command: Command): Command {
 
 /**
  * The flags of export, and of the demo, which runs an export; the demo reads no variable
- * (`readsEnv` false), so its help names none.
+ * (`readsEnv` false), so its help names none, and has defaults of its own (`defaults`, by config
+ * field).
  */
-export function addExportOptions(command: Command, readsEnv = true): Command {
-  return addFlagOptions(command, EXPORT_FLAGS, readsEnv)
+export function addExportOptions(
+  command: Command,
+  readsEnv = true,
+  defaults: Readonly<Record<string, string>> = {},
+): Command {
+  return addFlagOptions(command, EXPORT_FLAGS, readsEnv, defaults)
     .option("--json", "print the run summary as one line of JSON on stdout, whatever the outcome")
     .addOption(logFormatOption())
     .option("--no-summary", "do not print the spend summary after the run");
@@ -54,9 +59,10 @@ export function addFlagOptions(
   command: Command,
   definitions: readonly FlagDefinition[],
   readsEnv: boolean,
+  defaults: Readonly<Record<string, string>> = {},
 ): Command {
   for (const definition of definitions) {
-    const option = new Option(definition.flag, flagHelp(definition, readsEnv));
+    const option = new Option(definition.flag, flagHelp(definition, readsEnv, defaults[definition.field]));
     if (definition.choices !== undefined) option.choices(definition.choices);
     if (definition.parse !== undefined) option.argParser(PARSERS[definition.parse]);
     command.addOption(option);
@@ -68,10 +74,10 @@ export function addFlagOptions(
 }
 
 /** A flag's help: a value flag's ends in its default, after the variable read before it. */
-function flagHelp(definition: FlagDefinition, readsEnv: boolean): string {
+function flagHelp(definition: FlagDefinition, readsEnv: boolean, ownDefault?: string): string {
   if (!takesValue(definition)) return definition.help;
   const { variable } = definition;
-  const value = String(definition.default);
+  const value = ownDefault ?? String(definition.default);
   return withDefault(
     definition.help,
     variable !== undefined && readsEnv ? `$${variable}, else ${value}` : value,

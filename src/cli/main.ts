@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { ExitCode, type ExitCodeValue, ZooUsageError } from "../errors.js";
 import { formatLogLine, type LogFormat } from "../log/logger.js";
+import { commandNamed, commandPath, flagErrorHint, helpHolds, withTokenNote } from "./flagError.js";
 import type { CliIo, MainIo } from "./io.js";
 import { reportError } from "./reportError.js";
 import { RunLine } from "./runLine.js";
@@ -50,7 +51,7 @@ export async function main(argv: string[], io: MainIo): Promise<ExitCodeValue> {
       .showHelpAfterError(`hint: run \`${commandPath(command)} --help\` for ${helpHolds(command)}`)
       .configureOutput({
         writeOut: io.writeOut,
-        outputError: (text, write) => write(`${oneLine(text.trimEnd())}\n`),
+        outputError: (text, write) => write(`${withTokenNote(oneLine(text.trimEnd()))}\n`),
         writeErr: (text) => {
           if (logFormat === "text") writeErr(text);
           else if (text.trim() !== "")
@@ -79,8 +80,9 @@ export async function main(argv: string[], io: MainIo): Promise<ExitCodeValue> {
       return ExitCode.ok;
     if (typeof code === "string" && code.startsWith("commander.")) {
       // A run refused for its flags is still a run that failed: with --json, stdout says so.
-      const message = oneLine((error as Error).message.replace(/^error: /, ""));
-      runLine?.failure(new ZooUsageError({ code: "config.invalid", message }), {});
+      const message = withTokenNote(oneLine((error as Error).message.replace(/^error: /, "")));
+      const hint = flagErrorHint(message, commandNamed(program, argv));
+      runLine?.failure(new ZooUsageError({ code: "config.invalid", message, hint }), {});
       return ExitCode.usage;
     }
     // Whatever ended the run before its action printed a line (a refused base URL, say) prints it
@@ -108,20 +110,6 @@ function helpAskedFor(argv: string[]): string | undefined {
 /** Commander's suggestion, on a line of its own after the error, as part of the error's line. */
 function oneLine(message: string): string {
   return message.replace(/\n\(Did you mean (.*)\)$/s, " (did you mean $1)");
-}
-
-/** What a command's help lists that a usage error may have got wrong. */
-function helpHolds(command: Command): string {
-  return command.commands.length > 0 ? "the commands" : "the flags";
-}
-
-/** `zoo-usage export`, `zoo-usage operation get`: how the help of a command is asked for. */
-function commandPath(command: Command): string {
-  const names: string[] = [];
-  for (let current: Command | null = command; current !== null; current = current.parent) {
-    names.unshift(current.name());
-  }
-  return names.join(" ");
 }
 
 /** `export` and `demo`: the commands that write the warehouse. */

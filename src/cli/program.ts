@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import { DEMO_DEFAULTS, OPERATION_GET_DEFAULTS } from "../config/commandDefaults.js";
+import { DEMO_DEFAULTS, DEMO_EXPORT_DEFAULTS, OPERATION_GET_DEFAULTS } from "../config/commandDefaults.js";
 import { DEFAULT_DB } from "../config/databaseSetting.js";
 import { DEFAULT_TOP } from "../config/reportConfig.js";
 import type { ExitCodeValue } from "../errors.js";
@@ -16,6 +16,7 @@ import {
   positiveInteger,
   probability,
 } from "./parseNumber.js";
+import { TOP_LEVEL_HELP } from "./topLevelHelp.js";
 import { packageVersion } from "./version.js";
 
 /** Receives the exit code an action ended with. */
@@ -33,8 +34,6 @@ export function buildProgram(io: CliIo, done: Done): Command {
     .description("Export Zoo API (api.zoo.dev) usage and billing data to DuckDB and Parquet.")
     .version(packageVersion(), "-V, --version", "print the version")
     .exitOverride();
-  addOperationCommand(program, io, done);
-  addSimCommand(program, io, done);
   addApiOptions(addExportOptions(program.command("export")))
     .description(
       "export your API calls (with their async operations, the invoices and the credits balance) into DuckDB and Parquet: incremental, crash-safe, exact to the micro-dollar",
@@ -46,7 +45,14 @@ export function buildProgram(io: CliIo, done: Done): Command {
     });
   addReportCommand(program, io, done);
   addCheckCommand(program, io, done);
-  addExportOptions(program.command("demo"), false)
+  addDemoCommand(program, io, done);
+  addOperationCommand(program, io, done);
+  addSimCommand(program, io, done);
+  return program.addHelpText("after", TOP_LEVEL_HELP);
+}
+
+function addDemoCommand(program: Command, io: CliIo, done: Done): void {
+  addExportOptions(program.command("demo"), false, DEMO_EXPORT_DEFAULTS)
     .description(
       "run the export against the built-in simulator (no account, no network): what `npm start` does",
     )
@@ -60,7 +66,6 @@ export function buildProgram(io: CliIo, done: Done): Command {
       const { demoAction } = await import("./demoAction.js");
       done(await demoAction(flags, io));
     });
-  return program;
 }
 
 function addOperationCommand(program: Command, io: CliIo, done: Done): void {

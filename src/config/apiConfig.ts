@@ -38,7 +38,11 @@ export type ApiConfig = z.infer<typeof ApiConfigSchema>;
  */
 export function loadApiConfig(input: { flags: ApiFlags; env: Env }): ApiConfig {
   const { flags, env } = input;
-  const tokenSource = TOKEN_ENV_VARS.find((name) => envValue(env, name) !== undefined);
+  // Without a token, the first variable that is set but blank is its source: clientSettings then
+  // says it is blank rather than not set.
+  const tokenSource =
+    TOKEN_ENV_VARS.find((name) => envValue(env, name) !== undefined) ??
+    TOKEN_ENV_VARS.find((name) => env[name] !== undefined);
   const token = tokenSource === undefined ? undefined : envValue(env, tokenSource)?.trim();
   if (tokenSource !== undefined && token !== undefined) assertHeaderSafeToken(token, tokenSource);
   const { candidate, names } = configFromFlags<ApiConfig>(API_FLAGS, flags, env);
@@ -82,6 +86,13 @@ function assertHeaderSafeToken(token: string, source: string): void {
  * variables to set when there is none.
  */
 export function clientSettings(config: ApiConfig): ClientSettings {
+  if (config.token === undefined && config.tokenSource !== undefined) {
+    throw new ZooUsageError({
+      code: "config.blank_token",
+      message: `${config.tokenSource} is set but blank: it holds no token`,
+      hint: `Set ${config.tokenSource} to the token itself (a secret that expanded to nothing, or only spaces, leaves it blank).`,
+    });
+  }
   if (config.token === undefined) {
     throw new ZooUsageError({
       code: "config.missing_token",

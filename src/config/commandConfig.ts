@@ -37,16 +37,22 @@ export interface DemoCommandConfig {
 }
 
 /**
- * The demo reads no variable: it exports a simulated history into ./zoo-usage/ (or --db, --out),
- * so a ZOO_USAGE_DB or ZOO_USAGE_SECRET_KEY set for real exports never receives simulated data.
- * Its API settings come from the simulator once it runs (demoApiConfig).
+ * The demo reads no variable: it exports a simulated history into ./zoo-usage-demo/ (or --db,
+ * --out), so a ZOO_USAGE_DB or ZOO_USAGE_SECRET_KEY set for real exports never receives simulated
+ * data. Its API settings come from the simulator once it runs (demoApiConfig).
  */
 export function demoCommandConfig(input: { flags: DemoFlags; env: Env }): DemoCommandConfig {
+  const flags: DemoFlags = {
+    ...input.flags,
+    db: input.flags.db ?? DEMO_DEFAULTS.db,
+    out: input.flags.out ?? DEMO_DEFAULTS.out,
+    scope: input.flags.scope ?? DEMO_DEFAULTS.scope,
+  };
   return {
     // Its hashes are of simulated calls: a demo database whose key file is gone goes on with a new
     // key. A real database at its path is still refused, by its owner check, before that key is
     // recorded (warehouseKey.ts).
-    export: { ...loadExportConfig({ flags: input.flags, env: {} }), newSecretKey: true },
+    export: { ...loadExportConfig({ flags, env: {} }), newSecretKey: true },
     calls: input.flags.calls ?? DEMO_DEFAULTS.calls,
     debug: input.flags.debug ?? false,
   };

@@ -13,7 +13,8 @@ export async function existingDatabase(configured: string): Promise<string> {
     throw new ZooUsageError({
       code: "config.invalid",
       message: `No zoo-usage database at ${dbPath}`,
-      hint: "Run `zoo-usage export` first (or `npm start` for the demo), or point --db or $ZOO_USAGE_DB at the database.",
+      // Commands that work from a clone and from an install alike (`npm start` needs a clone).
+      hint: "Run `zoo-usage export` first, or `zoo-usage demo` and pass --db zoo-usage-demo/zoo_usage.duckdb, or point --db or $ZOO_USAGE_DB at the database.",
     });
   }
   return dbPath;

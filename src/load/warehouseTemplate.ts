@@ -6,13 +6,16 @@ import { removeOrphanedTemporaries } from "./orphanedTemporaries.js";
 
 /**
  * The empty warehouse the build makes (scripts/warehouse-template.mjs): this version's schema
- * applied and recorded (schemaState.ts), no warehouse id. dist/ sits two levels above both src/load
- * and dist/load. Not shipped in the package (no database file is): an installed copy makes its first
- * warehouse the long way, once.
+ * applied and recorded (schemaState.ts), no warehouse id. It sits at the root of the tree this module
+ * was built into: dist/, or dist.building/ while the build makes it there, so the build's own open
+ * never copies the template of the build before. Run from src/ (the tests), it is dist/'s. Not
+ * shipped in the package (no database file is): an installed copy makes its first warehouse the long
+ * way, once.
  */
-export const WAREHOUSE_TEMPLATE = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "../../dist/warehouse-template.duckdb",
+const TREE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const WAREHOUSE_TEMPLATE = path.join(
+  path.basename(TREE_ROOT) === "src" ? path.resolve(TREE_ROOT, "../dist") : TREE_ROOT,
+  "warehouse-template.duckdb",
 );
 
 /**

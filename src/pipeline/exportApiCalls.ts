@@ -98,8 +98,11 @@ async function runAndSummarize(
       unreadable: verified.unreadable.length,
       repaired: await repairedCount(deps.warehouse, verified.unreadable),
     };
-  summary.phase_seconds.prepare = prepare;
-  summary.phase_seconds.parquet = parquetSeconds;
+  summary.phase_seconds = toTheMillisecond({
+    ...summary.phase_seconds,
+    prepare,
+    parquet: parquetSeconds,
+  });
   const rejected = [...outcomes.values()].reduce((sum, outcome) => sum + outcome.counts.rejected, 0);
   summary.status = statusOf(failure, deps.signal.aborted, rejected);
   if (failure !== undefined) summary.message = failure instanceof Error ? failure.message : String(failure);
@@ -127,6 +130,21 @@ function summaryOf(
   // What the sources did not account for goes to the scan.
   phases.scan += Math.max(0, run.seconds - phases.scan - phases.account - phases.operations);
   return summary;
+}
+
+/**
+ * Each phase's seconds rounded to the millisecond, the clock's own resolution: the phases are sums
+ * of measured times, whose binary floats would otherwise print as 10.574000000000002.
+ */
+export function toTheMillisecond(phases: RunSummary["phase_seconds"]): RunSummary["phase_seconds"] {
+  const round = (seconds: number) => Math.round(seconds * 1000) / 1000;
+  return {
+    prepare: round(phases.prepare),
+    scan: round(phases.scan),
+    account: round(phases.account),
+    operations: round(phases.operations),
+    parquet: round(phases.parquet),
+  };
 }
 
 /** Seconds since the previous call: each phase is measured from where the one before it ended. */

@@ -1,3 +1,4 @@
+import { cents } from "./cents.js";
 import type { CreditFigures } from "./readBalanceFigures.js";
 import { groupDigits } from "./usd.js";
 
@@ -36,9 +37,7 @@ export function runwayText(credits: CreditFigures): string {
  */
 export function creditLines(credits: CreditFigures): string[] {
   const burn =
-    credits.burn_usd_per_day === null
-      ? "burn unknown"
-      : `burn ${groupDigits(credits.burn_usd_per_day)} USD/day`;
+    credits.burn_usd_per_day === null ? "burn unknown" : `burn ${cents(credits.burn_usd_per_day)} USD/day`;
   const refresh =
     credits.monthly_refresh_at === null
       ? []
@@ -46,11 +45,11 @@ export function creditLines(credits: CreditFigures): string[] {
           `          monthly credits refresh ${credits.monthly_refresh_at.slice(0, 10)}` +
             (credits.monthly_allowance_usd === undefined
               ? ""
-              : ` to ${groupDigits(credits.monthly_allowance_usd)} USD`),
+              : ` to ${cents(credits.monthly_allowance_usd)} USD`),
         ];
   return [
-    `credits   ${groupDigits(credits.remaining_usd)} USD left at ${credits.taken_at}`,
-    `          monthly ${groupDigits(credits.monthly_usd)} + stable ${groupDigits(credits.stable_usd)}`,
+    `credits   ${cents(credits.remaining_usd)} USD left at ${credits.taken_at}`,
+    `          monthly ${cents(credits.monthly_usd)} + stable ${cents(credits.stable_usd)}`,
     `          (${groupDigits(credits.monthly_credits)} + ${groupDigits(credits.stable_credits)} credits)`,
     ...refresh,
     `          ${burn}, ${burnSourceShort(credits.burn_source)}`,

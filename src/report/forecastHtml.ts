@@ -1,7 +1,8 @@
+import { cents } from "./cents.js";
 import { card } from "./htmlParts.js";
 import type { ForecastFigures } from "./readForecastFigures.js";
 import type { Series } from "./svgCharts.js";
-import { centsHeadline, chartValue, groupDigits } from "./usd.js";
+import { centsHeadline, chartValue } from "./usd.js";
 
 /** The forecast's colour on the daily chart: apart from the spend's blue. */
 export const FORECAST_COLOR = "#d97706";
@@ -11,7 +12,7 @@ export function forecastCard(forecast: ForecastFigures): string {
   return card(
     `Forecast, ${forecast.month}`,
     centsHeadline(forecast.forecast_usd),
-    `month-end, 95% range ${centsHeadline(forecast.forecast_low_usd)} to ${centsHeadline(forecast.forecast_high_usd)}; ${groupDigits(forecast.month_to_date_usd)} USD in its first ${forecast.days_known} days`,
+    `month-end, 95% range ${centsHeadline(forecast.forecast_low_usd)} to ${centsHeadline(forecast.forecast_high_usd)}; ${cents(forecast.month_to_date_usd)} USD in its first ${forecast.days_known} days`,
     `${forecast.forecast_usd} USD (${forecast.forecast_low_usd} to ${forecast.forecast_high_usd})`,
   );
 }

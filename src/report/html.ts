@@ -109,7 +109,7 @@ function cards(figures: ReportFigures): string {
           card(
             "Own calls",
             groupCount(own.calls),
-            `made by zoo-usage, ${percent(own.calls, totals.calls)} of calls, ${groupDigits(own.cost_usd)} USD`,
+            `made by zoo-usage, ${percent(own.calls, totals.calls)} of calls, ${cents(own.cost_usd)} USD`,
           ),
         ]),
   ].join("")}</div>`;

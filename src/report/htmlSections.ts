@@ -95,7 +95,7 @@ const DEFINITIONS: [string, string][] = [
   ],
   [
     "Money",
-    "Amounts are shown to the cent, rounded half away from zero; a non-zero amount under half a cent shows as <0.01. Hover an amount for its exact value (to the micro-dollar), which --json has too.",
+    "Amounts are shown to the cent, rounded half to even; a non-zero amount under half a cent shows as <0.01. Hover an amount for its exact value (to the micro-dollar), which --json has too.",
   ],
   ["Charts", "Bar heights are drawn from the exact figures; hover a bar to see its exact value."],
 ];

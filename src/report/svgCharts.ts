@@ -45,7 +45,9 @@ const GRID = "#e3e8ef";
 export function columnChart(options: ColumnChartOptions): string {
   const width = options.width ?? 960;
   const height = options.height ?? 250;
-  const margin = { top: 22, right: 12, bottom: 26, left: 58 };
+  // The scale is drawn on both sides: a narrow screen opens the chart's scroll box on its right end
+  // (the newest days, htmlStyle.ts), where the left one is out of view.
+  const margin = { top: 22, right: 46, bottom: 26, left: 58 };
   const plotWidth = width - margin.left - margin.right;
   const plotHeight = height - margin.top - margin.bottom;
   const count = options.columns.length;
@@ -68,7 +70,8 @@ export function columnChart(options: ColumnChartOptions): string {
     const ty = y(tick).toFixed(1);
     parts.push(
       `<line x1="${margin.left}" x2="${width - margin.right}" y1="${ty}" y2="${ty}" stroke="${GRID}"/>`,
-      `<text x="${margin.left - 6}" y="${ty}" dy="0.32em" text-anchor="end" fill="${MUTED}">${esc(tickLabel(tick))}</text>`,
+      `<text class="tick" x="${margin.left - 6}" y="${ty}" dy="0.32em" text-anchor="end" fill="${MUTED}">${esc(tickLabel(tick))}</text>`,
+      `<text class="tick" x="${width - margin.right + 6}" y="${ty}" dy="0.32em" fill="${MUTED}">${esc(tickLabel(tick))}</text>`,
     );
   }
   options.columns.forEach((column, i) => {
@@ -101,7 +104,8 @@ export function columnChart(options: ColumnChartOptions): string {
   });
   parts.push(
     `<line x1="${margin.left}" x2="${width - margin.right}" y1="${y(0).toFixed(1)}" y2="${y(0).toFixed(1)}" stroke="${MUTED}"/>`,
-    `<text x="${margin.left - 6}" y="${margin.top - 12}" text-anchor="end" fill="${MUTED}">${esc(options.unit)}</text>`,
+    `<text class="tick" x="${margin.left - 6}" y="${margin.top - 12}" text-anchor="end" fill="${MUTED}">${esc(options.unit)}</text>`,
+    `<text class="tick" x="${width - margin.right + 6}" y="${margin.top - 12}" fill="${MUTED}">${esc(options.unit)}</text>`,
   );
   return frame(options.title, width, height, parts);
 }

@@ -8,13 +8,14 @@ import {
   wrapLine,
 } from "../log/terminalText.js";
 import { dayRange, isWholeMonth } from "./calendar.js";
+import { cents } from "./cents.js";
 import { creditLines } from "./creditsTerminal.js";
 import type { DayFigure, MonthFigure, ReportFigures } from "./figures.js";
 import { invoiceLines } from "./invoiceTerminal.js";
 import { operationWindowText } from "./operationWindow.js";
 import { sparkline } from "./sparkline.js";
 import { spenderLines } from "./spenderSections.js";
-import { chartValue, groupCount, groupDigits, percent } from "./usd.js";
+import { chartValue, groupCount, percent } from "./usd.js";
 
 /**
  * The report as terminal text: the same figures as `--json`, money exact, days UTC. Every line fits
@@ -86,7 +87,7 @@ function totalLines(figures: ReportFigures): string[] {
   const { totals, pending_billing: pending } = figures;
   const unpriced = totals.calls - totals.priced_calls;
   return [
-    `${label("spend")}${groupDigits(totals.cost_usd)} USD over ${groupCount(totals.calls)} calls` +
+    `${label("spend")}${cents(totals.cost_usd)} USD over ${groupCount(totals.calls)} calls` +
       (unpriced > 0 ? ` (${groupCount(unpriced)} without a price)` : ""),
     `${label("failures")}${groupCount(totals.failed_calls)} calls answered with status >= 400 ` +
       `(${percent(totals.failed_calls, totals.calls)})`,
@@ -94,7 +95,7 @@ function totalLines(figures: ReportFigures): string[] {
     pending.calls === 0
       ? `${label("pending")}none: every call's billing has completed`
       : `${label("pending")}${groupCount(pending.calls)} calls with billing pending, ` +
-        `${groupDigits(pending.cost_usd_so_far)} USD so far ` +
+        `${cents(pending.cost_usd_so_far)} USD so far ` +
         `(their price may still change; oldest ${pending.oldest_created_at})`,
   ];
 }
@@ -105,12 +106,12 @@ function ownCallLines(figures: ReportFigures): string[] {
   if (own === null || own.calls === 0) return [];
   return [
     `${label("own calls")}${groupCount(own.calls)} calls made by zoo-usage itself ` +
-      `(${percent(own.calls, figures.totals.calls)}), ${groupDigits(own.cost_usd)} USD; ` +
-      `spend without them ${groupDigits(own.cost_usd_excluding_own)} USD`,
+      `(${percent(own.calls, figures.totals.calls)}), ${cents(own.cost_usd)} USD; ` +
+      `spend without them ${cents(own.cost_usd_excluding_own)} USD`,
   ];
 }
 
-/** Spend per UTC month of the period, exact, with the days a month covers when cut. */
+/** Spend per UTC month of the period, to the cent, with the days a month covers when cut. */
 function monthLines(figures: ReportFigures): string[] {
   return [
     "spend per UTC month",
@@ -118,7 +119,7 @@ function monthLines(figures: ReportFigures): string[] {
       ["month", "cost USD", "calls", "failed", "pending", ""],
       figures.months.map((month) => [
         month.month,
-        groupDigits(month.cost_usd),
+        cents(month.cost_usd),
         groupCount(month.calls),
         groupCount(month.failed_calls),
         groupCount(month.pending_calls),
@@ -146,10 +147,10 @@ function recentLines(figures: ReportFigures): string[] {
   const first = days[0]?.slice(5) ?? "";
   const last = days[days.length - 1]?.slice(5) ?? "";
   const axis = `  ${first.padEnd(Math.max(first.length + 1, textWidth(line) - last.length))}${last}`;
-  const highest = peak === undefined ? "" : `highest ${groupDigits(peak.cost_usd)} USD on ${peak.day}`;
+  const highest = peak === undefined ? "" : `highest ${cents(peak.cost_usd)} USD on ${peak.day}`;
   const besideAxis = `${axis}   ${highest}`;
   const title = `spend per day, ${recent.first_day} .. ${recent.last_day} (${days.length} UTC days):`;
-  const sum = `${groupDigits(recent.cost_usd)} USD over ${groupCount(recent.calls)} calls`;
+  const sum = `${cents(recent.cost_usd)} USD over ${groupCount(recent.calls)} calls`;
   return [
     ...(textWidth(`${title} ${sum}`) <= TERMINAL_COLUMNS ? [`${title} ${sum}`] : [title, `  ${sum}`]),
     `  ${line}`,
@@ -171,13 +172,13 @@ function maxDay(days: DayFigure[]): DayFigure | undefined {
 function endpointLines(figures: ReportFigures): string[] {
   const { endpoints } = figures;
   const rows = endpoints.top.map((row) => ({
-    cost: groupDigits(row.cost_usd),
+    cost: cents(row.cost_usd),
     calls: groupCount(row.calls),
     name: row.endpoint_template ?? "(no template)",
   }));
   if (endpoints.other !== null) {
     rows.push({
-      cost: groupDigits(endpoints.other.cost_usd),
+      cost: cents(endpoints.other.cost_usd),
       calls: groupCount(endpoints.other.calls),
       name: `(${groupCount(endpoints.other.templates)} other templates)`,
     });
@@ -215,13 +216,13 @@ function operationLines(operations: NonNullable<ReportFigures["operations"]>): s
       : table(
           ["cost USD", "operations", "type", "status"],
           rows.map((row) => [
-            groupDigits(row.cost_usd),
+            cents(row.cost_usd),
             groupCount(row.operations),
             row.operation_type ?? "-",
             row.status ?? "-",
           ]),
         )),
-    `failed operations billed anyway, in the period: ${groupCount(failed.operations)}, ${groupDigits(failed.cost_usd)} USD`,
+    `failed operations billed anyway, in the period: ${groupCount(failed.operations)}, ${cents(failed.cost_usd)} USD`,
   ];
 }
 

@@ -4,8 +4,9 @@
  * sparkline block, never to print it. Amounts are grouped as every command prints them
  * (src/log/usdText.ts).
  */
-import { isDecimal, roundDecimal } from "../log/decimalFormat.js";
+import { isDecimal } from "../log/decimalFormat.js";
 import { groupDigits } from "../log/usdText.js";
+import { roundCents } from "./cents.js";
 
 export { groupDigits };
 
@@ -26,12 +27,12 @@ export function percent(part: number, whole: number): string {
 }
 
 /**
- * An amount rounded to the cent for a headline: "116634.921986" -> "$116,634.92". Rounds half away
- * from zero on the decimal digits (Intl.NumberFormat on the decimal text, no float), so it is the
- * amount a person would write; the exact value stays in the tables' tooltips and --json.
+ * An amount rounded to the cent for a headline: "116634.921986" -> "$116,634.92". Rounds as the
+ * tables do (half to even, cents.ts), so a headline and its table row read alike; the exact value
+ * stays in the tooltips and --json.
  */
 export function centsHeadline(decimal: string): string {
   if (!isDecimal(decimal)) return decimal;
-  const rounded = roundDecimal(decimal, 2);
+  const rounded = roundCents(decimal);
   return rounded.startsWith("-") ? `-$${rounded.slice(1)}` : `$${rounded}`;
 }

@@ -64,7 +64,7 @@ export class Dataset implements CallContext {
     this.#initialNowMs = (options.now ?? new Date(DEFAULT_NOW_ISO)).getTime();
     const calls = options.calls ?? 10_000;
     const userCount = options.users ?? 3;
-    this.#profiles = createUsers(this.seed, userCount, options.firstUserToken, options.firstUserApiTokens);
+    this.#profiles = createUsers(this.seed, userCount, options);
     this.timeline = new Timeline(
       this.seed,
       microsFromDate(this.initialNow),

@@ -72,4 +72,6 @@ export const SALT = {
   lateBillingMonthEnd: 81,
   lateBillingDelay: 82,
   dayRate: 83,
+  demoUserId: 90,
+  demoUserOrg: 92,
 } as const;

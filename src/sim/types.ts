@@ -103,6 +103,12 @@ export interface SimulatorOptions {
   wallClock?: () => Date;
   host?: string;
   port?: number;
+  /**
+   * "sim" (default): the user and org ids every seed of `zoo-usage sim` serves. "demo": ids made
+   * with salts of their own, so the demo's account is one no `sim` seed serves, and an export of a
+   * `sim` account into the demo's database is refused as another account's.
+   */
+  accountIds?: "sim" | "demo";
   firstUserToken?: string;
   /** API tokens of the first user, instead of 1 to 3 (a large account: its calls use them all). */
   firstUserApiTokens?: number;

@@ -2,7 +2,7 @@ import { EMAIL_DOMAINS, FIRST_NAMES } from "./catalog.js";
 import { derivedUuid } from "./identity.js";
 import { hash32, pick, unit } from "./random.js";
 import { SALT } from "./salts.js";
-import type { SimUser } from "./types.js";
+import type { SimUser, SimulatorOptions } from "./types.js";
 
 /** A user plus the per-user pools its calls draw from. */
 export interface UserProfile extends SimUser {
@@ -28,9 +28,11 @@ export interface UserProfile extends SimUser {
 export function createUsers(
   seed: number,
   count: number,
-  firstUserToken?: string,
-  firstUserApiTokens?: number,
+  options: Pick<SimulatorOptions, "firstUserToken" | "firstUserApiTokens" | "accountIds"> = {},
 ): UserProfile[] {
+  const { firstUserToken, firstUserApiTokens, accountIds } = options;
+  const idSalt = accountIds === "demo" ? SALT.demoUserId : SALT.userId;
+  const orgSalt = accountIds === "demo" ? SALT.demoUserOrg : SALT.userOrg;
   if (!Number.isInteger(count) || count < 1) throw new RangeError("the simulator needs users >= 1");
   const users: UserProfile[] = [];
   for (let u = 0; u < count; u++) {
@@ -50,10 +52,10 @@ export function createUsers(
     );
     const ownTokens = u === 1 ? withSharedLastFour(apiTokens) : apiTokens;
     users.push({
-      id: derivedUuid(seed, u, SALT.userId),
+      id: derivedUuid(seed, u, idSalt),
       token: u === 0 && firstUserToken !== undefined ? firstUserToken : derivedUuid(seed, u, SALT.userToken),
       email: `${name}.${suffix}@${domain}`,
-      orgId: hasOrg ? derivedUuid(seed, 1, SALT.userOrg) : null,
+      orgId: hasOrg ? derivedUuid(seed, 1, orgSalt) : null,
       orgRole: hasOrg ? (u === 1 ? "admin" : "member") : null,
       apiTokens: ownTokens,
       callTokens: hasOrg ? [...ownTokens, ...serviceAccountTokens(seed)] : ownTokens,

@@ -148,7 +148,8 @@ describe("export --check", () => {
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line));
-    expect(lines[0]).toMatchObject({ status: "completed" });
+    // The run's line carries the process's exit code: 1, for the check's alert.
+    expect(lines[0]).toMatchObject({ status: "completed", exit_code: 1 });
     expect(lines.slice(1)).toEqual([
       expect.objectContaining({ rule: "invoice-difference", value: "1.230000", threshold: "0.000000" }),
     ]);

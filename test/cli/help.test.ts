@@ -202,3 +202,16 @@ describe("--help shows the defaults the config applies", () => {
     expectLinesWithin(await help([]), 100);
   });
 });
+
+test("the top-level help lists export first, then the others, and points to the demo and the docs", async () => {
+  const text = await help([]);
+  const commands = [...(text.split(/^Commands:\n/m)[1]?.split(/\n\n/)[0] ?? "").matchAll(/^ {2}(\w+)/gm)].map(
+    (match) => match[1],
+  );
+  expect(commands).toEqual(["export", "report", "check", "demo", "operation", "sim", "help"]);
+  const after = text.split(/^Start here:\n/m)[1] ?? "";
+  expect(after).toMatch(/^ {2}zoo-usage demo +an export of a simulated account/m);
+  expect(after).toMatch(/^ {2}zoo-usage export +your account's, with ZOO_API_TOKEN set/m);
+  expect(after).toContain("docs/tutorial.md");
+  expectLinesWithin(text, 80);
+});

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { cents } from "../../src/report/cents.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { runCli } from "../helpers/cli.js";
 import { queryDb, tempWorkspace } from "../helpers/exportHarness.js";
@@ -111,7 +112,7 @@ describe("export, report and operation get print times, money and keys alike", (
     expect(times.filter((time) => !ISO_UTC.test(time))).toEqual([]);
   });
 
-  test("the same amount and instant print identically after an export and in the report", async () => {
+  test("the same instant prints identically after an export and in the report, the same amount in each one's format", async () => {
     const { db, out } = await workspace;
     const exported = await runCli(["export", "--base-url", sim.url, "--db", db, "--out", out], {
       env,
@@ -129,26 +130,28 @@ describe("export, report and operation get print times, money and keys alike", (
       db,
       "SELECT sum(price_usd)::VARCHAR AS cost, count(*)::INTEGER AS calls FROM api_calls",
     );
-    // All 6 decimal places, thousands grouped: the same text in both commands.
+    // The export's summary: all 6 decimal places, thousands grouped. The report's human text: the
+    // same amount to the cent, as all its amounts (exact in its --json).
     const cost = grouped(String(truth?.cost));
     expect(cost).toMatch(/^\d{1,3}(,\d{3})*\.\d{6}$/);
     expect(Number(truth?.calls)).toBeGreaterThan(1000);
-    const spend = `${cost} USD over ${grouped(String(truth?.calls))} calls`;
-    expect(exported.stdout).toContain(`spend: ${spend}`);
-    expect(report.stdout).toMatch(new RegExp(`^spend\\s+${spend.replace(/[.]/g, "\\.")}`, "m"));
+    const calls = `USD over ${grouped(String(truth?.calls))} calls`;
+    expect(exported.stdout).toContain(`spend: ${cost} ${calls}`);
+    const reported = `${cents(String(truth?.cost))} ${calls}`;
+    expect(report.stdout).toMatch(new RegExp(`^spend\\s+${reported.replace(/[.]/g, "\\.")}`, "m"));
 
-    // The most expensive endpoint's amount, as both print it.
+    // The most expensive endpoint's amount, as each prints it.
     const [top] = await queryDb(db, "SELECT cost_usd::VARCHAR AS cost FROM cost_per_endpoint LIMIT 1");
-    const topCost = grouped(String(top?.cost));
-    expect(exported.stdout).toContain(`${topCost} USD`);
-    expect(report.stdout).toMatch(new RegExp(`^\\s*${topCost.replace(/[.]/g, "\\.")}\\s`, "m"));
+    expect(exported.stdout).toContain(`${grouped(String(top?.cost))} USD`);
+    const topCents = cents(String(top?.cost));
+    expect(report.stdout).toMatch(new RegExp(`^\\s*${topCents.replace(/[.]/g, "\\.")}\\s`, "m"));
   });
 });
 
 describe("--print-config prints snake_case keys and the same redaction, in every command that has it", () => {
   /** The commands `--help` lists under "Commands:", its own `help` aside. */
   function commandsIn(help: string): string[] {
-    const listed = help.split(/^Commands:\n/m)[1] ?? "";
+    const listed = help.split(/^Commands:\n/m)[1]?.split(/\n\n/)[0] ?? "";
     return [...listed.matchAll(/^ {2}(\S+)/gm)]
       .map((match) => match[1] ?? "")
       .filter((name) => name !== "help");

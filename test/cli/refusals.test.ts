@@ -47,6 +47,9 @@ interface Refusal {
   code: string;
   /** A commander error: the error line and the hint line only. */
   usage?: boolean;
+  /** The error line's words, and the JSON line's hint, when they say more than the help's line. */
+  says?: RegExp;
+  hint?: RegExp;
 }
 
 const atRoot = ["--db", `${ROOT_DIR}/dir/x.duckdb`, "--out", `${ROOT_DIR}/pq`];
@@ -138,6 +141,24 @@ const REFUSALS: Refusal[] = [
     code: "output.unwritable",
   },
   {
+    name: "the token as a flag: the variable it is read from is named",
+    args: () => ["export", "--token", "abc"],
+    exitCode: 2,
+    code: "config.invalid",
+    usage: true,
+    says: /^error: unknown option '--token' \(the API token is read from ZOO_API_TOKEN in the environment/,
+    hint: /^Export ZOO_API_TOKEN=<your token>/,
+  },
+  {
+    name: "a blank ZOO_API_TOKEN, said blank rather than not set",
+    args: () => ["export"],
+    env: { ZOO_API_TOKEN: " ", ZOO_HOST: NOWHERE },
+    exitCode: 2,
+    code: "config.blank_token",
+    says: /^error: ZOO_API_TOKEN is set but blank/,
+    hint: /^Set ZOO_API_TOKEN to the token itself/,
+  },
+  {
     name: "an unwritable --db directory, with a new --out",
     args: (dir) => ["export", "--db", `${dir}/a-file/x.duckdb`, "--out", `${ROOT_DIR}/pq`],
     env: { ZOO_API_TOKEN: TOKEN, ZOO_HOST: NOWHERE },
@@ -169,7 +190,11 @@ describe("a refused run prints one JSON line, a short error, and creates nothing
     expect(result.stdout.endsWith("\n"), result.stdout).toBe(true);
     const lines = result.stdout.slice(0, -1).split("\n");
     expect(lines, result.stdout).toHaveLength(1);
-    const line = JSON.parse(lines[0] ?? "") as { status: string; exit_code: number; error: { code: string } };
+    const line = JSON.parse(lines[0] ?? "") as {
+      status: string;
+      exit_code: number;
+      error: { code: string; hint?: string };
+    };
     expect(line).toMatchObject({
       status: "failed",
       exit_code: refusal.exitCode,
@@ -179,12 +204,16 @@ describe("a refused run prints one JSON line, a short error, and creates nothing
     // stderr: the error, never the help.
     expect(result.stderr).toMatch(/^error: /);
     expect(result.stderr).not.toMatch(/Usage:|Options:/);
+    if (refusal.says !== undefined) expect(result.stderr).toMatch(refusal.says);
+    // The JSON line has its hint, as the error on stderr has (a flag error's: the help's line).
+    if (refusal.hint !== undefined) expect(line.error.hint).toMatch(refusal.hint);
     if (refusal.usage) {
       const stderrLines = result.stderr.trimEnd().split("\n");
       expect(stderrLines.length, result.stderr).toBeLessThanOrEqual(2);
       expect(stderrLines[1]).toMatch(
         /^hint: run `zoo-usage( export| demo)? --help` for the (flags|commands)$/,
       );
+      if (refusal.hint === undefined) expect(`hint: ${line.error.hint}`).toBe(stderrLines[1]);
     }
     // Nothing created: not the default ./zoo-usage, not a directory of --db or --out.
     expect(await listing()).toEqual(before);

@@ -38,6 +38,19 @@ describe("loadApiConfig", () => {
     expect(config.tokenSource).toBe(source);
   });
 
+  test.each([
+    [{ ZOO_API_TOKEN: " " }, "config.blank_token", /^ZOO_API_TOKEN is set but blank/],
+    [{ ZOO_API_TOKEN: "" }, "config.blank_token", /^ZOO_API_TOKEN is set but blank/],
+    [{ ZOO_API_TOKEN: "\t", KITTYCAD_TOKEN: " " }, "config.blank_token", /^ZOO_API_TOKEN is set but blank/],
+    [{ KITTYCAD_TOKEN: "  " }, "config.blank_token", /^KITTYCAD_TOKEN is set but blank/],
+    [{}, "config.missing_token", /^No API token: none of ZOO_API_TOKEN/],
+  ])("no token from %j: blank is said apart from not set", (env, code, message) => {
+    const config = loadApiConfig({ flags: {}, env });
+    expect(config.token).toBeUndefined();
+    expect(codeOf(() => clientSettings(config))).toBe(code);
+    expect(() => clientSettings(config)).toThrow(message);
+  });
+
   test("a missing token is a config error naming the variables", () => {
     const config = loadApiConfig({ flags: {}, env: {} });
     expect(codeOf(() => clientSettings(config))).toBe("config.missing_token");

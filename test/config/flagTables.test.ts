@@ -4,6 +4,7 @@ import { nonNegativeInteger, nonNegativeNumber, positiveInteger } from "../../sr
 import { buildProgram } from "../../src/cli/program.js";
 import { loadApiConfig } from "../../src/config/apiConfig.js";
 import { API_FLAGS } from "../../src/config/apiFlags.js";
+import { DEMO_EXPORT_DEFAULTS } from "../../src/config/commandDefaults.js";
 import { type ExportFlags, loadExportConfig } from "../../src/config/exportConfig.js";
 import { EXPORT_FLAGS } from "../../src/config/exportFlags.js";
 import {
@@ -200,13 +201,18 @@ function optionsOf(command: Command) {
 }
 
 /** The options a table's flags should give, built here from the definitions alone. */
-function expectedOptions(definitions: readonly FlagDefinition[], readsEnv: boolean) {
+function expectedOptions(
+  definitions: readonly FlagDefinition[],
+  readsEnv: boolean,
+  ownDefaults: Readonly<Record<string, string>> = {},
+) {
   return definitions.flatMap((definition) => {
     const variable = definition.variable !== undefined && readsEnv ? `$${definition.variable}, else ` : "";
+    const value = ownDefaults[definition.field] ?? definition.default;
     const option = {
       flags: definition.flag,
       description: takesValue(definition)
-        ? `${definition.help} (default: ${variable}${definition.default})`
+        ? `${definition.help} (default: ${variable}${value})`
         : definition.help,
       choices: definition.choices === undefined ? undefined : [...definition.choices],
       attribute: attributeName(definition.flag),
@@ -261,9 +267,10 @@ describe("commander's options are the tables'", () => {
     expect(rest.slice(3).filter((option) => option.flags !== "--print-config")).toEqual(api.options);
   });
 
-  test("demo: EXPORT_FLAGS with no variable in their help (the demo reads none)", () => {
+  test("demo: EXPORT_FLAGS with no variable in their help (the demo reads none), and its own folder", () => {
     const options = optionsOf(commandNamed(program, ["demo"]));
-    const table = expectedOptions(EXPORT_FLAGS, false);
+    const table = expectedOptions(EXPORT_FLAGS, false, DEMO_EXPORT_DEFAULTS);
+    expect(DEMO_EXPORT_DEFAULTS.dbPath).toMatch(/^\.\/zoo-usage-demo\//);
     expect(options.slice(0, table.length)).toEqual(table);
   });
 

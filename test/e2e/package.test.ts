@@ -1,16 +1,36 @@
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "vitest";
+// @ts-expect-error: a plain ES module of the build, without types.
+import { sourcesDigest } from "../../scripts/build/sources-digest.mjs";
 import { REPO_ROOT, runCli, spawnCli } from "../helpers/cli.js";
 
-test("npm pack ships only the CLI's run-time files and its docs: no test, bench, spec, database or key file", () => {
-  // --ignore-scripts: the build already ran (npm test builds before vitest); the file list is the point.
-  const output = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+/** What a process running from dist/ depends on: the folder and its entry, by inode and mtime. */
+function distIdentity(): string[] {
+  return ["dist", "dist/bin", "dist/bin/zoo-usage.js", "dist/cli/main.js"].map((name) => {
+    const { ino, mtimeMs } = statSync(path.join(REPO_ROOT, name));
+    return `${name} ${ino} ${mtimeMs}`;
+  });
+}
+
+/** Fails, rather than rebuilds under the running suite, when dist/ is not built from these sources. */
+function expectDistCurrent(): void {
+  const builtFrom = readFileSync(path.join(REPO_ROOT, "dist/.build-sources"), "utf8").trim();
+  expect(builtFrom, "dist/ is built from other sources: run `npm run build`").toBe(sourcesDigest(REPO_ROOT));
+}
+
+test("npm pack ships only the CLI's run-time files and its docs, and its `prepare` leaves dist/ untouched", () => {
+  expectDistCurrent();
+  const before = distIdentity();
+  // With its scripts: `prepare`, which npm ci, npm link, npx and npm pack run in a clone, builds
+  // nothing when dist/ is built from the sources as they are.
+  const output = execFileSync("npm", ["pack", "--dry-run", "--json"], {
     cwd: REPO_ROOT,
     encoding: "utf8",
     stdio: ["ignore", "pipe", "ignore"],
   });
+  expect(distIdentity()).toEqual(before);
   const [packed] = JSON.parse(output) as { files: { path: string }[] }[];
   const files = (packed?.files ?? []).map((file) => file.path);
   expect(files).toContain("dist/bin/zoo-usage.js");
@@ -56,13 +76,20 @@ function packageJsonVersion(): string {
   return version;
 }
 
-test("--version of the built CLI prints the package's version", async () => {
+test("--version, run the README's way inside the clone, prints the package's version and leaves dist/ untouched", async () => {
+  expectDistCurrent();
+  // The README's way to run the CLI in a clone: the built entry, not npx (which may run `prepare`).
+  const readme = readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
+  const way = /inside it `node (dist\/bin\/zoo-usage\.js) \.\.\.`/.exec(readme)?.[1];
+  expect(way).toBe("dist/bin/zoo-usage.js");
+  const before = distIdentity();
   // The built CLI finds package.json from dist/, where the package puts it.
   const version = packageJsonVersion();
   const result = await spawnCli(["--version"]);
   expect(result.code).toBe(0);
   expect(result.stdout).toBe(`${version}\n`);
   expect(version).toMatch(/^0\.\d+\.\d+$/);
+  expect(distIdentity()).toEqual(before);
 });
 
 test("-V prints it too", async () => {

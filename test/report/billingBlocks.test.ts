@@ -154,12 +154,12 @@ describe("the credits block", () => {
     const lines = creditLines(CREDITS);
     expect(tooWide(lines)).toEqual([]);
     const text = lines.join("\n");
-    expect(text).toContain("1,234,567.123456 USD left");
+    expect(text).toContain("1,234,567.12 USD left");
     expect(text).toContain("runs out on 2026-12-06");
     expect(text).toContain("12.5 days");
     // Counts beside the monetary values, and when the monthly ones come back.
     expect(text).toContain("(2,400 + 148,145,654,774 credits)");
-    expect(text).toContain("monthly credits refresh 2026-12-01 to 20.000000 USD");
+    expect(text).toContain("monthly credits refresh 2026-12-01 to 20.00 USD");
   });
 
   test("credits at zero are used up, not 'nothing is being consumed'", () => {

@@ -344,6 +344,10 @@ describe("the HTML report in headless Chromium", () => {
           expect(newest?.left).toBeGreaterThan(width / 2);
           if (width === 400) expect(columns[0]?.right).toBeLessThan(0);
           else expect(columns[0]?.left).toBeGreaterThan(0);
+          // Its scale is in view at every width: the unit and at least three tick labels, whole.
+          const scaleInView = layout.dailyScale.filter((tick) => tick.left >= 0 && tick.right <= width);
+          expect(scaleInView.map((tick) => tick.text)).toContain("USD");
+          expect(scaleInView.filter((tick) => /^\d/.test(tick.text)).length).toBeGreaterThanOrEqual(3);
           expect(problems).toEqual([]);
         } finally {
           await tab.close();

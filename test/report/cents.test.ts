@@ -2,17 +2,21 @@ import { expect, test } from "vitest";
 import { cents, isZero, signedCents } from "../../src/report/cents.js";
 
 test.each([
-  ["1234567.125", "1,234,567.13"],
+  ["1234567.125", "1,234,567.12"],
+  ["1234567.135", "1,234,567.14"],
+  ["1234567.125001", "1,234,567.13"],
   ["1234567.124999", "1,234,567.12"],
-  ["0.005", "0.01"],
-  ["-0.005", "-0.01"],
+  ["0.015", "0.02"],
+  ["-0.025", "-0.02"],
+  ["0.005", "<0.01"],
+  ["-0.005", "-<0.01"],
   ["0.004999", "<0.01"],
   ["-0.000001", "-<0.01"],
   ["0.000000", "0.00"],
   ["-2", "-2.00"],
   ["20.000000", "20.00"],
   ["99999999999999999999.995", "100,000,000,000,000,000,000.00"],
-])("cents(%s) = %s: half away from zero, a non-zero amount never reads as zero", (decimal, shown) => {
+])("cents(%s) = %s: half to even, a non-zero amount never reads as zero", (decimal, shown) => {
   expect(cents(decimal)).toBe(shown);
 });
 

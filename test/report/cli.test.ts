@@ -2,6 +2,7 @@ import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { cents } from "../../src/report/cents.js";
 import type { ReportFigures } from "../../src/report/figures.js";
 import { runCli } from "../helpers/cli.js";
 import { queryDb } from "../helpers/exportHarness.js";
@@ -52,7 +53,7 @@ describe("zoo-usage report", () => {
     );
     const out = result.stdout;
     expect(out).toMatch(/^period\s+\d{4}-\d{2}-\d{2} \.\. \d{4}-\d{2}-\d{2}/m);
-    expect(out).toMatch(/^spend\s+[\d,]+\.\d{6} USD over [\d,]+ calls/m);
+    expect(out).toMatch(/^spend\s+[\d,]+\.\d{2} USD over [\d,]+ calls/m);
     // The whole period (40 days fit a line): one character per day.
     const [days] = await queryDb(
       fixture.db,
@@ -63,14 +64,14 @@ describe("zoo-usage report", () => {
       new RegExp(`spend per day, \\d{4}-\\d{2}-\\d{2} \\.\\. \\d{4}-\\d{2}-\\d{2} \\(${days?.n} UTC days\\)`),
     );
     expect(out).toMatch(new RegExp(`^ {2}[▁▂▃▄▅▆▇█·]{${days?.n}}$`, "m"));
-    // The monthly table: each month's exact spend.
+    // The monthly table: each month's spend to the cent (exact in --json).
     const months = await queryDb(
       fixture.db,
       "SELECT strftime(month, '%Y-%m') AS month, cost_usd::VARCHAR AS cost FROM cost_per_month ORDER BY month",
     );
     expect(out).toContain("spend per UTC month");
     for (const month of months) {
-      const cost = String(month.cost).replace(/\B(?=(\d{3})+(?!\d)\.)/g, ",");
+      const cost = cents(String(month.cost));
       expect(out).toMatch(new RegExp(`^ {2}${month.month} +${cost.replace(".", "\\.")} `, "m"));
     }
     expect(out).toContain(String(top?.t));
@@ -200,6 +201,9 @@ describe("zoo-usage report", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`No zoo-usage database at ${missing}`);
     expect(result.stderr).toContain("zoo-usage export");
+    // What works from a clone and from an install alike: the demo command, not `npm start`.
+    expect(result.stderr).toContain("`zoo-usage demo` and pass --db zoo-usage-demo/zoo_usage.duckdb");
+    expect(result.stderr).not.toContain("npm start");
     expect(result.stderr).toContain("code: config.invalid");
     await expect(stat(missing)).rejects.toThrow();
     // $ZOO_USAGE_DB is the default, as for export.

@@ -20,6 +20,8 @@ export interface PageLayout {
   callLineHeight: number;
   /** The daily spend chart's columns as drawn, oldest first: the day and its box. */
   dailyColumns: { day: string; left: number; right: number }[];
+  /** The daily spend chart's scale (tick labels and unit) as drawn: each text and its box. */
+  dailyScale: { text: string; left: number; right: number }[];
 }
 
 /** The few browser globals the measurement uses: the test project is typed without the DOM lib. */
@@ -108,11 +110,19 @@ export async function measureLayout(tab: Page): Promise<PageLayout> {
               right: box.right,
             };
           });
+    const dailyScale =
+      dailyChart === undefined
+        ? []
+        : [...(dailyChart as unknown as Browser["document"]).querySelectorAll("text.tick")].map((text) => {
+            const box = text.getBoundingClientRect();
+            return { text: text.textContent ?? "", left: box.left, right: box.right };
+          });
     return {
       money,
       callRows,
       callLineHeight: callTable === undefined ? 0 : px(getComputedStyle(callTable).lineHeight),
       dailyColumns,
+      dailyScale,
       viewportWidth: innerWidth,
       pageWidth: document.documentElement.scrollWidth,
       headlines,

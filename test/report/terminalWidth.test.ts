@@ -4,9 +4,10 @@ import { loadExportConfig } from "../../src/config/exportConfig.js";
 import { describeCostSummary } from "../../src/load/costSummary.js";
 import { counted } from "../../src/log/plural.js";
 import { packParts, textWidth, wrapLine } from "../../src/log/terminalText.js";
+import { cents } from "../../src/report/cents.js";
 import type { ReportFigures } from "../../src/report/figures.js";
 import { renderTerminal } from "../../src/report/terminal.js";
-import { groupCount, groupDigits } from "../../src/report/usd.js";
+import { groupCount } from "../../src/report/usd.js";
 import { newRunSummary, type RunSummary } from "../../src/sources/runSummary.js";
 import { runCli } from "../helpers/cli.js";
 import { buildWarehouse } from "./fixtures.js";
@@ -237,15 +238,17 @@ function adversarial(base: ReportFigures): ReportFigures {
 }
 
 describe("the terminal report at 80 columns", () => {
-  test("on a real export, the CLI's every line fits and the figures are whole", async () => {
+  test("on a real export, the CLI's every line fits and the figures are whole, to the cent", async () => {
     const result = await runCli(["report", "--db", fixture.db]);
     expect(result.code, result.stderr).toBe(0);
     expect(tooWide(result.stdout)).toEqual([]);
     expect(result.stdout).toContain(
-      `${groupDigits(real.totals.cost_usd)} USD over ${groupCount(real.totals.calls)} calls`,
+      `${cents(real.totals.cost_usd)} USD over ${groupCount(real.totals.calls)} calls`,
     );
-    for (const month of real.months) expect(result.stdout).toContain(groupDigits(month.cost_usd));
-    for (const row of real.endpoints.top) expect(result.stdout).toContain(groupDigits(row.cost_usd));
+    for (const month of real.months) expect(result.stdout).toContain(cents(month.cost_usd));
+    for (const row of real.endpoints.top) expect(result.stdout).toContain(cents(row.cost_usd));
+    // One money format in the terminal: no amount with micro-dollars.
+    expect(result.stdout).not.toMatch(/\d\.\d{6} USD/);
     expect(real.invoices).not.toBeNull();
   });
 
@@ -266,8 +269,8 @@ describe("the terminal report at 80 columns", () => {
       ...figures.days.map((day) => day.cost_usd).filter((cost) => cost.startsWith("31")),
       ...(figures.operations?.by_type_and_status.rows.slice(0, 12).map((row) => row.cost_usd) ?? []),
     ];
-    for (const amount of money) expect(text, amount).toContain(groupDigits(amount));
-    // The reconciliation's tables are in cents (exact in --json and on the page's hover).
+    // Every table in cents, rounded half to even (exact in --json and on the page's hover).
+    for (const amount of money) expect(text, amount).toContain(cents(amount));
     for (const amount of ["1,234,567,891.12", "1,234,567,890.12", "+1.00"])
       expect(text, amount).toContain(amount);
     for (const count of [123_456_789, 98_765_432, 9_876_543, 12_345_678, 1_234_567, 7_654_321])

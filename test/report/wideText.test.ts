@@ -137,7 +137,7 @@ describe("terminal tables measure display columns", () => {
     const text = renderTerminal(figures());
     // The data rows (the title may wrap onto a line of its own before the table).
     const operations = block(text, "async operations by type and status").filter((line) =>
-      /^ +\d+\.\d{6} /.test(line),
+      /^ +\d+\.\d{2} /.test(line),
     );
     expect(operations.length).toBe(3);
     const widths = operations.map(textWidth);

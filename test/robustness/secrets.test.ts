@@ -1,6 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
+import { DEMO_EXPORTING_USER, demoSimulatorOptions } from "../../src/cli/demoAccount.js";
 import { createDataset, type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { type CliResult, runCli } from "../helpers/cli.js";
 import { startCountingProxy } from "../helpers/countingProxy.js";
@@ -98,7 +99,8 @@ test("no API token and no page token appears in any output or file", async () =>
         await runCli(["report", "--db", db, "--html", path.join(dir, "report.html"), "--debug"], { env }),
       );
       // The demo, with its own simulator credential.
-      demoToken = createDataset({ seed: 1, calls: 50_000, days: 90, users: 1 }).users[0]?.token ?? "";
+      demoToken =
+        createDataset(demoSimulatorOptions(new Date(), 2000)).users[DEMO_EXPORTING_USER]?.token ?? "";
       results.push(await runCli(["demo", "--calls", "2000", "--debug", "--no-summary"], { cwd: dir }));
     });
 

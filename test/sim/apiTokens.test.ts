@@ -3,7 +3,7 @@ import { startSimulator } from "../../src/sim/index.js";
 import { createUsers } from "../../src/sim/users.js";
 
 test("--api-tokens gives the first user that many distinct tokens, none another user's, and its calls use them", () => {
-  const users = createUsers(7, 40, undefined, 5000);
+  const users = createUsers(7, 40, { firstUserApiTokens: 5000 });
   const [first, ...others] = users;
   expect(first?.apiTokens).toHaveLength(5000);
   expect(new Set(first?.apiTokens).size).toBe(5000);

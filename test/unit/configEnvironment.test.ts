@@ -16,6 +16,9 @@ import { ZooUsageError } from "../../src/errors.js";
  */
 const DEFAULT_DB = path.resolve("zoo-usage/zoo_usage.duckdb");
 const DEFAULT_OUT = path.resolve("zoo-usage/parquet");
+/** The demo's own folder, apart from a real export's. */
+const DEMO_DB = path.resolve("zoo-usage-demo/zoo_usage.duckdb");
+const DEMO_OUT = path.resolve("zoo-usage-demo/parquet");
 const KEY = "ab".repeat(32);
 
 type Read = (env: Env) => unknown;
@@ -104,8 +107,8 @@ const TABLE: [string, string, Read, string, unknown, unknown][] = [
     DEFAULT_DB,
   ],
   // The demo writes simulated data: never into the warehouse or with the key set for real exports.
-  ["demo", "ZOO_USAGE_DB", demoWith((c) => c.export.dbPath), "/data/usage.duckdb", DEFAULT_DB, DEFAULT_DB],
-  ["demo", "ZOO_USAGE_OUT", demoWith((c) => c.export.outDir), "/data/parquet", DEFAULT_OUT, DEFAULT_OUT],
+  ["demo", "ZOO_USAGE_DB", demoWith((c) => c.export.dbPath), "/data/usage.duckdb", DEMO_DB, DEMO_DB],
+  ["demo", "ZOO_USAGE_OUT", demoWith((c) => c.export.outDir), "/data/parquet", DEMO_OUT, DEMO_OUT],
   ["demo", "ZOO_USAGE_SECRET_KEY", demoWith((c) => c.export.secretKey), KEY, undefined, undefined],
 ];
 

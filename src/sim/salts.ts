@@ -72,4 +72,5 @@ export const SALT = {
   lateBillingMonthEnd: 81,
   lateBillingDelay: 82,
   dayRate: 83,
+  dayRateNormal: 84,
 } as const;

@@ -128,14 +128,26 @@ describe("zoo-usage check", () => {
       const real = await check(previewed, later);
       const without = await check(untouched, later);
       expect(real.stdout).not.toBe("");
-      expect({ code: real.code, stdout: real.stdout }).toEqual({ code: without.code, stdout: without.stdout });
+      expect({ code: real.code, stdout: real.stdout }).toEqual({
+        code: without.code,
+        stdout: without.stdout,
+      });
     }
   });
 
-  test("--backtest on a short history says there is nothing to replay yet", async () => {
+  test("--backtest replays October: the export started after its last day ended, so it is complete", async () => {
     const result = await runCli(["check", "--db", history.db, "--backtest"]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("nothing to replay yet");
+    const lines = result.stdout.trim().split("\n");
+    expect(
+      lines.slice(0, 3).map((line) => line.replace(/error [\d.]+%/, "error E").replace(/\d+% of/, "P% of")),
+    ).toEqual(
+      [7, 14, 21].map(
+        (day) =>
+          `day ${day}: error E over 1 months (2026-10 to 2026-10), P% of month-ends inside the 90% interval`,
+      ),
+    );
+    expect(lines[3]).toMatch(/^spike alerts \(x3 the same weekday\): \d+ of 31 days/);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { Alert } from "./alert.js";
 import { isoDay } from "./backtest.js";
 import { microsText, textMicros } from "./microsText.js";
-import { type IntervalSource, monthForecast } from "./monthForecast.js";
+import { type IntervalSource, monthForecast, monthToDateOf } from "./monthForecast.js";
 import type { DailySeries } from "./rateModel.js";
 import type { SpikeBaseline } from "./spikeJudge.js";
 import { judgeSpike } from "./spikeJudge.js";
@@ -17,17 +17,16 @@ export function budgetAlerts(
   asOf: number,
   budget: { usd: string; actualPercent: string; forecastPercent: string },
 ): Alert[] {
-  const forecast = monthForecast(series, asOf);
-  if (forecast === null) return [];
-  const period = isoDay(forecast.monthDay).slice(0, 7);
-  const daysKnown = Math.min(asOf, forecast.nextMonthDay) - forecast.monthDay;
+  const month = monthToDateOf(series, asOf);
+  const period = isoDay(month.monthDay).slice(0, 7);
+  const daysKnown = Math.min(asOf, month.nextMonthDay) - month.monthDay;
   const budgetMicros = textMicros(budget.usd);
   const share = (percent: string) =>
     Number((BigInt(budgetMicros) * BigInt(textMicros(percent)) + 50_000_000n) / 100_000_000n);
   const named = (percent: string) => `${percent}% of the {budget} budget`;
   const alerts: Alert[] = [];
   const actualLimit = share(budget.actualPercent);
-  const mtd = forecast.monthToDateMicros;
+  const mtd = month.micros;
   if (mtd > 0 && mtd >= actualLimit) {
     alerts.push({
       rule: "budget-actual",
@@ -40,6 +39,9 @@ export function budgetAlerts(
       amounts: { budget: microsText(budgetMicros) },
     });
   }
+  // Under 14 days of history there is no forecast: the month-to-date alone is judged.
+  const forecast = monthForecast(series, asOf);
+  if (forecast === null) return alerts;
   const forecastLimit = share(budget.forecastPercent);
   const total = forecast.forecastMicros;
   if (forecast.days.length > 0 && total > 0 && total >= forecastLimit) {

@@ -42,12 +42,7 @@ export interface MonthForecast {
 export function monthForecast(series: DailySeries, asOf: number): MonthForecast | null {
   const model = rateModel(series, asOf);
   if (model === null) return null;
-  const monthDay = firstOfMonth(asOf - 1);
-  const nextMonthDay = firstOfMonth(monthDay + 31);
-  let monthToDate = 0;
-  for (let day = Math.max(monthDay, series.firstDay); day < Math.min(asOf, nextMonthDay); day++) {
-    monthToDate += spendOn(series, day);
-  }
+  const { monthDay, nextMonthDay, micros: monthToDate } = monthToDateOf(series, asOf);
   const days: { day: number; micros: number }[] = [];
   for (let day = asOf; day < nextMonthDay; day++)
     days.push({ day, micros: Math.round(dayForecast(model, day)) });
@@ -67,6 +62,23 @@ export function monthForecast(series: DailySeries, asOf: number): MonthForecast 
     shiftDay: model.shiftDay,
     interval: source,
   };
+}
+
+/**
+ * The month of day asOf - 1 (its first day, the next month's first day) and its exact spend of the
+ * days before asOf, whole micro-dollars: known with any history, forecast or not.
+ */
+export function monthToDateOf(
+  series: DailySeries,
+  asOf: number,
+): { monthDay: number; nextMonthDay: number; micros: number } {
+  const monthDay = firstOfMonth(asOf - 1);
+  const nextMonthDay = firstOfMonth(monthDay + 31);
+  let micros = 0;
+  for (let day = Math.max(monthDay, series.firstDay); day < Math.min(asOf, nextMonthDay); day++) {
+    micros += spendOn(series, day);
+  }
+  return { monthDay, nextMonthDay, micros };
 }
 
 /** The sum of the next `n` days as forecast from the start of day `origin`, or null. */

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { budgetAlerts } from "../../src/check/forecastRules.js";
 import { monthForecast } from "../../src/check/monthForecast.js";
 import { levelShift, rateModel } from "../../src/check/rateModel.js";
 import { median, robustSd, winsorisedMean } from "../../src/check/robust.js";
@@ -70,6 +71,37 @@ describe("the month-end forecast", () => {
     expect(whole?.days).toEqual([]);
     expect(whole?.forecastMicros).toBe(history.micros.slice(0, 31).reduce((a, b) => a + b, 0));
     expect([whole?.lowMicros, whole?.highMicros]).toEqual([whole?.forecastMicros, whole?.forecastMicros]);
+  });
+});
+
+describe("the budget rule", () => {
+  const budget = { usd: "500", actualPercent: "80", forecastPercent: "100" };
+
+  test("under 14 days of history the month-to-date is judged alone", () => {
+    const history = series(10, () => 50);
+    expect(budgetAlerts(history, DAY + 10, budget)).toEqual([
+      {
+        rule: "budget-actual",
+        subject: "account",
+        value: "500.000000",
+        threshold: "400.000000",
+        period: "2026-10",
+        unit: "usd",
+        note: "80% of the {budget} budget, 10 days in",
+        amounts: { budget: "500.000000" },
+      },
+    ]);
+  });
+
+  test("the forecast alert names the budget, its share, the range and how the range was made", () => {
+    const history = series(60, (i) => WEEK[i % 7] as number);
+    const forecast = budgetAlerts(history, DAY + 45, { ...budget, usd: "1000" }).find(
+      (alert) => alert.rule === "budget-forecast",
+    );
+    expect(forecast).toMatchObject({ rule: "budget-forecast", threshold: "1000.000000", period: "2026-11" });
+    expect(forecast?.note).toMatch(
+      /^100% of the \{budget\} budget; range \{low\} to \{high\}, 90% nominal: /,
+    );
   });
 });
 

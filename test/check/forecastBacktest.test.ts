@@ -125,4 +125,30 @@ describe("the forecast views", () => {
       database.close();
     }
   });
+
+  test("the last stored day is complete once a completed export started after it ended", async () => {
+    const database = await forecastDatabase(simDailySpend({ calls: 5_000, days: 60, seed: 2 }));
+    const asOf = async () =>
+      (
+        await database.connection.runAndReadAll(
+          "SELECT strftime(f.as_of, '%Y-%m-%d') AS view, strftime(m.as_of, '%Y-%m-%d') AS month, (SELECT strftime(max(day), '%Y-%m-%d') FROM cost_per_day) AS last FROM forecast_as_of AS f, forecast_month AS m",
+        )
+      ).getRowObjectsJS()[0];
+    try {
+      const last = (await asOf())?.last;
+      expect(await asOf()).toEqual({ view: last, month: last, last });
+      // A run that started on the last day itself, or failed after it, leaves the day incomplete.
+      await database.connection.run(
+        `INSERT INTO runs VALUES (TIMESTAMPTZ '${last} 23:59:59+00', 'completed'), (TIMESTAMPTZ '${last} 23:59:59+00' + INTERVAL 2 HOUR, 'failed')`,
+      );
+      expect((await asOf())?.view).toBe(last);
+      await database.connection.run(
+        `INSERT INTO runs VALUES (TIMESTAMPTZ '${last} 00:00:00+00' + INTERVAL 1 DAY, 'completed')`,
+      );
+      const next = new Date(Date.parse(`${last}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+      expect(await asOf()).toEqual({ view: next, month: next, last });
+    } finally {
+      database.close();
+    }
+  });
 });

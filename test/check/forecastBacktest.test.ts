@@ -1,14 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { beforeAll, describe, expect, test } from "vitest";
 import { isInside } from "../../src/check/backtest.js";
-import {
-  FORECAST_SHAPES,
-  runShape,
-  SHAPE_SEEDS,
-  SHAPE_TABLE_HEADER,
-  type ShapeRun,
-  shapeRow,
-} from "../helpers/forecastShapes.js";
+import { backtestTable } from "../../src/check/backtestReport.js";
+import { FORECAST_SHAPES, runShape, SHAPE_SEEDS, type ShapeRun } from "../helpers/forecastShapes.js";
 import { forecastDatabase, simDailySpend } from "../helpers/simDailySpend.js";
 
 /**
@@ -96,13 +90,14 @@ describe("the month-end forecast on the usage shapes", () => {
     }
   });
 
-  test("docs/check.md's table is this backtest's output", async () => {
-    const table = [
-      ...SHAPE_TABLE_HEADER,
-      ...FORECAST_SHAPES.map((shape) => shapeRow(shape.name, runs.get(shape.name) ?? [])),
-    ].join("\n");
+  test("docs/check.md's table is the backtest's table (check --backtest prints it) of the shapes", async () => {
+    const lines = backtestTable(
+      "shape",
+      FORECAST_SHAPES.map((shape) => ({ name: shape.name, runs: runs.get(shape.name) ?? [] })),
+    );
+    const table = lines.join("\n");
     const docs = await readFile(new URL("../../docs/check.md", import.meta.url), "utf8");
-    const start = docs.indexOf(SHAPE_TABLE_HEADER[0] as string);
+    const start = docs.indexOf(lines[0] as string);
     const stated = docs.slice(start, docs.indexOf("\n\n", start));
     expect(stated, `docs/check.md should hold:\n${table}`).toBe(table);
   });

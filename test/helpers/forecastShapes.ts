@@ -1,4 +1,4 @@
-import { type BacktestSummary, backtestSummary, percent } from "../../src/check/backtestReport.js";
+import { type BacktestSummary, backtestSummary } from "../../src/check/backtestReport.js";
 import type { SimulatorOptions } from "../../src/sim/index.js";
 import { plantedSpikeDays } from "../../src/sim/usageShape.js";
 import { shapeDailySpend } from "./shapeDailySpend.js";
@@ -50,42 +50,3 @@ export function runShape(shape: ForecastShape, seed: number): ShapeRun {
   ).filter((day) => summary.months.includes(day.slice(0, 7)));
   return { seed, summary, planted };
 }
-
-/** The docs table's row of a shape: its runs' forecasts together, and the spike alerts. */
-export function shapeRow(name: string, runs: readonly ShapeRun[]): string {
-  const days = [7, 14, 21].map((day) => {
-    const at = runs.flatMap((run) => run.summary.forecasts.filter((f) => f.day === day));
-    const errors = at.map((f) => Math.abs(Number(f.forecastUsd) / Number(f.actualUsd) - 1));
-    const inside = at.filter(
-      (f) => Number(f.lowUsd) <= Number(f.actualUsd) && Number(f.actualUsd) <= Number(f.highUsd),
-    );
-    return {
-      months: at.length,
-      mape: (100 * errors.reduce((a, b) => a + b, 0)) / at.length,
-      coverage: (100 * inside.length) / at.length,
-    };
-  });
-  const planted = runs.reduce((sum, run) => sum + run.planted.length, 0);
-  const caught = runs.reduce(
-    (sum, run) => sum + run.planted.filter((d) => run.summary.spikes.fired.includes(d)).length,
-    0,
-  );
-  const other = runs.reduce(
-    (sum, run) => sum + run.summary.spikes.fired.filter((d) => !run.planted.includes(d)).length,
-    0,
-  );
-  const cells = [
-    name,
-    String(days[0]?.months),
-    ...days.map((d) => percent(d.mape, 1)),
-    days.map((d) => percent(d.coverage, 0)).join(" / "),
-    `${caught} of ${planted}`,
-    String(other),
-  ];
-  return `| ${cells.join(" | ")} |`;
-}
-
-export const SHAPE_TABLE_HEADER = [
-  "| shape | months | error day 7 | error day 14 | error day 21 | inside the 90% interval (day 7 / 14 / 21) | spikes alerted | alerts on other days |",
-  "| --- | --- | --- | --- | --- | --- | --- | --- |",
-];

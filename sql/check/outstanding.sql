@@ -6,7 +6,8 @@ SELECT
   'days' AS unit,
   CAST((epoch_us(CAST($now AS TIMESTAMPTZ)) - epoch_us(invoice_created_at)) // 86400000000 AS VARCHAR) AS value,
   CAST($days AS VARCHAR) AS threshold,
-  outstanding::VARCHAR || ' ' || currency || ' outstanding of ' || due::VARCHAR || ' ' || currency || ' due' AS note
+  '{outstanding} outstanding of {due} due' AS note,
+  {'outstanding': outstanding::VARCHAR || ' ' || currency, 'due': due::VARCHAR || ' ' || currency} AS amounts
 FROM invoice_settlement
 WHERE outstanding > 0
   AND invoice_created_at < CAST($now AS TIMESTAMPTZ)

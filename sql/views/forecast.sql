@@ -102,12 +102,26 @@ SELECT
 FROM joined;
 COMMENT ON MACRO TABLE forecast_month_at IS 'forecast_month_at(as_of_day): the month-end forecast of the month of as_of_day - 1, as of the start of UTC day as_of_day, with its interval (see forecast_month).';
 
--- As of the last stored day, taken as incomplete (a nightly run stores part of its day).
+-- The first day not known: the last stored day is complete once an export that completed started
+-- after it ended (its calls were all made by then), else it is taken as incomplete (a nightly run
+-- stores part of its day). The start, not the end: a run listing calls from 23:50 to 00:10 may
+-- have missed the day's last minutes.
+CREATE OR REPLACE VIEW forecast_as_of AS
+SELECT
+  CASE
+    WHEN (SELECT max(timezone('UTC', started_at)) FROM runs WHERE status = 'completed')
+      >= CAST(max(day) + 1 AS TIMESTAMP) THEN max(day) + 1
+    ELSE max(day)
+  END AS as_of
+FROM cost_per_day;
+COMMENT ON VIEW forecast_as_of IS 'The first UTC day the forecast does not know: the day after the last stored day when a completed export started after that day ended, else the last stored day (taken as incomplete).';
+COMMENT ON COLUMN forecast_as_of.as_of IS 'The first UTC day not known (DATE); NULL without any stored day.';
+
 CREATE OR REPLACE VIEW forecast_month AS
-SELECT * FROM forecast_month_at((SELECT max(day) FROM cost_per_day));
+SELECT * FROM forecast_month_at((SELECT as_of FROM forecast_as_of));
 COMMENT ON VIEW forecast_month IS 'The month-end spend forecast of the month of the last complete stored day: month-to-date plus a weekday-aware rate learned from the trailing 56 days, with a 95% (nominal) interval. docs/check.md.';
 COMMENT ON COLUMN forecast_month.month IS 'The UTC month forecast (its first day).';
-COMMENT ON COLUMN forecast_month.as_of IS 'The first UTC day not known: the last stored day, taken as incomplete; the days before it are month-to-date.';
+COMMENT ON COLUMN forecast_month.as_of IS 'The first UTC day not known (forecast_as_of): the last stored day, or the day after it once an export started after it ended; the days before it are month-to-date.';
 COMMENT ON COLUMN forecast_month.days_in_month IS 'Days in the month.';
 COMMENT ON COLUMN forecast_month.days_known IS 'Complete days of the month before as_of.';
 COMMENT ON COLUMN forecast_month.days_ahead IS 'Days of the month from as_of on, forecast.';
@@ -119,7 +133,7 @@ COMMENT ON COLUMN forecast_month.forecast_low_usd IS 'Low end of the 95% (nomina
 COMMENT ON COLUMN forecast_month.forecast_high_usd IS 'High end of the 95% (nominal) interval of the month-end spend.';
 
 CREATE OR REPLACE VIEW forecast_days AS
-SELECT day, forecast_usd FROM forecast_days_at((SELECT max(day) FROM cost_per_day));
+SELECT day, forecast_usd FROM forecast_days_at((SELECT as_of FROM forecast_as_of));
 COMMENT ON VIEW forecast_days IS 'The days forecast_month forecasts, each with its forecast spend: the forecast line of the report''s daily chart.';
 COMMENT ON COLUMN forecast_days.day IS 'A UTC day of the month forecast, from as_of on.';
 COMMENT ON COLUMN forecast_days.forecast_usd IS 'Its forecast spend: the level x its weekday''s factor, USD DECIMAL(38,6); NULL with under 14 days of history.';

@@ -22,13 +22,20 @@ export interface Alert {
   threshold: string;
   period: string;
   unit: AlertUnit;
-  /** Context for people: the range of a forecast, the usual day of a spike, the oldest call. */
+  /**
+   * Context for people: the range of a forecast, the usual day of a spike, the oldest call. An
+   * amount in it is written {name}, its exact value in `amounts` (decimal text, in the alert's unit
+   * or followed by its own currency code, "12.500000 EUR"), so that the people line prints it as it
+   * prints the value (to the cent, with the unit) and the JSON line exactly.
+   */
   note: string;
+  amounts?: Readonly<Record<string, string>> | undefined;
 }
 
 /** The alert as its JSON line (--json): rule, subject, value, threshold, period, unit, note. */
 export function alertJson(alert: Alert): string {
-  const { rule, subject, value, threshold, period, unit, note } = alert;
+  const { rule, subject, value, threshold, period, unit } = alert;
+  const note = filled(alert, (exact) => exact);
   return JSON.stringify({ rule, subject, value, threshold, period, unit, note });
 }
 
@@ -47,19 +54,49 @@ export function alertLine(alert: Alert): string {
   const value = amount(alert.value, alert.unit);
   const verb = VERBS[alert.rule] ?? "reaches";
   const compared = alert.threshold === "" ? "" : ` ${verb} ${amount(alert.threshold, alert.unit)}`;
-  const note = alert.note === "" ? "" : ` (${alert.note})`;
+  const text = filled(alert, (exact) => {
+    const [decimal = exact, code] = exact.split(" ");
+    return amount(decimal, code ?? alert.unit);
+  });
+  const note = text === "" ? "" : ` (${text})`;
   // The subject and unit can be text the API sent (an invoice number, a currency code) or a rules
   // file's label: control characters are shown as escapes, never sent to the terminal.
   return foreignText(`${alert.rule}: ${alert.subject}, ${alert.period}: ${value}${compared}${note}`);
 }
 
+/** The note with each {name} of `amounts` written by `write`. */
+function filled(alert: Alert, write: (exact: string) => string): string {
+  const amounts = alert.amounts ?? {};
+  return alert.note.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const exact = amounts[name];
+    return exact === undefined ? whole : write(exact);
+  });
+}
+
 /** Money to the cent for reading ("1,234.57 USD"; the JSON line keeps every decimal). */
 function amount(value: string, unit: AlertUnit): string {
   if (COUNT_UNITS.has(unit)) return `${value} ${unit}`;
+  if (unit === "") return value;
   const code = unit.toUpperCase();
+  const cents = roundedCents(value);
+  return cents === null ? `${value} ${code}` : `${cents} ${code}`;
+}
+
+/**
+ * Exact decimal text rounded half to even to the cent, digits grouped: "2055.476" -> "2,055.48",
+ * "0.125" -> "0.12", "0.135" -> "0.14". On the text's digits (BigInt): no float touches the amount.
+ * Null for text that is not a decimal.
+ */
+export function roundedCents(value: string): string | null {
   const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value);
-  if (match === null) return `${value} ${code}`;
+  if (match === null) return null;
   const [, sign = "", integer = "", fraction = ""] = match;
-  // Cents by truncation of the text: no float touches the amount.
-  return `${sign}${groupDigits(integer)}.${fraction.padEnd(2, "0").slice(0, 2)} ${code}`;
+  const scale = 10n ** BigInt(Math.max(0, fraction.length - 2));
+  const whole = BigInt(`${integer}${fraction.padEnd(2, "0")}`);
+  let cents = whole / scale;
+  const rest = whole % scale;
+  if (rest * 2n > scale || (rest * 2n === scale && cents % 2n === 1n)) cents += 1n;
+  const digits = cents.toString().padStart(3, "0");
+  const negative = sign === "-" && cents !== 0n;
+  return `${negative ? "-" : ""}${groupDigits(digits.slice(0, -2))}.${digits.slice(-2)}`;
 }

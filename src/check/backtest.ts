@@ -1,5 +1,7 @@
-import type { DuckDBConnection } from "../load/duckdb.js";
-import { sqlFile } from "../load/sqlFiles.js";
+import { microsText } from "./microsText.js";
+import { firstOfMonth, monthForecast } from "./monthForecast.js";
+import type { DailySeries } from "./rateModel.js";
+import { judgeSpike, type SpikeBaseline } from "./spikeJudge.js";
 
 /** The days of a month the forecast is judged at: as of the start of day k + 1, k days known. */
 export const BACKTEST_DAYS = [7, 14, 21] as const;
@@ -24,56 +26,107 @@ export interface BacktestFigure {
   coveragePercent: number;
 }
 
+/** The spike rule replayed: the days it would have fired on. */
+export interface SpikeReplay {
+  daysJudged: number;
+  fired: string[];
+}
+
+/** The rule a backtest replays the spike alerts with: x3, at least $10, against the same weekday. */
+export const BACKTEST_SPIKE_RULE = {
+  factorMillionths: 3_000_000n,
+  minMicros: 10_000_000,
+  baseline: "weekday",
+} as const;
+
 /**
- * Replays the month-end forecast (forecast_month_at) over the complete months of a history: what it
- * said on day 7, 14 and 21 of each, against what the month came to. Reads cost_per_day only, so it
- * runs on a warehouse or on any database with that relation and the forecast macros.
+ * The complete months of a history ending before `endDay` (the first day not complete) that a
+ * backtest can judge: 14 days of history before their 7th day. Days since the epoch.
  */
-export async function backtestForecasts(connection: DuckDBConnection): Promise<BacktestForecast[]> {
-  const months = (await connection.runAndReadAll(sqlFile("check/backtest_months.sql"))).getRowObjectsJS();
+export function backtestMonths(series: DailySeries, endDay: number): number[] {
+  const months: number[] = [];
+  for (let month = firstOfMonth(series.firstDay); month < endDay; month = firstOfMonth(month + 31)) {
+    if (firstOfMonth(month + 31) <= endDay && month + 7 - series.firstDay >= 14) months.push(month);
+  }
+  return months;
+}
+
+/**
+ * Replays the month-end forecast over the given months: what it said on day 7, 14 and 21 of each
+ * (knowing only the days before), against what the month came to.
+ */
+export function replayForecasts(series: DailySeries, months: readonly number[]): BacktestForecast[] {
   const forecasts: BacktestForecast[] = [];
-  for (const row of months) {
-    const month = String(row.month);
+  for (const month of months) {
+    const whole = monthForecast(series, firstOfMonth(month + 31));
+    if (whole === null) continue;
     for (const day of BACKTEST_DAYS) {
-      const reader = await connection.runAndReadAll(
-        "SELECT CAST(forecast_usd AS VARCHAR) AS f, CAST(forecast_low_usd AS VARCHAR) AS lo, CAST(forecast_high_usd AS VARCHAR) AS hi FROM forecast_month_at(CAST($day AS DATE) + CAST($k AS INTEGER))",
-        { day: month, k: day },
-      );
-      const forecast = reader.getRowObjectsJS()[0];
-      if (forecast === undefined || forecast.f === null) continue;
+      const forecast = monthForecast(series, month + day);
+      if (forecast === null) continue;
       forecasts.push({
-        month: month.slice(0, 7),
+        month: isoDay(month).slice(0, 7),
         day,
-        actualUsd: String(row.cost_usd),
-        forecastUsd: String(forecast.f),
-        lowUsd: String(forecast.lo),
-        highUsd: String(forecast.hi),
+        actualUsd: microsText(whole.monthToDateMicros),
+        forecastUsd: microsText(forecast.forecastMicros),
+        lowUsd: microsText(forecast.lowMicros),
+        highUsd: microsText(forecast.highMicros),
       });
     }
   }
   return forecasts;
 }
 
+/** The spike rule judged on every day of the given months. */
+export function replaySpikes(
+  series: DailySeries,
+  months: readonly number[],
+  rule: { factorMillionths: bigint; minMicros: number; baseline: SpikeBaseline } = BACKTEST_SPIKE_RULE,
+): SpikeReplay {
+  const fired: string[] = [];
+  let daysJudged = 0;
+  for (const month of months) {
+    for (let day = month; day < firstOfMonth(month + 31); day++) {
+      const judged = judgeSpike(series, day, rule);
+      if (judged === null) continue;
+      daysJudged++;
+      if (judged.fired) fired.push(isoDay(day));
+    }
+  }
+  return { daysJudged, fired };
+}
+
 /**
  * MAPE and coverage per day of the month. The error of a forecast is a ratio, not money: a binary
- * float is fine for it.
+ * float is fine for it. `countsForCoverage` leaves out forecasts no interval could hold (a planted
+ * spike after the day forecast from).
  */
-export function backtestFigures(forecasts: readonly BacktestForecast[]): BacktestFigure[] {
+export function backtestFigures(
+  forecasts: readonly BacktestForecast[],
+  countsForCoverage: (forecast: BacktestForecast) => boolean = () => true,
+): BacktestFigure[] {
   return BACKTEST_DAYS.map((day) => {
     const at = forecasts.filter((f) => f.day === day);
     const judged = at.filter((f) => Number(f.actualUsd) !== 0);
     const errors = judged.map(
       (f) => Math.abs(Number(f.forecastUsd) - Number(f.actualUsd)) / Number(f.actualUsd),
     );
-    const inside = at.filter(
-      (f) => Number(f.lowUsd) <= Number(f.actualUsd) && Number(f.actualUsd) <= Number(f.highUsd),
-    );
+    const covered = at.filter(countsForCoverage);
+    const inside = covered.filter(isInside);
     return {
       day,
       months: at.length,
       mapePercent:
         judged.length === 0 ? Number.NaN : (100 * errors.reduce((a, b) => a + b, 0)) / judged.length,
-      coveragePercent: at.length === 0 ? Number.NaN : (100 * inside.length) / at.length,
+      coveragePercent: covered.length === 0 ? Number.NaN : (100 * inside.length) / covered.length,
     };
   });
+}
+
+export function isInside(forecast: BacktestForecast): boolean {
+  const actual = Number(forecast.actualUsd);
+  return Number(forecast.lowUsd) <= actual && actual <= Number(forecast.highUsd);
+}
+
+export function isoDay(day: number): string {
+  return new Date(day * 86_400_000).toISOString().slice(0, 10);
 }

@@ -2,6 +2,8 @@ import type { CheckRules, SubjectBudget } from "../config/checkRules.js";
 import type { DuckDBConnection } from "../load/duckdb.js";
 import { sqlFile } from "../load/sqlFiles.js";
 import type { Alert, AlertUnit } from "./alert.js";
+import { budgetAlerts, spikeAlerts } from "./forecastRules.js";
+import { readDailySeries } from "./readDailySeries.js";
 
 /** When the check judges: as of the start of UTC day asOf (YYYY-MM-DD), at the instant now. */
 export interface CheckMoment {
@@ -12,7 +14,8 @@ export interface CheckMoment {
 /**
  * Every rule against the warehouse, in a fixed order: budget, spike, per-subject budgets, runway,
  * invoice differences, outstanding, uncollectible, refunded and other-currency invoices, pending
- * billing, stale export. Each rule is one sql/check/ file.
+ * billing, stale export. The budget and spike rules judge the daily spend with the forecast's
+ * robust statistics (forecastRules.ts); each other rule is one sql/check/ file.
  */
 export async function evaluateRules(
   connection: DuckDBConnection,
@@ -22,27 +25,12 @@ export async function evaluateRules(
   const alerts: Alert[] = [];
   const asOf = moment.asOf;
   const now = moment.now.toISOString();
-  if (rules.budget !== undefined) {
-    const { usd, actualPercent, forecastPercent } = rules.budget;
-    alerts.push(
-      ...(await fired(connection, "check/budget.sql", "account", "usd", {
-        as_of: asOf,
-        usd,
-        actual_percent: actualPercent,
-        forecast_percent: forecastPercent,
-      })),
-    );
-  }
-  if (rules.spike !== undefined) {
-    const { factor, minUsd, baseline } = rules.spike;
-    alerts.push(
-      ...(await fired(connection, "check/spike.sql", "account", "usd", {
-        as_of: asOf,
-        factor,
-        min: minUsd,
-        baseline,
-      })),
-    );
+  if (rules.budget !== undefined || rules.spike !== undefined) {
+    // The forecast and the spike rule read the complete days only: never the day of the clock.
+    const series = await readDailySeries(connection, asOf);
+    const asOfDay = Date.parse(`${asOf}T00:00:00Z`) / 86_400_000;
+    if (rules.budget !== undefined) alerts.push(...budgetAlerts(series, asOfDay, rules.budget));
+    if (rules.spike !== undefined) alerts.push(...spikeAlerts(series, asOfDay, rules.spike));
   }
   for (const budget of rules.subjectBudgets) {
     const alert = await subjectBudget(connection, budget, asOf);
@@ -108,7 +96,14 @@ async function fired(
     period: String(row.period),
     unit: row.value === "never" ? "hours" : typeof row.unit === "string" ? row.unit.toLowerCase() : unit,
     note: row.note === null ? "" : String(row.note),
+    amounts: amountsOf(row.amounts),
   }));
+}
+
+/** A rule's `amounts` column (a STRUCT of decimal texts), as the alert's amounts. */
+function amountsOf(value: unknown): Record<string, string> | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  return Object.fromEntries(Object.entries(value).map(([name, exact]) => [name, String(exact)]));
 }
 
 const SUBJECT_RULE = { endpoint: "endpoint-budget", member: "member-budget", token: "token-budget" } as const;

@@ -24,9 +24,11 @@ const REQUIRED_VIEWS = ["cost_per_day", "forecast_month", "credit_runway", "mont
  * `zoo-usage check`: judges the rules on the warehouse, opened read-only (beside other readers,
  * never beside a running export), and prints the alerts due: those not reported yet today, or
  * whose value moved by more than the step since (every alert with --all). Then, only when it
- * reported something (and not with --all), it opens the database for writing for the one
- * transaction that records them in internal.alert_state; a database another process holds by
- * then is left as it is, with a warning: the alerts are printed all the same, and may be again.
+ * reported something on its own clock (not with --all, not a --now preview: a preview of a past or
+ * future night must neither resend nor silence what the real check reports), it opens the database
+ * for writing for the one transaction that records them in internal.alert_state; a database
+ * another process holds by then is left as it is, with a warning: the alerts are printed all the
+ * same, and may be again.
  * Exit 0 when nothing is reported, 1 (ExitCode.alert) when something is.
  */
 export async function runCheck(config: CheckConfig, effects: CheckEffects): Promise<ExitCodeValue> {
@@ -52,7 +54,8 @@ export async function runCheck(config: CheckConfig, effects: CheckEffects): Prom
   const quiet = alerts.length - due.length;
   if (quiet > 0) effects.logger.debug(`${counted(quiet, "alert")} already reported today (--all shows them)`);
   if (due.length === 0) return ExitCode.ok;
-  if (!config.all) await recordState(dbPath, due, now, effects.logger);
+  const preview = config.all || config.now !== null;
+  if (!preview) await recordState(dbPath, due, now, effects.logger);
   for (const alert of due) effects.stdout(config.json ? alertJson(alert) : alertLine(alert));
   return ExitCode.alert;
 }

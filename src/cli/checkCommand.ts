@@ -46,7 +46,7 @@ export function addCheckCommand(program: Command, io: CliIo, done: (code: ExitCo
     .option(
       "--spike-baseline <baseline>",
       withDefault(
-        "usual day: median of the same weekday in the 4 weeks before (weekday), or of the 28 days before (28d)",
+        "usual day: median of the same weekday in the 4 weeks before, at least the day's forecast (weekday), or of the 28 days before (28d)",
         CHECK_DEFAULTS.spikeBaseline,
       ),
     )
@@ -84,11 +84,14 @@ export function addCheckCommand(program: Command, io: CliIo, done: (code: ExitCo
     .option("--json", "one JSON line per alert: rule, subject, value, threshold, period, unit, note")
     .option(
       "--now <instant>",
-      withDefault("judge as if it were this UTC instant or day, e.g. 2026-10-15", "the clock"),
+      withDefault(
+        "preview as if it were this UTC instant or day, e.g. 2026-10-15: records nothing",
+        "the clock",
+      ),
     )
     .option(
       "--backtest",
-      "replay the month-end forecast over the stored history: MAPE at days 7, 14, 21 and interval coverage",
+      "replay the month-end forecast and the spike rule over the stored history: error at days 7, 14, 21, interval coverage, spike alerts",
     )
     .addOption(logFormatOption())
     .option("--debug", "show stack traces")

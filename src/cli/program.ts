@@ -16,6 +16,7 @@ import {
   positiveInteger,
   probability,
 } from "./parseNumber.js";
+import { addUsageShapeOptions } from "./simUsageShapeFlags.js";
 import { TOP_LEVEL_HELP } from "./topLevelHelp.js";
 import { packageVersion } from "./version.js";
 
@@ -134,7 +135,7 @@ function addReportCommand(program: Command, io: CliIo, done: Done): void {
 }
 
 function addSimCommand(program: Command, io: CliIo, done: Done): void {
-  program
+  const sim = program
     .command("sim")
     .description("run the local Zoo API simulator (for demos, tests and benchmarks; no account needed)")
     .option("--host <host>", "address to listen on", "127.0.0.1")
@@ -168,7 +169,7 @@ function addSimCommand(program: Command, io: CliIo, done: Done): void {
     )
     .option(
       "--spike-day <YYYY-MM-DD>",
-      withDefault("give this UTC day 6 times its calls, for `check` to find", "none"),
+      withDefault("give this UTC day --spike-factor times its calls, for `check` to find", "none"),
     )
     .option(
       "--runway-grant-days <n>",
@@ -286,9 +287,9 @@ function addSimCommand(program: Command, io: CliIo, done: Done): void {
         "--fault-seed <n>",
         withDefault("seed of the fault draws", SIM_DEFAULTS.faultSeed),
       ).argParser(nonNegativeInteger),
-    )
-    .action(async (flags) => {
-      const { simAction } = await import("./simAction.js");
-      done(await simAction(flags, io));
-    });
+    );
+  addUsageShapeOptions(sim).action(async (flags) => {
+    const { simAction } = await import("./simAction.js");
+    done(await simAction(flags, io));
+  });
 }

@@ -1,9 +1,10 @@
 import { ExitCode, type ExitCodeValue } from "../errors.js";
 import type { SimulatorOptions } from "../sim/index.js";
 import type { CliIo } from "./io.js";
+import { type SimUsageShapeFlags, usageShapeOptionsOf } from "./simUsageShapeFlags.js";
 
 /** The flags of `zoo-usage sim`, as commander hands them over (defaults filled in). */
-export interface SimFlags {
+export interface SimFlags extends SimUsageShapeFlags {
   host: string;
   port: number;
   seed: number;
@@ -98,6 +99,7 @@ export function simulatorOptionsOf(flags: SimFlags, clock: () => Date): Simulato
     seasonal: flags.seasonal ?? true,
     ...(flags.spikeDay === undefined ? {} : { spikeDay: flags.spikeDay }),
     ...(flags.runwayGrantDays === undefined ? {} : { runwayGrantDays: flags.runwayGrantDays }),
+    ...usageShapeOptionsOf(flags),
     faults: {
       latencyMs: flags.latencyMs,
       rate429: flags.rate429,

@@ -40,7 +40,7 @@ export const CHECK_DEFAULTS = {
   budgetActualPercent: "80",
   budgetForecastPercent: "100",
   spikeMinUsd: "10",
-  spikeBaseline: "28d",
+  spikeBaseline: "weekday",
   /** An alert already reported today is reported again when its value moved by more than this share. */
   repeatStepPercent: "10",
 } as const;

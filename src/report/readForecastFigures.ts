@@ -10,7 +10,7 @@ import { count, queryRows, text } from "./rowValues.js";
 export interface ForecastFigures {
   /** The month forecast, YYYY-MM. */
   month: string;
-  /** The first UTC day not known (the last stored day, taken as incomplete). */
+  /** The first UTC day not known (forecast_as_of: the last stored day, or the day after it once a completed export started after it ended). */
   as_of: string;
   days_known: number;
   days_ahead: number;

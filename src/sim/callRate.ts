@@ -1,6 +1,7 @@
 import { unit } from "./random.js";
 import { SALT } from "./salts.js";
 import { US_PER_DAY } from "./time.js";
+import { dayNumber, hasUsageShape, lognormalDraw, plantedMultiple, type UsageShape } from "./usageShape.js";
 
 /**
  * How busy each UTC weekday is, Sunday first (Date#getUTCDay order): an API account that people and
@@ -20,8 +21,10 @@ export const DAY_NOISE = 0.12;
 export const DEFAULT_SPIKE_FACTOR = 6;
 
 /** The shape of the call rate over time; `flat` keeps the calls evenly spread. */
-export interface CallRateShape {
+export interface CallRateShape extends UsageShape {
   seasonal: boolean;
+  /** Growth per week of the seasonal rate (default TREND_PER_WEEK). */
+  growthPerWeek?: number | undefined;
   /** A UTC day (days since 1970-01-01) whose rate is multiplied by `spikeFactor`. */
   spikeDay?: number | undefined;
   spikeFactor?: number | undefined;
@@ -56,18 +59,33 @@ export class CallRate {
 
   /** The rate's weight on UTC day `day` (days since the epoch); the mean is about 1. */
   weightOf(day: number): number {
-    const { seasonal, spikeDay, spikeFactor } = this.#shape;
+    const { seasonal, spikeDay, spikeFactor, growthPerWeek, lognormalSigma } = this.#shape;
     const spike = day === spikeDay ? (spikeFactor ?? 1) : 1;
-    if (!seasonal) return spike;
+    // 1 (exactly) when nothing is planted: the default rate is unchanged.
+    const planted = plantedMultiple(this.#shape, day, spikeFactor ?? 1);
+    if (!seasonal) return spike * planted;
     // 1970-01-01 was a Thursday (getUTCDay 4).
     const weekday = (((day + 4) % 7) + 7) % 7;
-    const trend = 1 + (TREND_PER_WEEK * Math.max(0, day - this.#startDay)) / 7;
-    const noise = 1 - DAY_NOISE + 2 * DAY_NOISE * unit(this.#seed, day, SALT.dayRate);
-    return (WEEKDAY_WEIGHTS[weekday] as number) * trend * noise * spike;
+    const trend = 1 + ((growthPerWeek ?? TREND_PER_WEEK) * Math.max(0, day - this.#startDay)) / 7;
+    const noise =
+      lognormalSigma === undefined
+        ? 1 - DAY_NOISE + 2 * DAY_NOISE * unit(this.#seed, day, SALT.dayRate)
+        : lognormalDraw(this.#seed, day, lognormalSigma);
+    return (WEEKDAY_WEIGHTS[weekday] as number) * trend * noise * spike * planted;
   }
 
   get isEven(): boolean {
-    return !this.#shape.seasonal && this.#shape.spikeDay === undefined;
+    return !this.#shape.seasonal && this.#shape.spikeDay === undefined && !hasUsageShape(this.#shape);
+  }
+
+  /**
+   * How many times its mean rate the busiest day may have: the timeline keeps calls apart there.
+   * A lognormal day noise is taken up to 4 sigma.
+   */
+  get peakMultiple(): number {
+    const { spikeFactor, stepFactor, lognormalSigma } = this.#shape;
+    const planted = Math.max(1, stepFactor ?? 1) * Math.exp(4 * (lognormalSigma ?? 0));
+    return (spikeFactor ?? 1) * planted;
   }
 
   /** Real microseconds since the start for `virtualUs` of the even stream's time. */
@@ -120,21 +138,44 @@ export class CallRate {
   }
 }
 
-/** The call rate's shape from the options: seasonal unless asked for an even stream, and the planted spike. */
+/** The call rate's shape from the options: seasonal unless asked for an even stream, and the plants. */
 export function callRateShape(options: {
   seasonal?: boolean | undefined;
   spikeDay?: string | undefined;
   spikeFactor?: number | undefined;
+  stepDay?: string | undefined;
+  stepFactor?: number | undefined;
+  spikeWeekday?: number | undefined;
+  growthPerWeek?: number | undefined;
+  quietMonth?: string | undefined;
+  lognormalNoise?: number | undefined;
 }): CallRateShape {
-  const spike = options.spikeDay;
-  const spikeDay =
-    spike === undefined ? undefined : Math.floor(Date.parse(`${spike}T00:00:00Z`) / 86_400_000);
-  if (spikeDay !== undefined && !Number.isFinite(spikeDay)) {
-    throw new RangeError(`spikeDay must be a UTC day written YYYY-MM-DD, not ${JSON.stringify(spike)}`);
+  const positive = (field: string, value: number | undefined) => {
+    if (value !== undefined && !(value > 0 && Number.isFinite(value))) {
+      throw new RangeError(`${field} must be a positive number, not ${value}`);
+    }
+    return value;
+  };
+  const { spikeWeekday, growthPerWeek } = options;
+  if (
+    spikeWeekday !== undefined &&
+    !(Number.isInteger(spikeWeekday) && spikeWeekday >= 0 && spikeWeekday <= 6)
+  ) {
+    throw new RangeError(`spikeWeekday must be 0 (Sunday) to 6 (Saturday), not ${spikeWeekday}`);
   }
+  if (growthPerWeek !== undefined && !(growthPerWeek > -1 && Number.isFinite(growthPerWeek))) {
+    throw new RangeError(`growthPerWeek must be a number above -1, not ${growthPerWeek}`);
+  }
+  const quiet = options.quietMonth === undefined ? undefined : `${options.quietMonth}-01`;
   return {
     seasonal: options.seasonal ?? true,
-    spikeDay,
-    spikeFactor: options.spikeFactor ?? DEFAULT_SPIKE_FACTOR,
+    spikeDay: dayNumber("spikeDay", options.spikeDay),
+    spikeFactor: positive("spikeFactor", options.spikeFactor) ?? DEFAULT_SPIKE_FACTOR,
+    stepDay: dayNumber("stepDay", options.stepDay),
+    stepFactor: positive("stepFactor", options.stepFactor),
+    spikeWeekday,
+    growthPerWeek,
+    quietMonthDay: dayNumber("quietMonth (YYYY-MM)", quiet),
+    lognormalSigma: positive("lognormalNoise", options.lognormalNoise),
   };
 }

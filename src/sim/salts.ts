@@ -72,6 +72,7 @@ export const SALT = {
   lateBillingMonthEnd: 81,
   lateBillingDelay: 82,
   dayRate: 83,
+  dayRateNormal: 84,
   demoUserId: 90,
   demoUserOrg: 92,
 } as const;

@@ -51,7 +51,7 @@ export class Timeline {
     this.intervalUs = (days * US_PER_DAY) / calls;
     this.#rate = new CallRate(seed, this.startUs, nowUs, shape);
     // The busiest days squeeze the calls closest together: keep them MIN_INTERVAL_US apart there too.
-    const squeeze = this.#rate.isEven ? 1 : 4 * (shape.spikeFactor ?? 1);
+    const squeeze = this.#rate.isEven ? 1 : 4 * this.#rate.peakMultiple;
     if (this.intervalUs / squeeze < MIN_INTERVAL_US) {
       throw new RangeError(`too many calls for ${days} days: keep calls/days below ${US_PER_DAY / 10}`);
     }

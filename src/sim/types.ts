@@ -126,8 +126,20 @@ export interface SimulatorOptions {
   seasonal?: boolean;
   /** A UTC day (YYYY-MM-DD) with `spikeFactor` times its usual calls: a planted spend spike. */
   spikeDay?: string;
-  /** The planted spike's multiple (default 6). */
+  /** The planted spikes' multiple (spikeDay, spikeWeekday; default 6). */
   spikeFactor?: number;
+  /** From this UTC day (YYYY-MM-DD) on, `stepFactor` times the calls: a step in usage, up or down. */
+  stepDay?: string;
+  /** The step's multiple, e.g. 1.8 or 0.5 (default 1: no step). */
+  stepFactor?: number;
+  /** A weekday, 0 (Sunday) to 6 (Saturday), whose second occurrence each month has `spikeFactor` times its calls. */
+  spikeWeekday?: number;
+  /** Growth of the seasonal call rate per week, e.g. 0.05 (default 0.015). */
+  growthPerWeek?: number;
+  /** A UTC month (YYYY-MM) with 40% of its usual calls: a quiet month. */
+  quietMonth?: string;
+  /** The day-to-day draw is lognormal with this sigma, e.g. 0.25, instead of uniform +-12%. */
+  lognormalNoise?: number;
   /**
    * The stable credits granted 2 days before the clock's start last this many days of the account's
    * recent spend (default 10, in whole $100); fewer plants credits about to run out.

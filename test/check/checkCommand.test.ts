@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { copyFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
@@ -66,7 +66,9 @@ describe("zoo-usage check", () => {
 
   test("an alert is reported once a day: JSON line, then quiet, --all again, the next day again", async () => {
     const at = (now: string, ...more: string[]) =>
-      runCli(["check", "--db", history.db, "--stale-hours", "26", "--now", now, "--json", ...more]);
+      runCli(["check", "--db", history.db, "--stale-hours", "26", "--json", ...more], {
+        now: () => new Date(now),
+      });
     const first = await at("2026-11-02T06:00:00Z");
     expect(first.code).toBe(1);
     expect(
@@ -93,25 +95,55 @@ describe("zoo-usage check", () => {
     expect((await at("2026-11-02T08:00:00Z", "--all")).code).toBe(1);
     // Four hours on, 34.0 is 13% above what was reported: reported again.
     expect((await at("2026-11-02T10:00:00Z")).code).toBe(1);
-    const nextDay = await runCli([
-      "check",
-      "--db",
-      history.db,
-      "--stale-hours",
-      "26",
-      "--now",
-      "2026-11-03T06:00:00Z",
-    ]);
+    const nextDay = await runCli(["check", "--db", history.db, "--stale-hours", "26"], {
+      now: () => new Date("2026-11-03T06:00:00Z"),
+    });
     expect(nextDay.code).toBe(1);
     expect(nextDay.stdout.trim()).toBe(
       "stale: export, 2026-11-01T00:00:00Z: 54.0 hours reaches 26 hours (the last completed run ended 2026-11-01 00:00 UTC)",
     );
   });
 
-  test("--backtest on a short history says there is nothing to replay yet", async () => {
+  test("--now previews, past or future, record nothing: the real check reports as without them", async () => {
+    const previewed = path.join(workspace.dir, "previewed.duckdb");
+    const untouched = path.join(workspace.dir, "untouched.duckdb");
+    await copyFile(history.db, previewed);
+    await copyFile(history.db, untouched);
+    const check = (db: string, now: string, ...more: string[]) =>
+      runCli(["check", "--db", db, "--stale-hours", "26", "--budget", "1", "--json", ...more], {
+        now: () => new Date(now),
+      });
+    const state = async () =>
+      JSON.stringify(await queryDb(previewed, "SELECT * FROM internal.alert_state ORDER BY ALL"));
+    // Both databases hold what a real check of the night reported.
+    expect((await check(previewed, "2026-11-02T06:00:00Z")).code).toBe(1);
+    expect((await check(untouched, "2026-11-02T06:00:00Z")).code).toBe(1);
+    const before = await state();
+    expect(before).not.toBe("[]");
+    // A past night and a future night, previewed on the same day: they report, and record nothing.
+    expect((await check(previewed, "2026-11-02T07:00:00Z", "--now", "2026-10-20")).code).toBe(1);
+    expect((await check(previewed, "2026-11-02T07:00:00Z", "--now", "2026-11-05T06:00:00Z")).code).toBe(1);
+    expect(await state()).toBe(before);
+    for (const later of ["2026-11-02T12:00:00Z", "2026-11-05T06:00:00Z"]) {
+      const real = await check(previewed, later);
+      const without = await check(untouched, later);
+      expect(real.stdout).not.toBe("");
+      expect({ code: real.code, stdout: real.stdout }).toEqual({
+        code: without.code,
+        stdout: without.stdout,
+      });
+    }
+  });
+
+  test("--backtest replays October: the export started after its last day ended, so it is complete", async () => {
     const result = await runCli(["check", "--db", history.db, "--backtest"]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("nothing to replay yet");
+    const lines = result.stdout.trim().split("\n");
+    expect(lines[0]).toMatch(/^\| history \| months \| error day 7 /);
+    expect(lines[2]).toMatch(
+      /^\| 2026-10 to 2026-10 \| 1 \| [\d.]+% \| [\d.]+% \| [\d.]+% \| \d+% \/ \d+% \/ \d+% \| - \| \d+ \|$/,
+    );
+    expect(lines[3]).toMatch(/^spike alerts replayed \(x3 the same weekday, at least 10 USD\) on 31 days: /);
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { type Alert, alertLine } from "../../src/check/alert.js";
+import { type Alert, alertJson, alertLine } from "../../src/check/alert.js";
 import { evaluateRules } from "../../src/check/evaluateRules.js";
 import { parseRulesFile } from "../../src/config/checkRules.js";
 import { openWarehouse } from "../../src/load/database.js";
@@ -84,7 +84,9 @@ describe("alerts on what the invoices say of money", () => {
     ]);
     const [outstanding, uncollectible, refund] = alerts;
     expect(outstanding).toMatchObject({ unit: "days", value: String(open?.age), threshold: "10" });
-    expect(outstanding?.note).toBe(`${open?.remaining} USD outstanding of ${open?.due} USD due`);
+    expect(JSON.parse(alertJson(outstanding as Alert)).note).toBe(
+      `${open?.remaining} USD outstanding of ${open?.due} USD due`,
+    );
     // What the uncollectible invoice left unpaid: its amount due less what was paid before.
     expect(uncollectible).toMatchObject({ unit: "usd", value: written?.unpaid, threshold: written?.due });
     expect(refund).toMatchObject({ unit: "usd", value: refunded?.refunded, threshold: refunded?.paid });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { Alert } from "../../src/check/alert.js";
-import { alertJson, alertLine } from "../../src/check/alert.js";
+import { alertJson, alertLine, roundedCents } from "../../src/check/alert.js";
 import { isDue } from "../../src/check/repeatRule.js";
 import { loadCheckConfig } from "../../src/config/checkConfig.js";
 import { parseRulesFile } from "../../src/config/checkRules.js";
@@ -25,7 +25,7 @@ describe("the rules file", () => {
     );
     expect(rules).toEqual({
       budget: { usd: "500", actualPercent: "75", forecastPercent: "100" },
-      spike: { factor: "4", minUsd: "10", baseline: "28d" },
+      spike: { factor: "4", minUsd: "10", baseline: "weekday" },
       subjectBudgets: [
         { kind: "token", subject: 'CI "main" pipeline', usd: "20.5" },
         { kind: "endpoint", subject: "/ai/text-to-cad/{output_format}", usd: "100" },
@@ -139,12 +139,37 @@ describe("reported once a day unless the value moves by more than the step", () 
     expect(isDue(alert(value), previous, NOW, "10")).toBe(due);
   });
 
-  test("the people line rounds to the cent by the text; the JSON line keeps the micro-dollars", () => {
-    const a = { ...alert("12345.678999"), note: "range 1 to 2" };
+  test.each([
+    ["2055.476", "2,055.48"],
+    ["2055.475", "2,055.48"],
+    ["2055.465", "2,055.46"],
+    ["2055.465001", "2,055.47"],
+    ["0.125", "0.12"],
+    ["0.135", "0.14"],
+    ["999.995", "1,000.00"],
+    ["-1.005", "-1.00"],
+    ["-1.015", "-1.02"],
+    ["-0.004", "0.00"],
+    ["7", "7.00"],
+    ["7.5", "7.50"],
+  ])("%s USD is %s to the cent, half to even", (exact, cents) => {
+    expect(roundedCents(exact)).toBe(cents);
+  });
+
+  test("an amount in the note is printed as the value is: to the cent for people, exact in JSON", () => {
+    const a = {
+      ...alert("12345.678999"),
+      note: "100% of the {budget} budget; range {low} to {high}",
+      amounts: { budget: "500.000000", low: "3311.120000", high: "3859.704051" },
+    };
     expect(alertLine(a)).toBe(
-      "budget-forecast: account, 2026-10: 12,345.67 USD reaches 500.00 USD (range 1 to 2)",
+      "budget-forecast: account, 2026-10: 12,345.68 USD reaches 500.00 USD (100% of the 500.00 USD budget; range 3,311.12 USD to 3,859.70 USD)",
     );
-    expect(JSON.parse(alertJson(a))).toMatchObject({ value: "12345.678999", threshold: "500.000000" });
+    expect(JSON.parse(alertJson(a))).toMatchObject({
+      value: "12345.678999",
+      threshold: "500.000000",
+      note: "100% of the 500.000000 budget; range 3311.120000 to 3859.704051",
+    });
   });
 
   test("the people line shows no terminal control the API sent in a subject or currency", () => {

@@ -31,8 +31,8 @@ export function simDailySpend(options: DatasetOptions): Map<string, string> {
 }
 
 /**
- * An in-memory DuckDB holding `days` as cost_per_day (a table standing in for the warehouse's view)
- * and the forecast's macros and views, as the warehouse has them.
+ * An in-memory DuckDB holding `days` as cost_per_day (a table standing in for the warehouse's view),
+ * an empty runs table, and the forecast's macros and views, as the warehouse has them.
  */
 export async function forecastDatabase(days: Map<string, string>) {
   const instance = await DuckDBInstance.create(":memory:");
@@ -41,6 +41,8 @@ export async function forecastDatabase(days: Map<string, string>) {
   await connection.run("CREATE TABLE cost_per_day (day DATE, cost_usd DECIMAL(38, 6))");
   const values = [...days.entries()].map(([day, usd]) => `(DATE '${day}', ${usd})`).join(", ");
   await connection.run(`INSERT INTO cost_per_day (day, cost_usd) VALUES ${values}`);
+  // No export run: the last day stays incomplete, as in a warehouse before its next night's run.
+  await connection.run("CREATE TABLE runs (started_at TIMESTAMPTZ, status VARCHAR)");
   await connection.run(schemaStatements("views/forecast.sql"));
   return {
     connection,

@@ -1,6 +1,7 @@
-import { microsText } from "./microsText.js";
-import { firstOfMonth, monthForecast } from "./monthForecast.js";
-import type { DailySeries } from "./rateModel.js";
+import { firstOfMonth, isoDay } from "../forecast/epochDay.js";
+import { microsText } from "../forecast/microsText.js";
+import { monthForecast } from "../forecast/monthForecast.js";
+import type { DailySeries } from "../forecast/rateModel.js";
 import { judgeSpike, type SpikeBaseline } from "./spikeJudge.js";
 
 /** The days of a month the forecast is judged at: as of the start of day k + 1, k days known. */
@@ -125,8 +126,4 @@ export function backtestFigures(
 export function isInside(forecast: BacktestForecast): boolean {
   const actual = Number(forecast.actualUsd);
   return Number(forecast.lowUsd) <= actual && actual <= Number(forecast.highUsd);
-}
-
-export function isoDay(day: number): string {
-  return new Date(day * 86_400_000).toISOString().slice(0, 10);
 }

@@ -1,3 +1,6 @@
+import { isoDay } from "../forecast/epochDay.js";
+import type { DailySeries } from "../forecast/rateModel.js";
+import { readDailySeries } from "../forecast/readDailySeries.js";
 import type { DuckDBConnection } from "../load/duckdb.js";
 import {
   BACKTEST_SPIKE_RULE,
@@ -5,13 +8,10 @@ import {
   type BacktestForecast,
   backtestFigures,
   backtestMonths,
-  isoDay,
   replayForecasts,
   replaySpikes,
   type SpikeReplay,
 } from "./backtest.js";
-import type { DailySeries } from "./rateModel.js";
-import { readDailySeries } from "./readDailySeries.js";
 
 /** A backtest of one history: the months judged, the forecast's figures, the spike alerts replayed. */
 export interface BacktestSummary {

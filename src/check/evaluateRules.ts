@@ -1,9 +1,10 @@
 import type { CheckRules, SubjectBudget } from "../config/checkRules.js";
+import { epochDay } from "../forecast/epochDay.js";
+import { readDailySeries } from "../forecast/readDailySeries.js";
 import type { DuckDBConnection } from "../load/duckdb.js";
 import { sqlFile } from "../load/sqlFiles.js";
 import type { Alert, AlertUnit } from "./alert.js";
 import { budgetAlerts, spikeAlerts } from "./forecastRules.js";
-import { readDailySeries } from "./readDailySeries.js";
 
 /** When the check judges: as of the start of UTC day asOf (YYYY-MM-DD), at the instant now. */
 export interface CheckMoment {
@@ -28,7 +29,7 @@ export async function evaluateRules(
   if (rules.budget !== undefined || rules.spike !== undefined) {
     // The forecast and the spike rule read the complete days only: never the day of the clock.
     const series = await readDailySeries(connection, asOf);
-    const asOfDay = Date.parse(`${asOf}T00:00:00Z`) / 86_400_000;
+    const asOfDay = epochDay(asOf);
     if (rules.budget !== undefined) alerts.push(...budgetAlerts(series, asOfDay, rules.budget));
     if (rules.spike !== undefined) alerts.push(...spikeAlerts(series, asOfDay, rules.spike));
   }

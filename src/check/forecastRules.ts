@@ -1,8 +1,8 @@
+import { isoDay } from "../forecast/epochDay.js";
+import { microsText, textMicros } from "../forecast/microsText.js";
+import { intervalLabel, monthForecast, monthToDateOf } from "../forecast/monthForecast.js";
+import type { DailySeries } from "../forecast/rateModel.js";
 import type { Alert } from "./alert.js";
-import { isoDay } from "./backtest.js";
-import { microsText, textMicros } from "./microsText.js";
-import { type IntervalSource, monthForecast, monthToDateOf } from "./monthForecast.js";
-import type { DailySeries } from "./rateModel.js";
 import type { SpikeBaseline } from "./spikeJudge.js";
 import { judgeSpike } from "./spikeJudge.js";
 
@@ -62,13 +62,6 @@ export function budgetAlerts(
     });
   }
   return alerts;
-}
-
-/** How the 90% interval was made, for the note: the coverage it is labelled with. */
-export function intervalLabel(source: IntervalSource): string {
-  return source.kind === "past-errors"
-    ? `90% nominal: the errors of ${source.forecasts} past forecasts`
-    : "90% nominal: from the day-to-day noise";
 }
 
 const WEEKDAY_NAMES = ["Sundays", "Mondays", "Tuesdays", "Wednesdays", "Thursdays", "Fridays", "Saturdays"];

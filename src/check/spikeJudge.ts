@@ -1,4 +1,4 @@
-import { type DailySeries, dayForecast, rateModel, spendOn, weekdayOf } from "./rateModel.js";
+import { type DailySeries, dayForecast, rateModel, spendOn, weekdayOf } from "../forecast/rateModel.js";
 
 /** What a day is judged against: the same weekday in the 4 weeks before, or the 28 days before. */
 export type SpikeBaseline = "weekday" | "28d";

@@ -12,9 +12,14 @@ export function forecastCard(forecast: ForecastFigures): string {
   return card(
     `Forecast, ${forecast.month}`,
     centsHeadline(forecast.forecast_usd),
-    `month-end, 95% range ${centsHeadline(forecast.forecast_low_usd)} to ${centsHeadline(forecast.forecast_high_usd)}; ${cents(forecast.month_to_date_usd)} USD in its first ${forecast.days_known} days`,
+    `month-end, range ${centsHeadline(forecast.forecast_low_usd)} to ${centsHeadline(forecast.forecast_high_usd)} (${forecast.interval})${shiftWords(forecast)}; ${cents(forecast.month_to_date_usd)} USD in its first ${forecast.days_known} days`,
     `${forecast.forecast_usd} USD (${forecast.forecast_low_usd} to ${forecast.forecast_high_usd})`,
   );
+}
+
+/** The change in usage the forecast follows, when it saw one. */
+function shiftWords(forecast: ForecastFigures): string {
+  return forecast.level_shift_day === null ? "" : `, usage changed on ${forecast.level_shift_day}`;
 }
 
 /**

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { budgetAlerts } from "../../src/check/forecastRules.js";
-import { monthForecast } from "../../src/check/monthForecast.js";
-import { levelShift, rateModel } from "../../src/check/rateModel.js";
-import { median, robustSd, winsorisedMean } from "../../src/check/robust.js";
 import { judgeSpike } from "../../src/check/spikeJudge.js";
+import { monthForecast } from "../../src/forecast/monthForecast.js";
+import { levelShift, rateModel } from "../../src/forecast/rateModel.js";
+import { median, robustSd, winsorisedMean } from "../../src/forecast/robust.js";
 
 /** Pure tables of the forecast's statistics: robust to one day, following a step, never looking ahead. */
 

@@ -1,4 +1,4 @@
-import type { DailySeries } from "../../src/check/rateModel.js";
+import type { DailySeries } from "../../src/forecast/rateModel.js";
 import { CallRate, callRateShape } from "../../src/sim/callRate.js";
 import { DEFAULT_NOW_ISO } from "../../src/sim/dataset.js";
 import type { SimulatorOptions } from "../../src/sim/index.js";

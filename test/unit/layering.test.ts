@@ -16,6 +16,7 @@ const FLOORS: Record<string, number> = {
   sources: 7, // one declaration per API resource and its part of the run summary, the one runner
   config: 6, // flags + environment -> a typed config
   destination: 5, // where the Parquet datasets go: a directory or a bucket prefix, behind one interface
+  forecast: 5, // the month-end forecast over the stored daily spend: check and report both read it
   operations: 5, // operation view, wait and save-outputs helpers (saving uses load's file helpers)
   extract: 4, // HTTP paging and fetching only
   load: 4, // the DuckDB warehouse: tables, SQL files, transactions, the checkpoint tables

@@ -1,3 +1,4 @@
+import { firstOfMonth } from "./epochDay.js";
 import { type DailySeries, dayForecast, rateModel, spendOn } from "./rateModel.js";
 import { robustSd } from "./robust.js";
 
@@ -10,6 +11,13 @@ const PAST_ORIGIN_DAYS = 120;
 
 /** How the interval was made: from the method's own past errors on this history, or from its noise. */
 export type IntervalSource = { kind: "past-errors"; forecasts: number } | { kind: "day-noise" };
+
+/** How the 90% interval was made, in words: the coverage it is labelled with. */
+export function intervalLabel(source: IntervalSource): string {
+  return source.kind === "past-errors"
+    ? `90% nominal: the errors of ${source.forecasts} past forecasts`
+    : "90% nominal: from the day-to-day noise";
+}
 
 /** The month-end forecast as of the start of a UTC day; money in whole micro-dollars. */
 export interface MonthForecast {
@@ -123,10 +131,4 @@ function interval(
   }
   const half = 1.645 * robustSd(residuals) * Math.sqrt(n + (n * n) / Math.max(1, levelDays));
   return { low: ahead - half, high: ahead + half, source: { kind: "day-noise" } };
-}
-
-/** The first day of the UTC month holding `day` (days since the epoch). */
-export function firstOfMonth(day: number): number {
-  const date = new Date(day * 86_400_000);
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1) / 86_400_000;
 }

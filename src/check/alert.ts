@@ -1,5 +1,5 @@
+import { isDecimal, roundDecimal } from "../log/decimalFormat.js";
 import { foreignText } from "../log/printable.js";
-import { groupDigits } from "../log/usdText.js";
 
 /**
  * The unit of an alert's value and threshold: days, hours or calls, or else money in the currency
@@ -84,19 +84,8 @@ function amount(value: string, unit: AlertUnit): string {
 
 /**
  * Exact decimal text rounded half to even to the cent, digits grouped: "2055.476" -> "2,055.48",
- * "0.125" -> "0.12", "0.135" -> "0.14". On the text's digits (BigInt): no float touches the amount.
- * Null for text that is not a decimal.
+ * "0.125" -> "0.12", "0.135" -> "0.14", as the report rounds. Null for text that is not a decimal.
  */
 export function roundedCents(value: string): string | null {
-  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value);
-  if (match === null) return null;
-  const [, sign = "", integer = "", fraction = ""] = match;
-  const scale = 10n ** BigInt(Math.max(0, fraction.length - 2));
-  const whole = BigInt(`${integer}${fraction.padEnd(2, "0")}`);
-  let cents = whole / scale;
-  const rest = whole % scale;
-  if (rest * 2n > scale || (rest * 2n === scale && cents % 2n === 1n)) cents += 1n;
-  const digits = cents.toString().padStart(3, "0");
-  const negative = sign === "-" && cents !== 0n;
-  return `${negative ? "-" : ""}${groupDigits(digits.slice(0, -2))}.${digits.slice(-2)}`;
+  return isDecimal(value) ? roundDecimal(value, 2) : null;
 }

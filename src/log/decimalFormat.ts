@@ -1,8 +1,9 @@
 /**
  * Exact decimal text (as DuckDB prints a DECIMAL) laid out by Intl.NumberFormat. Since ECMA-402's
  * NumberFormat v3 (V8 10.6, so every Node 20), `format` reads a string as the exact decimal it
- * spells, not as a binary float, and rounds on its decimal digits with `roundingMode`: "halfExpand"
- * is half away from zero. So "1234567890123.455" rounds to "1,234,567,890,123.46", and an amount of
+ * spells, not as a binary float, and rounds on its decimal digits with `roundingMode`: "halfEven",
+ * the rounding that does not drift upward when many rounded amounts are added up (docs/money.md).
+ * So "1234567890123.455" rounds to "1,234,567,890,123.46", and an amount of
  * more than 15 significant digits keeps every one. A fixed locale ("en-US"): the report reads the
  * same on every machine, grouped by commas with a decimal point.
  */
@@ -20,7 +21,7 @@ function formatter(places: number): Intl.NumberFormat {
     found = new Intl.NumberFormat("en-US", {
       minimumFractionDigits: places,
       maximumFractionDigits: places,
-      roundingMode: "halfExpand",
+      roundingMode: "halfEven",
       // A negative amount that rounds to zero reads "0.00", never "-0.00".
       signDisplay: "negative",
       useGrouping: "always",
@@ -35,7 +36,7 @@ export function isDecimal(text: string): boolean {
   return DECIMAL.test(text);
 }
 
-/** "1234.125" -> "1,234.13" with `places` 2: rounded half away from zero, thousands grouped. */
+/** "1234.125" -> "1,234.12", "0.135" -> "0.14" with `places` 2: rounded half to even, grouped. */
 export function roundDecimal(decimal: string, places: number): string {
   if (!DECIMAL.test(decimal)) return decimal;
   return formatter(places).format(decimal as Intl.StringNumericLiteral);

@@ -1,26 +1,15 @@
 /**
  * Money to the cent for the report's human output (terminal and HTML), where a finance reader
  * compares columns: the exact value stays in --json and in the HTML tooltip. Rounds half to even on
- * the decimal digits (Intl.NumberFormat on the decimal text, no float), the rounding that does not
- * drift upward when many rounded amounts are added up. An amount that is not zero never reads as
+ * the decimal digits (log/decimalFormat.ts, as check's text does). An amount that is not zero never reads as
  * zero: one that rounds to 0.00 shows as "<0.01" (or "-<0.01"), so an unexplained micro-dollar is
  * not hidden by the rounding.
  */
-import { isDecimal } from "../log/decimalFormat.js";
-
-/** One formatter, fixed locale: the report reads the same on every machine. */
-const TO_THE_CENT = new Intl.NumberFormat("en-US", {
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-  roundingMode: "halfEven",
-  // A negative amount that rounds to zero reads "0.00", never "-0.00".
-  signDisplay: "negative",
-  useGrouping: "always",
-});
+import { roundDecimal } from "../log/decimalFormat.js";
 
 /** "1234.125" -> "1,234.12", "0.135" -> "0.14": rounded half to even, thousands grouped. */
 export function roundCents(decimal: string): string {
-  return isDecimal(decimal) ? TO_THE_CENT.format(decimal as Intl.StringNumericLiteral) : decimal;
+  return roundDecimal(decimal, 2);
 }
 
 /** "1234567.125" -> "1,234,567.12"; "0.000001" -> "<0.01"; "-2" -> "-2.00". */

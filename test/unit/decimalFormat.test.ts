@@ -2,11 +2,15 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { groupDecimal, roundDecimal } from "../../src/log/decimalFormat.js";
 
-/** The rounding docs/money.md states, on the digits with BigInt: to `places`, half away from zero. */
+/** The rounding docs/money.md states, on the digits with BigInt: to `places`, half to even. */
 function reference(decimal: string, places: number): string {
   const [, sign = "", integer = "", fraction = ""] = /^(-?)(\d+)(?:\.(\d*))?$/.exec(decimal) ?? [];
-  const scaled = BigInt(`${integer}${fraction.padEnd(places + 1, "0").slice(0, places + 1)}`);
-  const rounded = ((scaled + 5n) / 10n).toString().padStart(places + 1, "0");
+  const kept = BigInt(`${integer}${fraction.padEnd(places, "0").slice(0, places)}`);
+  const rest = fraction.slice(places).replace(/0+$/, "");
+  const first = rest.charAt(0);
+  const half = rest === "5" ? 1 : first >= "5" ? 2 : 0;
+  const up = half === 2 || (half === 1 && kept % 2n === 1n) ? 1n : 0n;
+  const rounded = (kept + up).toString().padStart(places + 1, "0");
   const whole = rounded.slice(0, rounded.length - places).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   const text = places === 0 ? whole : `${whole}.${rounded.slice(-places)}`;
   return sign === "-" && /[1-9]/.test(rounded) ? `-${text}` : text;
@@ -15,21 +19,21 @@ function reference(decimal: string, places: number): string {
 describe("Intl.NumberFormat on decimal text is exact", () => {
   test.each([
     ["1234567890123.455", "1,234,567,890,123.46"],
-    ["1234567890123.445", "1,234,567,890,123.45"],
+    ["1234567890123.445", "1,234,567,890,123.44"],
     ["-1234567890123.455", "-1,234,567,890,123.46"],
     // 19 and 24 significant digits: a double would have lost the last ones.
     ["1.0049999999999999999", "1.00"],
-    ["123456789012345678.125", "123,456,789,012,345,678.13"],
+    ["123456789012345678.125", "123,456,789,012,345,678.12"],
     ["99999999999999999999.995", "100,000,000,000,000,000,000.00"],
-    ["0.005", "0.01"],
-    ["-0.005", "-0.01"],
+    ["0.005", "0.00"],
+    ["-0.005", "0.00"],
     ["0.004999", "0.00"],
     ["-0.004999", "0.00"],
     ["2.675", "2.68"],
-    ["1.005", "1.01"],
+    ["1.005", "1.00"],
     ["-2", "-2.00"],
     ["0", "0.00"],
-  ])("roundDecimal(%s, 2) = %s: half away from zero on the decimal digits", (decimal, shown) => {
+  ])("roundDecimal(%s, 2) = %s: half to even on the decimal digits", (decimal, shown) => {
     expect(roundDecimal(decimal, 2)).toBe(shown);
     expect(reference(decimal, 2)).toBe(shown);
   });

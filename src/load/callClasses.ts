@@ -37,7 +37,8 @@ export interface ClassesStored {
 
 /**
  * Stores each priced call's billing class, reason and invoice (sql/statements/classify_calls.sql)
- * on the call, and the ledger's usage grains of their days (sql/tables/usage_grains.sql): for the
+ * on the call, and the ledger's usage grains and the calls' rollup of their days
+ * (sql/tables/usage_grains.sql, sql/tables/call_grains.sql): for the
  * days marked stale, or for every day when the invoices changed since the classes were last stored
  * (or `all`). Only rows whose class changed are written. One transaction: a crash leaves the marks,
  * and the next run classifies those days again. A call's class depends on its own row and the
@@ -65,7 +66,8 @@ export async function classifyCalls(
   await connection.run(
     every
       ? `CREATE OR REPLACE TEMP TABLE class_days AS
-           SELECT DISTINCT created_day AS day FROM api_calls UNION SELECT DISTINCT day FROM usage_grains`
+           SELECT DISTINCT created_day AS day FROM api_calls UNION SELECT DISTINCT day FROM usage_grains
+           UNION SELECT DISTINCT day FROM call_grains`
       : "CREATE OR REPLACE TEMP TABLE class_days AS SELECT day FROM internal.stale_class_days",
   );
   try {
@@ -75,7 +77,7 @@ export async function classifyCalls(
     let changed = 0;
     if (days > 0) {
       changed = await classifyDays(connection);
-      await rebuildUsageGrains(connection);
+      for (const grains of GRAINS) await rebuildGrains(connection, grains);
     }
     await connection.run("DELETE FROM internal.stale_class_days WHERE day IN (SELECT day FROM class_days)");
     await connection.run(
@@ -90,28 +92,38 @@ export async function classifyCalls(
   }
 }
 
+/** The tables kept per day with the classes, each made by its statement from the calls. */
+const GRAINS = [
+  { table: "usage_grains", statement: "statements/usage_grains.sql" },
+  { table: "call_grains", statement: "statements/call_grains.sql" },
+] as const;
+
 /**
- * The ledger's usage grains of the days in class_days, made again from their calls: only the
- * grains that changed are deleted and inserted (a nightly run changes the newest days' few), so the
- * table does not gain a row group of a whole month every night.
+ * The grains of the days in class_days, made again from their calls: only the grains that changed
+ * are deleted and inserted (a nightly run changes the newest days' few), so the table does not
+ * gain a row group of a whole month every night.
  */
-async function rebuildUsageGrains(connection: DuckDBConnection): Promise<void> {
-  const columns = (await connection.runAndReadAll("SELECT * FROM usage_grains LIMIT 0")).columnNames();
+async function rebuildGrains(
+  connection: DuckDBConnection,
+  grains: { table: string; statement: string },
+): Promise<void> {
+  const table = quotedIdentifier(grains.table);
+  const columns = (await connection.runAndReadAll(`SELECT * FROM ${table} LIMIT 0`)).columnNames();
   const list = columns.join(", ");
   const same = columns.map((column) => `g.${column} IS NOT DISTINCT FROM f.${column}`).join(" AND ");
   await connection.run(
-    `CREATE OR REPLACE TEMP TABLE fresh_grains AS SELECT ${list} FROM (${sqlFile("statements/usage_grains.sql")})`,
+    `CREATE OR REPLACE TEMP TABLE fresh_grains AS SELECT ${list} FROM (${sqlFile(grains.statement)})`,
   );
   try {
     await connection.run(
-      `DELETE FROM usage_grains WHERE rowid IN (
-         SELECT g.rowid FROM usage_grains AS g ANTI JOIN fresh_grains AS f ON ${same}
+      `DELETE FROM ${table} WHERE rowid IN (
+         SELECT g.rowid FROM ${table} AS g ANTI JOIN fresh_grains AS f ON ${same}
          WHERE g.day IN (SELECT day FROM class_days))`,
     );
     await connection.run(
-      `INSERT INTO usage_grains (${list})
+      `INSERT INTO ${table} (${list})
        SELECT f.* FROM fresh_grains AS f
-       ANTI JOIN (SELECT * FROM usage_grains WHERE day IN (SELECT day FROM class_days)) AS g ON ${same}`,
+       ANTI JOIN (SELECT * FROM ${table} WHERE day IN (SELECT day FROM class_days)) AS g ON ${same}`,
     );
   } finally {
     await connection.run("DROP TABLE IF EXISTS fresh_grains").catch(() => undefined);

@@ -1,3 +1,4 @@
+import { classifyCalls } from "./callClasses.js";
 import type { Warehouse } from "./database.js";
 import { quotedString } from "./duckdb.js";
 import { asStorageError } from "./storageError.js";
@@ -9,7 +10,9 @@ const CHUNK = 500;
 /**
  * Stores the call ids a run received in x-api-call-id, in one transaction: the API lists those
  * requests as calls of this user, and the views mark them as the exporter's own. The ids were
- * checked to be UUIDs when received, so quoting them is all the escaping they need.
+ * checked to be UUIDs when received, so quoting them is all the escaping they need. A call stored
+ * already under one of them counts as the exporter's own from now on: its day's rollup
+ * (call_grains.is_own_call) is made again in the same transaction.
  */
 export async function recordOwnCalls(
   warehouse: Warehouse,
@@ -28,6 +31,13 @@ export async function recordOwnCalls(
           .join(", ");
         await connection.run(`INSERT INTO internal.own_calls (id, run_id) VALUES ${values}`);
       }
+      const marked = await connection.run(
+        `INSERT INTO internal.stale_class_days
+         SELECT DISTINCT created_day FROM api_calls
+         WHERE id IN (SELECT id FROM internal.own_calls WHERE run_id = ${run})
+         EXCEPT SELECT day FROM internal.stale_class_days`,
+      );
+      if (marked.rowsChanged > 0) await classifyCalls(connection);
     });
   } catch (error) {
     throw asStorageError(error, `the exporter's own call ids to ${warehouse.path}`);

@@ -256,6 +256,13 @@ async function refreshDerived(query, sqlDir, log) {
   if (classify === undefined) return;
   const started = performance.now();
   await query("CREATE OR REPLACE TEMP TABLE class_days AS SELECT DISTINCT created_day AS day FROM api_calls");
+  // The classes read which items the calls carry (invoice_item_calls, from call_grains where the
+  // build has it): that rollup first, then the classes, then every grain with them.
+  const callGrains = await statement("call_grains.sql");
+  if (callGrains !== undefined) {
+    await query("DELETE FROM call_grains");
+    await query(`INSERT INTO call_grains BY NAME SELECT * FROM (${callGrains})`);
+  }
   await query(`CREATE OR REPLACE TEMP TABLE classified AS ${classify}`);
   await query(
     `UPDATE api_calls SET billing_class = c.billing_class, billing_reason = c.reason, billing_invoice_id = c.invoice_id

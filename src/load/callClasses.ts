@@ -65,38 +65,78 @@ export async function classifyCalls(
   // no grains behind.
   await connection.run(
     every
-      ? `CREATE OR REPLACE TEMP TABLE class_days AS
+      ? `CREATE OR REPLACE TEMP TABLE all_class_days AS
            SELECT DISTINCT created_day AS day FROM api_calls UNION SELECT DISTINCT day FROM usage_grains
            UNION SELECT DISTINCT day FROM call_grains`
-      : "CREATE OR REPLACE TEMP TABLE class_days AS SELECT day FROM internal.stale_class_days",
+      : "CREATE OR REPLACE TEMP TABLE all_class_days AS SELECT day FROM internal.stale_class_days",
   );
   try {
-    const days = Number(
-      (await connection.runAndReadAll("SELECT count(*) FROM class_days")).getRows()[0]?.[0] ?? 0,
-    );
+    const batches = await dayBatches(connection);
     let changed = 0;
-    if (days > 0) {
-      changed = await classifyDays(connection);
+    // The classes read which items the calls carry and their last month (invoice_item_calls, from
+    // call_grains): the calls' rollup of every day is made first for that, then again with the
+    // classes. A batch of days at a time (class_days): classifying every call at once would hold
+    // them all, and the run's memory would grow with its history.
+    for (const batch of batches) {
+      await useClassDays(connection, batch);
+      await rebuildGrains(connection, CALL_GRAINS);
+    }
+    for (const batch of batches) {
+      await useClassDays(connection, batch);
+      changed += await classifyDays(connection);
       for (const grains of GRAINS) await rebuildGrains(connection, grains);
     }
-    await connection.run("DELETE FROM internal.stale_class_days WHERE day IN (SELECT day FROM class_days)");
+    await connection.run(
+      "DELETE FROM internal.stale_class_days WHERE day IN (SELECT day FROM all_class_days)",
+    );
     await connection.run(
       `INSERT INTO internal.export_state (singleton, classified_invoices) VALUES (true, $digest)
          ON CONFLICT (singleton) DO UPDATE SET classified_invoices = excluded.classified_invoices`,
       { digest },
     );
-    return { days, changed };
+    return { days: batches.reduce((sum, batch) => sum + batch.days, 0), changed };
   } finally {
     // After a failure the transaction refuses every statement: the failure is the one to report.
     await connection.run("DROP TABLE IF EXISTS class_days").catch(() => undefined);
+    await connection.run("DROP TABLE IF EXISTS all_class_days").catch(() => undefined);
   }
 }
 
+/** Days classified together: about a month of calls, whatever the history's length. */
+const BATCH_DAYS = 31;
+
+interface DayBatch {
+  first: string;
+  last: string;
+  days: number;
+}
+
+/** The days of all_class_days in order, cut into batches of BATCH_DAYS. */
+async function dayBatches(connection: DuckDBConnection): Promise<DayBatch[]> {
+  const reader = await connection.runAndReadAll(
+    `SELECT min(day)::VARCHAR, max(day)::VARCHAR, count(*)::INTEGER
+     FROM (SELECT day, (row_number() OVER (ORDER BY day) - 1) // ${BATCH_DAYS} AS batch FROM all_class_days)
+     GROUP BY batch ORDER BY batch`,
+  );
+  return reader.getRows().map(([first, last, days]) => ({
+    first: String(first),
+    last: String(last),
+    days: Number(days),
+  }));
+}
+
+/** Makes class_days, which the statements read, the days of one batch. */
+async function useClassDays(connection: DuckDBConnection, batch: DayBatch): Promise<void> {
+  await connection.run(
+    `CREATE OR REPLACE TEMP TABLE class_days AS
+     SELECT day FROM all_class_days WHERE day BETWEEN $first::DATE AND $last::DATE`,
+    { first: batch.first, last: batch.last },
+  );
+}
+
 /** The tables kept per day with the classes, each made by its statement from the calls. */
-const GRAINS = [
-  { table: "usage_grains", statement: "statements/usage_grains.sql" },
-  { table: "call_grains", statement: "statements/call_grains.sql" },
-] as const;
+const CALL_GRAINS = { table: "call_grains", statement: "statements/call_grains.sql" };
+const GRAINS = [{ table: "usage_grains", statement: "statements/usage_grains.sql" }, CALL_GRAINS];
 
 /**
  * The grains of the days in class_days, made again from their calls: only the grains that changed

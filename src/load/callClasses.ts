@@ -38,24 +38,21 @@ export interface ClassesStored {
 /**
  * Stores each priced call's billing class, reason and invoice (sql/statements/classify_calls.sql)
  * on the call, and the ledger's usage grains and the calls' rollup of their days
- * (sql/tables/usage_grains.sql, sql/tables/call_grains.sql): for the
- * days marked stale, or for every day when the invoices changed since the classes were last stored
- * (or `all`). Only rows whose class changed are written. One transaction: a crash leaves the marks,
- * and the next run classifies those days again. A call's class depends on its own row and the
- * invoices only, so the days not classified keep classes that are right.
+ * (sql/tables/usage_grains.sql, sql/tables/call_grains.sql): for the days marked stale, or for
+ * every day when the invoices changed since the classes were last stored (or `all`). Only rows
+ * whose class changed are written. A transaction per batch of days, which clears their marks: a
+ * crash leaves the marks of the days not done, and when every day was due the invoices' digest
+ * unrecorded, so the next run classifies them again. A call's class depends on its own row and
+ * the invoices only, so the days not classified keep classes that are right. `afterBatch` runs
+ * after each batch's commit (the writer lets DuckDB's cached blocks go there). `inCallersTransaction`
+ * runs every batch in the transaction the caller holds instead.
  */
 export async function storeCallClasses(
   connection: DuckDBConnection,
-  options: { all?: boolean } = {},
+  options: { all?: boolean; afterBatch?: () => Promise<void>; inCallersTransaction?: boolean } = {},
 ): Promise<ClassesStored> {
-  return inTransaction(connection, () => classifyCalls(connection, options));
-}
-
-/** storeCallClasses in the caller's transaction. */
-export async function classifyCalls(
-  connection: DuckDBConnection,
-  options: { all?: boolean } = {},
-): Promise<ClassesStored> {
+  const batchTransaction = (work: () => Promise<void>): Promise<void> =>
+    options.inCallersTransaction === true ? work() : inTransaction(connection, work);
   const digest = String((await connection.runAndReadAll(INVOICES_DIGEST)).getRows()[0]?.[0]);
   const recorded = (
     await connection.runAndReadAll("SELECT classified_invoices FROM internal.export_state")
@@ -75,20 +72,25 @@ export async function classifyCalls(
     let changed = 0;
     // The classes read which items the calls carry and their last month (invoice_item_calls, from
     // call_grains): the calls' rollup of every day is made first for that, then again with the
-    // classes. A batch of days at a time (class_days): classifying every call at once would hold
-    // them all, and the run's memory would grow with its history.
+    // classes. A batch of days at a time (class_days): classifying every call in one statement, or
+    // one transaction, would hold them all, and the run's memory would grow with its history.
     for (const batch of batches) {
-      await useClassDays(connection, batch);
-      await rebuildGrains(connection, CALL_GRAINS);
+      await batchTransaction(async () => {
+        await useClassDays(connection, batch);
+        await rebuildGrains(connection, CALL_GRAINS);
+      });
     }
     for (const batch of batches) {
-      await useClassDays(connection, batch);
-      changed += await classifyDays(connection);
-      for (const grains of GRAINS) await rebuildGrains(connection, grains);
+      await batchTransaction(async () => {
+        await useClassDays(connection, batch);
+        changed += await classifyDays(connection);
+        for (const grains of GRAINS) await rebuildGrains(connection, grains);
+        await connection.run(
+          "DELETE FROM internal.stale_class_days WHERE day IN (SELECT day FROM class_days)",
+        );
+      });
+      await options.afterBatch?.();
     }
-    await connection.run(
-      "DELETE FROM internal.stale_class_days WHERE day IN (SELECT day FROM all_class_days)",
-    );
     await connection.run(
       `INSERT INTO internal.export_state (singleton, classified_invoices) VALUES (true, $digest)
          ON CONFLICT (singleton) DO UPDATE SET classified_invoices = excluded.classified_invoices`,

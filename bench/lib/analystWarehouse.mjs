@@ -112,7 +112,7 @@ async function exportWarehouse({ cli, dir, calls, days, seed, simNow, log }) {
  * that each generated month reconciles like an exported one. The other tables (tokens, balance,
  * runs, own calls, bookkeeping) are the base's.
  */
-export async function generateWarehouse({ baseDir, dir, factor, log }) {
+export async function generateWarehouse({ baseDir, dir, factor, log, sqlDir }) {
   await cp(baseDir, dir, { recursive: true });
   const started = performance.now();
   await withDb(
@@ -233,11 +233,49 @@ export async function generateWarehouse({ baseDir, dir, factor, log }) {
           `  generated copy ${k} of ${factor - 1} (${((performance.now() - started) / 1000).toFixed(0)} s)`,
         );
       }
+      await refreshDerived(query, sqlDir, log);
       await query("CHECKPOINT");
     },
     { readOnly: false },
   );
   return { how: "generated", factor, generateSeconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * What a build derives from the calls, made again over the copies with the build's own statements
+ * (its sql/ folder), as its loader would after reading them: the copies' classes differ from the
+ * base's where the open month got an invoice, and its grains hold the base's days alone. A build
+ * without a statement has nothing of that kind to make.
+ */
+async function refreshDerived(query, sqlDir, log) {
+  const statement = async (name) => {
+    const file = path.join(sqlDir, "statements", name);
+    return existsSync(file) ? await readFile(file, "utf8") : undefined;
+  };
+  const classify = await statement("classify_calls.sql");
+  if (classify === undefined) return;
+  const started = performance.now();
+  await query("CREATE OR REPLACE TEMP TABLE class_days AS SELECT DISTINCT created_day AS day FROM api_calls");
+  // The classes read which items the calls carry (invoice_item_calls, from call_grains where the
+  // build has it): that rollup first, then the classes, then every grain with them.
+  const callGrains = await statement("call_grains.sql");
+  if (callGrains !== undefined) {
+    await query("DELETE FROM call_grains");
+    await query(`INSERT INTO call_grains BY NAME SELECT * FROM (${callGrains})`);
+  }
+  await query(`CREATE OR REPLACE TEMP TABLE classified AS ${classify}`);
+  await query(
+    `UPDATE api_calls SET billing_class = c.billing_class, billing_reason = c.reason, billing_invoice_id = c.invoice_id
+     FROM classified AS c WHERE api_calls.id = c.id`,
+  );
+  for (const table of ["usage_grains", "call_grains"]) {
+    const grains = await statement(`${table}.sql`);
+    if (grains === undefined) continue;
+    await query(`DELETE FROM ${table}`);
+    await query(`INSERT INTO ${table} BY NAME SELECT * FROM (${grains})`);
+  }
+  await query("DELETE FROM internal.stale_class_days");
+  log(`  classes and grains made again (${((performance.now() - started) / 1000).toFixed(0)} s)`);
 }
 
 /**
@@ -287,7 +325,13 @@ export async function warehouseFor({ cli, size, sizes, generateAbove, shape, cac
     const baseWarehouse = await warehouseFor({ cli, size: base, sizes, generateAbove, shape, cacheDir, log });
     log(`${callsLabel(size)}: generating ${factor} x the ${callsLabel(base)} warehouse`);
     await mkdir(path.dirname(building), { recursive: true });
-    made = await generateWarehouse({ baseDir: baseWarehouse.dir, dir: building, factor, log });
+    made = await generateWarehouse({
+      baseDir: baseWarehouse.dir,
+      dir: building,
+      factor,
+      log,
+      sqlDir: path.join(buildRoot(cli), "sql"),
+    });
     made.base = callsLabel(base);
   }
   made.builtAt = new Date().toISOString();

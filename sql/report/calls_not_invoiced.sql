@@ -1,23 +1,30 @@
--- The calls of a report period that are not invoiced, by class and reason (call_billing_class):
+-- The calls of a report period that are not invoiced, by class and reason (as call_billing_class):
 -- one row per class and reason with its calls and their cost, and the unexplained calls one by one
 -- (most expensive first, at most $top), each row repeating its group's totals.
 -- $from / $to: UTC days of created_at, both included; NULL leaves that end open.
--- The period is read by both parts rather than kept: kept, it would hold every call not invoiced;
--- the groups and the top few each read only what they need.
-WITH period AS NOT MATERIALIZED (
-  SELECT *
-  FROM call_billing_class
+-- The groups come from the calls' rollup (call_grains); the unexplained calls are read from the
+-- days the rollup has them on, so that a period without any reads no call.
+WITH groups AS (
+  SELECT billing_class, billing_reason AS reason, sum(calls)::BIGINT AS calls, sum(price_usd)::DECIMAL(38, 6) AS cost_usd
+  FROM call_grains
   WHERE billing_class <> 'invoiced'
-    AND ($from::DATE IS NULL OR CAST(make_timestamp(epoch_us(created_at)) AS DATE) >= $from::DATE)
-    AND ($to::DATE IS NULL OR CAST(make_timestamp(epoch_us(created_at)) AS DATE) <= $to::DATE)
+    AND ($from::DATE IS NULL OR day >= $from::DATE) AND ($to::DATE IS NULL OR day <= $to::DATE)
+  GROUP BY billing_class, billing_reason
 ),
-groups AS (
-  SELECT billing_class, reason, count(*)::BIGINT AS calls, sum(price_usd)::DECIMAL(38, 6) AS cost_usd
-  FROM period
-  GROUP BY billing_class, reason
+unexplained_days AS (
+  SELECT DISTINCT day
+  FROM call_grains
+  WHERE billing_class = 'unexplained'
+    AND ($from::DATE IS NULL OR day >= $from::DATE) AND ($to::DATE IS NULL OR day <= $to::DATE)
 ),
 unexplained AS (
-  SELECT * FROM period WHERE billing_class = 'unexplained' ORDER BY price_usd DESC, created_at, id LIMIT $top
+  SELECT id, created_at, price_usd, nullif(stripe_invoice_item_id, '') AS stripe_invoice_item_id,
+    billing_invoice_id AS invoice_id
+  FROM api_calls
+  WHERE price_usd IS NOT NULL AND billing_class = 'unexplained'
+    AND created_day IN (SELECT day FROM unexplained_days)
+  ORDER BY price_usd DESC, created_at, id
+  LIMIT $top
 )
 SELECT
   g.billing_class,

@@ -1,9 +1,10 @@
 -- One row per UTC day with calls in the period: cost_per_day's figures as they are, plus the
--- failed calls (status_code >= 400) of that day. $from / $to: UTC days, both included; NULL = open.
+-- failed calls (status_code >= 400) of that day, from the calls' rollup (call_grains).
+-- $from / $to: UTC days, both included; NULL = open.
 WITH failures AS (
-  SELECT day, count(*)::BIGINT AS failed_calls
-  FROM api_calls_enriched
-  WHERE status_code >= 400
+  SELECT day, sum(failed_calls)::BIGINT AS failed_calls
+  FROM call_grains
+  WHERE failed_calls > 0
     AND ($from::DATE IS NULL OR day >= $from::DATE) AND ($to::DATE IS NULL OR day <= $to::DATE)
   GROUP BY day
 )

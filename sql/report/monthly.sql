@@ -20,9 +20,9 @@ per_month AS (
   GROUP BY month
 ),
 failures AS (
-  SELECT CAST(date_trunc('month', day) AS DATE) AS month, count(*)::BIGINT AS failed_calls
-  FROM api_calls_enriched
-  WHERE status_code >= 400
+  SELECT month, sum(failed_calls)::BIGINT AS failed_calls
+  FROM call_grains
+  WHERE failed_calls > 0
     AND ($from::DATE IS NULL OR day >= $from::DATE) AND ($to::DATE IS NULL OR day <= $to::DATE)
   GROUP BY ALL
 ),

@@ -1,5 +1,6 @@
 -- Totals of a report period: the sums of cost_per_day over its UTC days (so they equal the view),
--- plus what the view does not carry: failures (status_code >= 400) and the first and last call.
+-- plus what the view does not carry: failures (status_code >= 400) and the first and last call,
+-- from the calls' rollup (call_grains).
 -- $from / $to: UTC days, both included; NULL leaves that end open.
 WITH days AS (
   SELECT
@@ -15,10 +16,10 @@ WITH days AS (
 ),
 calls AS (
   SELECT
-    count(*) FILTER (WHERE status_code >= 400)::BIGINT AS failed_calls,
-    min(created_at) AS first_call_at,
-    max(created_at) AS last_call_at
-  FROM api_calls_enriched
+    coalesce(sum(failed_calls), 0)::BIGINT AS failed_calls,
+    min(first_call_at) AS first_call_at,
+    max(last_call_at) AS last_call_at
+  FROM call_grains
   WHERE ($from::DATE IS NULL OR day >= $from::DATE) AND ($to::DATE IS NULL OR day <= $to::DATE)
 )
 SELECT

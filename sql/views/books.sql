@@ -19,31 +19,33 @@
 CREATE OR REPLACE VIEW monthly_reconciliation AS
 WITH usage AS (
   SELECT
-    created_month AS month,
+    month,
     'USD' AS currency,
-    count(*) AS calls,
-    count(price_usd) AS priced_calls,
-    coalesce(sum(price_usd), 0) AS usage_cost_usd
-  FROM api_calls
+    sum(calls)::BIGINT AS calls,
+    sum(priced_calls)::BIGINT AS priced_calls,
+    sum(price_usd)::DECIMAL(38, 6) AS usage_cost_usd
+  FROM call_grains
   GROUP BY 1
 ),
+-- The classes of the priced calls (call_billing_class), from the calls' rollup.
 classes AS MATERIALIZED (
   SELECT
     month,
     'USD' AS currency,
-    count(*) FILTER (WHERE billing_class = 'invoiced') AS invoiced_calls,
+    sum(calls) FILTER (WHERE billing_class = 'invoiced')::BIGINT AS invoiced_calls,
     coalesce(sum(price_usd) FILTER (WHERE billing_class = 'invoiced'), 0) AS invoiced_usage_usd,
-    count(*) FILTER (WHERE reason = 'other_currency') AS other_currency_calls,
-    coalesce(sum(price_usd) FILTER (WHERE reason = 'other_currency'), 0) AS other_currency_usd,
-    count(*) FILTER (WHERE billing_class = 'not_billed') AS not_billed_calls,
+    sum(calls) FILTER (WHERE billing_reason = 'other_currency')::BIGINT AS other_currency_calls,
+    coalesce(sum(price_usd) FILTER (WHERE billing_reason = 'other_currency'), 0) AS other_currency_usd,
+    sum(calls) FILTER (WHERE billing_class = 'not_billed')::BIGINT AS not_billed_calls,
     coalesce(sum(price_usd) FILTER (WHERE billing_class = 'not_billed'), 0) AS not_billed_usd,
-    count(*) FILTER (WHERE billing_class = 'awaiting_invoice') AS awaiting_calls,
+    sum(calls) FILTER (WHERE billing_class = 'awaiting_invoice')::BIGINT AS awaiting_calls,
     coalesce(sum(price_usd) FILTER (WHERE billing_class = 'awaiting_invoice'), 0) AS awaiting_usd,
-    count(*) FILTER (WHERE reason = 'invoice_incomplete') AS on_incomplete_invoice_calls,
-    count(*) FILTER (WHERE billing_class = 'unexplained') AS unexplained_calls,
-    count(*) FILTER (WHERE billing_class = 'unexplained' AND price_usd <> 0) AS unexplained_priced,
+    sum(calls) FILTER (WHERE billing_reason = 'invoice_incomplete')::BIGINT AS on_incomplete_invoice_calls,
+    sum(calls) FILTER (WHERE billing_class = 'unexplained')::BIGINT AS unexplained_calls,
+    sum(nonzero_priced_calls) FILTER (WHERE billing_class = 'unexplained')::BIGINT AS unexplained_priced,
     coalesce(sum(price_usd) FILTER (WHERE billing_class = 'unexplained'), 0) AS unexplained_usd
-  FROM call_billing_class
+  FROM call_grains
+  WHERE priced_calls > 0
   GROUP BY month
 ),
 rejected AS (

@@ -33,16 +33,16 @@ SELECT * FROM api_calls_enriched WHERE NOT is_own_call;
 COMMENT ON VIEW api_calls_excluding_own IS 'api_calls_enriched without the exporter''s own calls.';
 
 -- The exporter's own share per month: its calls and their cost beside the totals, so the spend with
--- and without it can be read side by side.
+-- and without it can be read side by side (from the calls' rollup, call_grains).
 CREATE OR REPLACE VIEW own_calls_per_month AS
 SELECT
   month,
-  count(*) AS calls,
-  count(*) FILTER (WHERE is_own_call) AS own_calls,
-  coalesce(sum(price_usd), 0)::DECIMAL(38, 6) AS cost_usd,
+  sum(calls)::BIGINT AS calls,
+  coalesce(sum(calls) FILTER (WHERE is_own_call), 0)::BIGINT AS own_calls,
+  sum(price_usd)::DECIMAL(38, 6) AS cost_usd,
   coalesce(sum(price_usd) FILTER (WHERE is_own_call), 0)::DECIMAL(38, 6) AS own_cost_usd,
   coalesce(sum(price_usd) FILTER (WHERE NOT is_own_call), 0)::DECIMAL(38, 6) AS cost_excluding_own_usd
-FROM api_calls_enriched
+FROM call_grains
 GROUP BY month
 ORDER BY month;
 COMMENT ON VIEW own_calls_per_month IS 'The exporter''s own calls and their cost per UTC month, beside the totals.';

@@ -1,17 +1,18 @@
 -- What the calls cost: per day, month, endpoint and status, and what is not billed yet.
--- Days and months are UTC whatever the session time zone: timezone('UTC', ts) turns the instant
--- into UTC wall time before it is cut into a date. Sums of DECIMAL are exact.
+-- Days and months are UTC whatever the session time zone: the loader stores each call's UTC day
+-- and month. Sums of DECIMAL are exact. The views per day, month and endpoint read the calls'
+-- rollup (call_grains), kept by the loader, rather than every call.
 
 -- Cost per UTC day and per month, of every call or of all but the exporter's own (include_own):
 -- each shape written once, for the views below.
 CREATE OR REPLACE MACRO cost_per_day_of(include_own) AS TABLE
 SELECT
   day,
-  count(*) AS calls,
-  count(price_usd) AS priced_calls,
-  count(*) FILTER (WHERE billing_pending) AS pending_calls,
-  coalesce(sum(price_usd), 0)::DECIMAL(38, 6) AS cost_usd
-FROM api_calls_enriched
+  sum(calls)::BIGINT AS calls,
+  sum(priced_calls)::BIGINT AS priced_calls,
+  sum(pending_calls)::BIGINT AS pending_calls,
+  sum(price_usd)::DECIMAL(38, 6) AS cost_usd
+FROM call_grains
 WHERE include_own OR NOT is_own_call
 GROUP BY day
 ORDER BY day;
@@ -20,11 +21,11 @@ COMMENT ON MACRO TABLE cost_per_day_of IS 'cost_per_day_of(include_own): the sha
 CREATE OR REPLACE MACRO cost_per_month_of(include_own) AS TABLE
 SELECT
   month,
-  count(*) AS calls,
-  count(price_usd) AS priced_calls,
-  count(*) FILTER (WHERE billing_pending) AS pending_calls,
-  coalesce(sum(price_usd), 0)::DECIMAL(38, 6) AS cost_usd
-FROM api_calls_enriched
+  sum(calls)::BIGINT AS calls,
+  sum(priced_calls)::BIGINT AS priced_calls,
+  sum(pending_calls)::BIGINT AS pending_calls,
+  sum(price_usd)::DECIMAL(38, 6) AS cost_usd
+FROM call_grains
 WHERE include_own OR NOT is_own_call
 GROUP BY month
 ORDER BY month;
@@ -50,14 +51,14 @@ COMMENT ON VIEW cost_per_month_excluding_own IS 'cost_per_month without the expo
 CREATE OR REPLACE VIEW cost_per_endpoint AS
 SELECT
   endpoint_template,
-  count(*) AS calls,
-  count(price_usd) AS priced_calls,
-  count(*) FILTER (WHERE billing_pending) AS pending_calls,
-  coalesce(sum(price_usd), 0)::DECIMAL(38, 6) AS cost_usd,
-  max(price_usd) AS max_price_usd,
-  min(created_at) AS first_call_at,
-  max(created_at) AS last_call_at
-FROM api_calls_enriched
+  sum(calls)::BIGINT AS calls,
+  sum(priced_calls)::BIGINT AS priced_calls,
+  sum(pending_calls)::BIGINT AS pending_calls,
+  sum(price_usd)::DECIMAL(38, 6) AS cost_usd,
+  max(max_price_usd) AS max_price_usd,
+  min(first_call_at) AS first_call_at,
+  max(last_call_at) AS last_call_at
+FROM call_grains
 GROUP BY endpoint_template
 ORDER BY cost_usd DESC, endpoint_template;
 COMMENT ON VIEW cost_per_endpoint IS 'Calls and cost per endpoint_template, every call, most expensive first.';
@@ -70,10 +71,10 @@ CREATE OR REPLACE VIEW cost_per_day_endpoint AS
 SELECT
   day,
   endpoint_template,
-  count(*) AS calls,
-  count(price_usd) AS priced_calls,
-  coalesce(sum(price_usd), 0)::DECIMAL(38, 6) AS cost_usd
-FROM api_calls_enriched
+  sum(calls)::BIGINT AS calls,
+  sum(priced_calls)::BIGINT AS priced_calls,
+  sum(price_usd)::DECIMAL(38, 6) AS cost_usd
+FROM call_grains
 GROUP BY day, endpoint_template
 ORDER BY day, cost_usd DESC, endpoint_template;
 COMMENT ON VIEW cost_per_day_endpoint IS 'Calls and cost per UTC day and endpoint_template, every call.';

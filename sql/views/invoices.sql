@@ -5,17 +5,17 @@
 -- sums are DECIMAL(38,6). docs/reconciliation.md says which invoice shape each rule comes from.
 -- Applied before reconciliation.sql (the calls' classes read these views).
 
--- The calls billed on each invoice item: how many and what they cost.
+-- The calls billed on each invoice item: how many and what they cost (from the calls' rollup).
 CREATE OR REPLACE VIEW invoice_item_calls AS
 SELECT
-  stripe_invoice_item_id AS invoice_item,
-  count(*) AS calls,
-  coalesce(sum(price_usd), 0)::DECIMAL(38, 6) AS calls_cost_usd,
-  min(created_month) AS first_call_month,
-  max(created_month) AS last_call_month
-FROM api_calls
-WHERE stripe_invoice_item_id IS NOT NULL AND stripe_invoice_item_id <> ''
-GROUP BY stripe_invoice_item_id;
+  invoice_item,
+  sum(calls)::BIGINT AS calls,
+  sum(price_usd)::DECIMAL(38, 6) AS calls_cost_usd,
+  min(month) AS first_call_month,
+  max(month) AS last_call_month
+FROM call_grains
+WHERE invoice_item IS NOT NULL
+GROUP BY invoice_item;
 COMMENT ON VIEW invoice_item_calls IS 'Per invoice item (api_calls.stripe_invoice_item_id, not empty): the calls billed on it and what they cost.';
 COMMENT ON COLUMN invoice_item_calls.invoice_item IS 'The invoice item the calls carry in stripe_invoice_item_id.';
 COMMENT ON COLUMN invoice_item_calls.calls IS 'Stored calls billed on the item.';
@@ -25,7 +25,8 @@ COMMENT ON COLUMN invoice_item_calls.last_call_month IS 'The UTC month (its firs
 
 -- API call records the export could not store (rejects), read back from the JSON kept with them: a
 -- record with a method and a created_at is an API call (an operation has a type, an invoice
--- lines). A rejected call stored since, under the same id, is not counted.
+-- lines). A rejected call stored since, under the same id, is not counted. The stored ids are
+-- narrowed to the rejected ones first: hashed whole, every stored id would be, even with no reject.
 CREATE OR REPLACE VIEW rejected_calls AS
 WITH calls AS (
   SELECT
@@ -51,7 +52,9 @@ SELECT
   price AS price_usd
 FROM calls
 WHERE record_id IS NULL OR TRY_CAST(record_id AS UUID) IS NULL
-  OR TRY_CAST(record_id AS UUID) NOT IN (SELECT id FROM api_calls);
+  OR TRY_CAST(record_id AS UUID) NOT IN (
+    SELECT id FROM api_calls WHERE id IN (SELECT TRY_CAST(record_id AS UUID) FROM calls)
+  );
 COMMENT ON VIEW rejected_calls IS 'API call records in rejects (kept with the reason they could not be stored) that no stored call has replaced since: what a month''s invoice may bill that the warehouse does not hold. Read from the record''s JSON as received.';
 COMMENT ON COLUMN rejected_calls.record_id IS 'The rejected call''s id as sent (rejects.record_id); NULL when it could not be read.';
 COMMENT ON COLUMN rejected_calls.rejected_at IS 'When it was rejected (UTC).';

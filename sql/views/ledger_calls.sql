@@ -23,20 +23,32 @@ WITH invoice AS (
   FROM invoice_totals
   WHERE coalesce(invoice_status, '') <> 'void'
 ),
+-- The class of a priced call as call_billing_class gives it, read off the call's own row: joined
+-- to that view by id, every call would be hashed, whatever days the reader asks for.
+priced AS (
+  SELECT
+    id,
+    created_month,
+    price_usd,
+    stripe_invoice_item_id,
+    CASE WHEN price_usd IS NOT NULL THEN billing_class END AS billing_class,
+    CASE WHEN price_usd IS NOT NULL THEN billing_reason END AS billing_reason,
+    CASE WHEN price_usd IS NOT NULL THEN billing_invoice_id END AS billing_invoice_id
+  FROM api_calls
+),
 classed AS (
   SELECT
     a.id,
     a.created_month AS month,
     a.price_usd,
     nullif(a.stripe_invoice_item_id, '') AS invoice_item,
-    b.billing_class,
-    coalesce(b.reason, 'unpriced') AS reason,
+    a.billing_class,
+    coalesce(a.billing_reason, 'unpriced') AS reason,
     CASE
-      WHEN b.billing_class IN ('invoiced', 'unexplained') OR b.reason IN ('invoice_draft', 'invoice_incomplete')
-        THEN b.invoice_id
+      WHEN a.billing_class IN ('invoiced', 'unexplained') OR a.billing_reason IN ('invoice_draft', 'invoice_incomplete')
+        THEN a.billing_invoice_id
     END AS candidate_invoice_id
-  FROM api_calls AS a
-  LEFT JOIN call_billing_class AS b ON b.id = a.id
+  FROM priced AS a
 )
 SELECT
   c.id,

@@ -37,24 +37,22 @@ export interface ClassesStored {
 
 /**
  * Stores each priced call's billing class, reason and invoice (sql/statements/classify_calls.sql)
- * on the call, and the ledger's usage grains of their days (sql/tables/usage_grains.sql): for the
- * days marked stale, or for every day when the invoices changed since the classes were last stored
- * (or `all`). Only rows whose class changed are written. One transaction: a crash leaves the marks,
- * and the next run classifies those days again. A call's class depends on its own row and the
- * invoices only, so the days not classified keep classes that are right.
+ * on the call, and the ledger's usage grains and the calls' rollup of their days
+ * (sql/tables/usage_grains.sql, sql/tables/call_grains.sql): for the days marked stale, or for
+ * every day when the invoices changed since the classes were last stored (or `all`). Only rows
+ * whose class changed are written. A transaction per batch of days, which clears their marks: a
+ * crash leaves the marks of the days not done, and when every day was due the invoices' digest
+ * unrecorded, so the next run classifies them again. A call's class depends on its own row and
+ * the invoices only, so the days not classified keep classes that are right. `afterBatch` runs
+ * after each batch's commit (the writer lets DuckDB's cached blocks go there). `inCallersTransaction`
+ * runs every batch in the transaction the caller holds instead.
  */
 export async function storeCallClasses(
   connection: DuckDBConnection,
-  options: { all?: boolean } = {},
+  options: { all?: boolean; afterBatch?: () => Promise<void>; inCallersTransaction?: boolean } = {},
 ): Promise<ClassesStored> {
-  return inTransaction(connection, () => classifyCalls(connection, options));
-}
-
-/** storeCallClasses in the caller's transaction. */
-export async function classifyCalls(
-  connection: DuckDBConnection,
-  options: { all?: boolean } = {},
-): Promise<ClassesStored> {
+  const batchTransaction = (work: () => Promise<void>): Promise<void> =>
+    options.inCallersTransaction === true ? work() : inTransaction(connection, work);
   const digest = String((await connection.runAndReadAll(INVOICES_DIGEST)).getRows()[0]?.[0]);
   const recorded = (
     await connection.runAndReadAll("SELECT classified_invoices FROM internal.export_state")
@@ -64,54 +62,110 @@ export async function classifyCalls(
   // no grains behind.
   await connection.run(
     every
-      ? `CREATE OR REPLACE TEMP TABLE class_days AS
-           SELECT DISTINCT created_day AS day FROM api_calls UNION SELECT DISTINCT day FROM usage_grains`
-      : "CREATE OR REPLACE TEMP TABLE class_days AS SELECT day FROM internal.stale_class_days",
+      ? `CREATE OR REPLACE TEMP TABLE all_class_days AS
+           SELECT DISTINCT created_day AS day FROM api_calls UNION SELECT DISTINCT day FROM usage_grains
+           UNION SELECT DISTINCT day FROM call_grains`
+      : "CREATE OR REPLACE TEMP TABLE all_class_days AS SELECT day FROM internal.stale_class_days",
   );
   try {
-    const days = Number(
-      (await connection.runAndReadAll("SELECT count(*) FROM class_days")).getRows()[0]?.[0] ?? 0,
-    );
+    const batches = await dayBatches(connection);
     let changed = 0;
-    if (days > 0) {
-      changed = await classifyDays(connection);
-      await rebuildUsageGrains(connection);
+    // The classes read which items the calls carry and their last month (invoice_item_calls, from
+    // call_grains): the calls' rollup of every day is made first for that, then again with the
+    // classes. A batch of days at a time (class_days): classifying every call in one statement, or
+    // one transaction, would hold them all, and the run's memory would grow with its history.
+    for (const batch of batches) {
+      await batchTransaction(async () => {
+        await useClassDays(connection, batch);
+        await rebuildGrains(connection, CALL_GRAINS);
+      });
     }
-    await connection.run("DELETE FROM internal.stale_class_days WHERE day IN (SELECT day FROM class_days)");
+    for (const batch of batches) {
+      await batchTransaction(async () => {
+        await useClassDays(connection, batch);
+        changed += await classifyDays(connection);
+        for (const grains of GRAINS) await rebuildGrains(connection, grains);
+        await connection.run(
+          "DELETE FROM internal.stale_class_days WHERE day IN (SELECT day FROM class_days)",
+        );
+      });
+      await options.afterBatch?.();
+    }
     await connection.run(
       `INSERT INTO internal.export_state (singleton, classified_invoices) VALUES (true, $digest)
          ON CONFLICT (singleton) DO UPDATE SET classified_invoices = excluded.classified_invoices`,
       { digest },
     );
-    return { days, changed };
+    return { days: batches.reduce((sum, batch) => sum + batch.days, 0), changed };
   } finally {
     // After a failure the transaction refuses every statement: the failure is the one to report.
     await connection.run("DROP TABLE IF EXISTS class_days").catch(() => undefined);
+    await connection.run("DROP TABLE IF EXISTS all_class_days").catch(() => undefined);
   }
 }
 
+/** Days classified together: about a month of calls, whatever the history's length. */
+const BATCH_DAYS = 31;
+
+interface DayBatch {
+  first: string;
+  last: string;
+  days: number;
+}
+
+/** The days of all_class_days in order, cut into batches of BATCH_DAYS. */
+async function dayBatches(connection: DuckDBConnection): Promise<DayBatch[]> {
+  const reader = await connection.runAndReadAll(
+    `SELECT min(day)::VARCHAR, max(day)::VARCHAR, count(*)::INTEGER
+     FROM (SELECT day, (row_number() OVER (ORDER BY day) - 1) // ${BATCH_DAYS} AS batch FROM all_class_days)
+     GROUP BY batch ORDER BY batch`,
+  );
+  return reader.getRows().map(([first, last, days]) => ({
+    first: String(first),
+    last: String(last),
+    days: Number(days),
+  }));
+}
+
+/** Makes class_days, which the statements read, the days of one batch. */
+async function useClassDays(connection: DuckDBConnection, batch: DayBatch): Promise<void> {
+  await connection.run(
+    `CREATE OR REPLACE TEMP TABLE class_days AS
+     SELECT day FROM all_class_days WHERE day BETWEEN $first::DATE AND $last::DATE`,
+    { first: batch.first, last: batch.last },
+  );
+}
+
+/** The tables kept per day with the classes, each made by its statement from the calls. */
+const CALL_GRAINS = { table: "call_grains", statement: "statements/call_grains.sql" };
+const GRAINS = [{ table: "usage_grains", statement: "statements/usage_grains.sql" }, CALL_GRAINS];
+
 /**
- * The ledger's usage grains of the days in class_days, made again from their calls: only the
- * grains that changed are deleted and inserted (a nightly run changes the newest days' few), so the
- * table does not gain a row group of a whole month every night.
+ * The grains of the days in class_days, made again from their calls: only the grains that changed
+ * are deleted and inserted (a nightly run changes the newest days' few), so the table does not
+ * gain a row group of a whole month every night.
  */
-async function rebuildUsageGrains(connection: DuckDBConnection): Promise<void> {
-  const columns = (await connection.runAndReadAll("SELECT * FROM usage_grains LIMIT 0")).columnNames();
+async function rebuildGrains(
+  connection: DuckDBConnection,
+  grains: { table: string; statement: string },
+): Promise<void> {
+  const table = quotedIdentifier(grains.table);
+  const columns = (await connection.runAndReadAll(`SELECT * FROM ${table} LIMIT 0`)).columnNames();
   const list = columns.join(", ");
   const same = columns.map((column) => `g.${column} IS NOT DISTINCT FROM f.${column}`).join(" AND ");
   await connection.run(
-    `CREATE OR REPLACE TEMP TABLE fresh_grains AS SELECT ${list} FROM (${sqlFile("statements/usage_grains.sql")})`,
+    `CREATE OR REPLACE TEMP TABLE fresh_grains AS SELECT ${list} FROM (${sqlFile(grains.statement)})`,
   );
   try {
     await connection.run(
-      `DELETE FROM usage_grains WHERE rowid IN (
-         SELECT g.rowid FROM usage_grains AS g ANTI JOIN fresh_grains AS f ON ${same}
+      `DELETE FROM ${table} WHERE rowid IN (
+         SELECT g.rowid FROM ${table} AS g ANTI JOIN fresh_grains AS f ON ${same}
          WHERE g.day IN (SELECT day FROM class_days))`,
     );
     await connection.run(
-      `INSERT INTO usage_grains (${list})
+      `INSERT INTO ${table} (${list})
        SELECT f.* FROM fresh_grains AS f
-       ANTI JOIN (SELECT * FROM usage_grains WHERE day IN (SELECT day FROM class_days)) AS g ON ${same}`,
+       ANTI JOIN (SELECT * FROM ${table} WHERE day IN (SELECT day FROM class_days)) AS g ON ${same}`,
     );
   } finally {
     await connection.run("DROP TABLE IF EXISTS fresh_grains").catch(() => undefined);

@@ -227,15 +227,16 @@ async function createSchema(connection: DuckDBConnection, file: string): Promise
   const closed = await fileStamp(file);
   await attachWarehouse(connection, file);
   if ((await fileStamp(file)) === closed) await recordSchema(connection);
-  // A database made before the stored billing classes and usage grains gets them now, once: its
-  // readers' views read them from this version on.
+  // A database made before the stored billing classes, usage grains and calls' rollup gets them
+  // now, once: its readers' views read them from this version on.
   if (await lacksDerivedRows(connection)) await storeCallClasses(connection, { all: true });
 }
 
 async function lacksDerivedRows(connection: DuckDBConnection): Promise<boolean> {
   const reader = await connection.runAndReadAll(
     `SELECT EXISTS (SELECT 1 FROM api_calls WHERE price_usd IS NOT NULL AND billing_class IS NULL)
-       OR (EXISTS (SELECT 1 FROM api_calls) AND NOT EXISTS (SELECT 1 FROM usage_grains))`,
+       OR (EXISTS (SELECT 1 FROM api_calls) AND NOT EXISTS (SELECT 1 FROM usage_grains))
+       OR (EXISTS (SELECT 1 FROM api_calls) AND NOT EXISTS (SELECT 1 FROM call_grains))`,
   );
   return reader.getRows()[0]?.[0] === true;
 }

@@ -30,6 +30,7 @@ export const SCHEMA_STEPS = [
   "tables/service_accounts.sql",
   "tables/org_members.sql",
   "tables/usage_grains.sql",
+  "tables/call_grains.sql",
   "internal/schema.sql",
   "internal/export_state.sql",
   "internal/page_ladder.sql",

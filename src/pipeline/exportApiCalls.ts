@@ -11,6 +11,7 @@ import { storeCallClasses } from "../load/callClasses.js";
 import { durationUnitWarning } from "../load/durationEvidence.js";
 import { recordOwnCalls } from "../load/ownCalls.js";
 import { finishRun } from "../load/runHistory.js";
+import { WalCheckpoint } from "../load/walCheckpoint.js";
 import type { DeclaredSource } from "../sources/declaredSource.js";
 import type { ExportDeps, ExportOptions } from "../sources/exportSettings.js";
 import { type SourceOutcome, stopsThePlan } from "../sources/outcome.js";
@@ -245,7 +246,15 @@ async function verifyOut(
  */
 async function storeClassesOrWarn(deps: ExportDeps, warn: (message: string) => void): Promise<void> {
   try {
-    await storeCallClasses(deps.warehouse.connection);
+    // Each batch's updates stay in DuckDB's memory until a checkpoint, and the blocks it read in its
+    // cache: both let go after each, so a cold run's classification holds one batch, not the history.
+    const checkpoint = new WalCheckpoint(deps.warehouse, warn);
+    await storeCallClasses(deps.warehouse.connection, {
+      afterBatch: async () => {
+        await checkpoint.afterCommit(0, 1);
+        await deps.warehouse.releaseCache();
+      },
+    });
   } catch (error) {
     warn(
       `the calls' billing classes were not stored (${(error as Error).message}); the reconciliation views show them as the last run left them, and the next run tries again`,

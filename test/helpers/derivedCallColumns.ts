@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { classifyCalls } from "../../src/load/callClasses.js";
+import { storeCallClasses } from "../../src/load/callClasses.js";
 
 /**
  * What the loader derives from the calls (insert_api_calls.sql, callClasses.ts), for a test that
@@ -10,5 +10,7 @@ export async function deriveCallColumns(connection: DuckDBConnection): Promise<v
   await connection.run(
     "UPDATE api_calls SET created_day = utc_day(created_at), created_month = utc_month(created_at) WHERE created_day IS NULL",
   );
-  await classifyCalls(connection, { all: true });
+  // In the test's own transaction where it holds one (a fixture it rolls back); else statement by
+  // statement.
+  await storeCallClasses(connection, { all: true, inCallersTransaction: true });
 }

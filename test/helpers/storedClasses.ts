@@ -5,7 +5,8 @@ import { sqlFile } from "../../src/load/sqlFiles.js";
 /**
  * The billing classes stored on the calls equal a classification of every call made now from the
  * calls and invoices (sql/statements/classify_calls.sql), and the stored usage grains a grouping
- * made now (sql/statements/usage_grains.sql): what the runs kept up to date, day by day, is
+ * made now (sql/statements/usage_grains.sql), and the calls' rollup likewise
+ * (sql/statements/call_grains.sql): what the runs kept up to date, day by day, is
  * what recomputing it whole gives. `connection` has the warehouse as its default catalog.
  */
 export async function expectStoredClassesFresh(
@@ -24,18 +25,22 @@ export async function expectStoredClassesFresh(
          OR a.billing_invoice_id IS DISTINCT FROM f.invoice_id)
      LIMIT 5`,
   );
-  // The usage grains, rebuilt from the calls, are the stored ones, row for row.
-  const columns = (await connection.runAndReadAll("SELECT * FROM usage_grains LIMIT 0"))
-    .columnNames()
-    .join(", ");
-  const fresh = `SELECT ${columns} FROM (${sqlFile("statements/usage_grains.sql")})`;
-  const stored = `SELECT ${columns} FROM usage_grains`;
-  const grains = await connection.runAndReadAll(
-    `SELECT 'stored only' AS side, * FROM (${stored} EXCEPT ALL ${fresh})
-     UNION ALL
-     SELECT 'fresh only', * FROM (${fresh} EXCEPT ALL ${stored})
-     LIMIT 5`,
-  );
+  // The usage grains and the calls' rollup, rebuilt from the calls, are the stored ones, row for row.
+  const grains = [];
+  for (const table of ["usage_grains", "call_grains"]) {
+    const columns = (await connection.runAndReadAll(`SELECT * FROM ${table} LIMIT 0`))
+      .columnNames()
+      .join(", ");
+    const fresh = `SELECT ${columns} FROM (${sqlFile(`statements/${table}.sql`)})`;
+    const stored = `SELECT ${columns} FROM ${table}`;
+    const differing = await connection.runAndReadAll(
+      `SELECT '${table} stored only' AS side, * FROM (${stored} EXCEPT ALL ${fresh})
+       UNION ALL
+       SELECT '${table} fresh only', * FROM (${fresh} EXCEPT ALL ${stored})
+       LIMIT 5`,
+    );
+    grains.push(...differing.getRowObjectsJson());
+  }
   // Each usage row's token label, matched at the grain, is the one call_token_match gives its calls.
   const labels = await connection.runAndReadAll(
     `WITH per_call AS (
@@ -55,7 +60,7 @@ export async function expectStoredClassesFresh(
   );
   await connection.run("DROP TABLE class_days");
   expect(differing.getRowObjectsJS()).toEqual([]);
-  expect(grains.getRowObjectsJson()).toEqual([]);
+  expect(grains).toEqual([]);
   expect(labels.getRowObjectsJson()).toEqual([]);
   return { labelledUsageRows: Number(labelled.getRows()[0]?.[0]) };
 }

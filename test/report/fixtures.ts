@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { copyFile } from "node:fs/promises";
 import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
+import { storeCallClasses } from "../../src/load/callClasses.js";
 import { type LateBillingOptions, startSimulator } from "../../src/sim/index.js";
 import { exportOnce, tempWorkspace } from "../helpers/exportHarness.js";
 
@@ -33,13 +34,23 @@ export async function buildWarehouse(options: {
   return { dir: workspace.dir, db: workspace.db, cleanup: workspace.cleanup };
 }
 
-/** Runs statements on a database file opened for writing, then closes it (a test's own edits). */
-export async function editDb(db: string, statements: string[]): Promise<void> {
+/**
+ * Runs statements on a database file opened for writing, then closes it (a test's own edits). What
+ * the loader derives from the calls (their classes, the grains the report reads) is then made again
+ * from them, as the loader would after storing such calls; `derive: false` for a database made to
+ * look older than those.
+ */
+export async function editDb(
+  db: string,
+  statements: string[],
+  options: { derive?: boolean } = {},
+): Promise<void> {
   const instance = await DuckDBInstance.create(db);
   const connection = await instance.connect();
   try {
     await connection.run("SET TimeZone = 'UTC'");
     for (const statement of statements) await connection.run(statement);
+    if (options.derive !== false) await storeCallClasses(connection, { all: true });
   } finally {
     connection.closeSync();
     instance.closeSync();

@@ -1,0 +1,121 @@
+import { DuckDBInstance, quotedString } from "@duckdb/node-api";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { openWarehouse } from "../../src/load/database.js";
+import { recordOwnCalls } from "../../src/load/ownCalls.js";
+import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
+import { MONTHLY_CALLS, ROW_LEVEL_MONTHLY_CALLS, ROW_LEVEL_VIEWS } from "../helpers/rowLevelViews.js";
+import { expectStoredClassesFresh } from "../helpers/storedClasses.js";
+
+/**
+ * The views that read the calls' rollup (call_grains) give the rows they gave reading every call,
+ * with the same types, on a history with late billing, invoices and the exporter's own calls; and
+ * the rollup stays equal to one made from scratch when an own call id arrives for a call stored
+ * already.
+ */
+const DAY_MS = 86_400_000;
+
+let sim: RunningSimulator;
+let token = "";
+const workspace = tempWorkspace();
+beforeAll(async () => {
+  sim = await startSimulator({
+    seed: 47,
+    calls: 1500,
+    days: 40,
+    users: 1,
+    now: new Date("2026-06-10T00:00:00Z"),
+    lateBilling: { share: 0.3, days: [1, 20], monthEndShare: 0.3 },
+    recordOwnTraffic: true,
+  });
+  token = sim.users[0]?.token ?? "";
+  const { db, out } = await workspace;
+  // Two nights: the second lists the first one's requests as calls (the exporter's own).
+  for (let night = 0; night < 2; night++) {
+    if (night > 0) sim.clock.advance(DAY_MS);
+    const run = await exportOnce({ baseUrl: sim.url, token, flags: { db, out, operations: false } });
+    expect(run.exitCode).toBe(0);
+  }
+});
+afterAll(async () => {
+  await sim.close();
+  await (await workspace).cleanup();
+});
+
+/** Rows in one query and not the other (either way), at most 5. */
+async function differing(db: string, a: string, b: string): Promise<Record<string, unknown>[]> {
+  return queryDb(
+    db,
+    `SELECT 'view only' AS side, * FROM ((${a}) EXCEPT ALL (${b}))
+     UNION ALL SELECT 'row level only', * FROM ((${b}) EXCEPT ALL (${a}))
+     LIMIT 5`,
+  );
+}
+
+async function columnTypes(db: string, query: string): Promise<string[]> {
+  const rows = await queryDb(db, `DESCRIBE ${query}`);
+  return rows.map((row) => `${String(row.column_name)} ${String(row.column_type)}`);
+}
+
+test.each(Object.entries(ROW_LEVEL_VIEWS))(
+  "%s gives the rows and types it gave reading every call",
+  async (view, rowLevel) => {
+    const { db } = await workspace;
+    const [{ n } = {}] = await queryDb(db, `SELECT count(*)::INTEGER AS n FROM ${view}`);
+    expect(n).toBeGreaterThan(0);
+    expect(await columnTypes(db, `SELECT * FROM ${view}`)).toEqual(await columnTypes(db, rowLevel));
+    expect(await differing(db, `SELECT * FROM ${view}`, rowLevel)).toEqual([]);
+  },
+);
+
+test("monthly_reconciliation's calls and classes are the ones every call gives", async () => {
+  const { db } = await workspace;
+  const months = await queryDb(db, MONTHLY_CALLS);
+  expect(months.length).toBeGreaterThan(1);
+  // The shapes the comparison is about are there: calls invoiced and calls awaiting an invoice.
+  expect(months.some((row) => Number(row.invoiced_calls) > 0)).toBe(true);
+  expect(months.some((row) => Number(row.awaiting_calls) > 0)).toBe(true);
+  expect(await differing(db, MONTHLY_CALLS, ROW_LEVEL_MONTHLY_CALLS)).toEqual([]);
+});
+
+test("the exporter's own calls are in the rollup, also when their id is recorded after the call", async () => {
+  const { db } = await workspace;
+  const [{ own } = {}] = await queryDb(
+    db,
+    "SELECT coalesce(sum(own_calls), 0)::INTEGER AS own FROM own_calls_per_month",
+  );
+  expect(own).toBeGreaterThan(0);
+  // An id received for a call stored already (here, the newest call of the account's own traffic).
+  const [call] = await queryDb(
+    db,
+    `SELECT id::VARCHAR AS id FROM api_calls_enriched WHERE NOT is_own_call ORDER BY created_at DESC LIMIT 1`,
+  );
+  const warehouse = await openWarehouse(db);
+  try {
+    await recordOwnCalls(warehouse, "run-recorded-late", [String(call?.id)]);
+  } finally {
+    warehouse.close();
+  }
+  const [{ after } = {}] = await queryDb(
+    db,
+    "SELECT coalesce(sum(own_calls), 0)::INTEGER AS after FROM own_calls_per_month",
+  );
+  expect(after).toBe(Number(own) + 1);
+  expect(
+    await differing(db, "SELECT * FROM own_calls_per_month", ROW_LEVEL_VIEWS.own_calls_per_month ?? ""),
+  ).toEqual([]);
+});
+
+test("the stored rollup equals one made from the calls", async () => {
+  const { db } = await workspace;
+  const instance = await DuckDBInstance.create(":memory:");
+  const connection = await instance.connect();
+  try {
+    await connection.run(`ATTACH ${quotedString(db)} AS warehouse (READ_ONLY)`);
+    await connection.run("USE warehouse");
+    await expectStoredClassesFresh(connection);
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+});

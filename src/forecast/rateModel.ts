@@ -1,8 +1,9 @@
 import { median, robustSd, winsorisedMean } from "./robust.js";
 
 /**
- * A history of daily spend: usd[i] is the spend of UTC day firstDay + i (days since the epoch), in
- * micro-dollars (whole numbers; a day without calls is 0). Days before firstDay are not history.
+ * A history of daily spend: micros[i] is the spend of UTC day firstDay + i (days since the
+ * epoch), in micro-dollars (whole numbers; a day without calls is 0). Days before firstDay are not
+ * history.
  */
 export interface DailySeries {
   firstDay: number;

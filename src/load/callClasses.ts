@@ -104,8 +104,13 @@ export async function storeCallClasses(
   }
 }
 
-/** Days classified together: about a month of calls, whatever the history's length. */
-const BATCH_DAYS = 31;
+/**
+ * Calls classified together, at most (plus the calls of the batch's last day): a batch's update is
+ * held in memory until its commit and the checkpoint after it, so a batch is bounded by its calls,
+ * not its days. A month of a large account holds millions of calls, and as one batch it would
+ * need more memory than the writer's limit.
+ */
+const BATCH_CALLS = 250_000;
 
 interface DayBatch {
   first: string;
@@ -113,12 +118,27 @@ interface DayBatch {
   days: number;
 }
 
-/** The days of all_class_days in order, cut into batches of BATCH_DAYS. */
+/**
+ * The days of all_class_days in order, cut into batches of about BATCH_CALLS calls: a day joins
+ * the batch in which the calls of the days before it begin, so a batch holds at most BATCH_CALLS
+ * plus its last day's calls, and a day of more calls than that is a batch of its own.
+ */
 async function dayBatches(connection: DuckDBConnection): Promise<DayBatch[]> {
   const reader = await connection.runAndReadAll(
-    `SELECT min(day)::VARCHAR, max(day)::VARCHAR, count(*)::INTEGER
-     FROM (SELECT day, (row_number() OVER (ORDER BY day) - 1) // ${BATCH_DAYS} AS batch FROM all_class_days)
-     GROUP BY batch ORDER BY batch`,
+    `WITH per_day AS (
+       SELECT d.day, coalesce(c.calls, 0) AS calls
+       FROM all_class_days AS d
+       LEFT JOIN (
+         SELECT created_day AS day, count(*) AS calls FROM api_calls
+         WHERE created_day IN (SELECT day FROM all_class_days) GROUP BY created_day
+       ) AS c USING (day)
+     ),
+     placed AS (
+       SELECT day, (sum(calls) OVER (ORDER BY day ROWS UNBOUNDED PRECEDING) - calls) // ${BATCH_CALLS} AS batch
+       FROM per_day
+     )
+     SELECT min(day)::VARCHAR, max(day)::VARCHAR, count(*)::INTEGER
+     FROM placed GROUP BY batch ORDER BY batch`,
   );
   return reader.getRows().map(([first, last, days]) => ({
     first: String(first),

@@ -2,7 +2,6 @@ import { mkdir, stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { ZooUsageError } from "../errors.js";
-import { storeCallClasses } from "./callClasses.js";
 import { type DuckDBConnection, DuckDBInstance, quotedString } from "./duckdb.js";
 import { moveInternalState } from "./internalSchema.js";
 import { MOVE_INTERNAL_STATE, SCHEMA_STEPS, schemaStatements } from "./schemaFiles.js";
@@ -10,6 +9,7 @@ import { recordSchema, schemaIsCurrent } from "./schemaState.js";
 import { removeSpillFolderSync, removeStaleSpillFiles } from "./spillFolder.js";
 import { asStorageError } from "./storageError.js";
 import { inTransaction } from "./transaction.js";
+import { finishClassifications, forgetClassifications, lacksDerivedRows } from "./unfinishedClasses.js";
 import { commentWarehouse } from "./warehouseComments.js";
 import { assertWarehousePath } from "./warehouseFile.js";
 import { openUnlessLocked } from "./warehouseLock.js";
@@ -194,6 +194,7 @@ async function prepare(connection: DuckDBConnection, resolved: string, readOnly:
   await connection.run("SET allocator_flush_threshold = '16MB'");
   await connection.run("SET allocator_bulk_deallocation_flush_threshold = '16MB'");
   await createSchema(connection, resolved);
+  await finishClassifications(connection);
 }
 
 /**
@@ -227,18 +228,9 @@ async function createSchema(connection: DuckDBConnection, file: string): Promise
   const closed = await fileStamp(file);
   await attachWarehouse(connection, file);
   if ((await fileStamp(file)) === closed) await recordSchema(connection);
-  // A database made before the stored billing classes, usage grains and calls' rollup gets them
-  // now, once: its readers' views read them from this version on.
-  if (await lacksDerivedRows(connection)) await storeCallClasses(connection, { all: true });
-}
-
-async function lacksDerivedRows(connection: DuckDBConnection): Promise<boolean> {
-  const reader = await connection.runAndReadAll(
-    `SELECT EXISTS (SELECT 1 FROM api_calls WHERE price_usd IS NOT NULL AND billing_class IS NULL)
-       OR (EXISTS (SELECT 1 FROM api_calls) AND NOT EXISTS (SELECT 1 FROM usage_grains))
-       OR (EXISTS (SELECT 1 FROM api_calls) AND NOT EXISTS (SELECT 1 FROM call_grains))`,
-  );
-  return reader.getRows()[0]?.[0] === true;
+  // A database made before the stored billing classes, usage grains and calls' rollup gets them at
+  // the end of this open (finishClassifications).
+  if (await lacksDerivedRows(connection)) await forgetClassifications(connection);
 }
 
 /** What tells a file changed: its inode, size and modification time in nanoseconds. */

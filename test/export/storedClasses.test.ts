@@ -1,6 +1,7 @@
 import { DuckDBInstance, quotedString } from "@duckdb/node-api";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { ExportFlags } from "../../src/config/exportFlags.js";
+import { openWarehouse } from "../../src/load/database.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { exportOnce, queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
 import { expectStoredClassesFresh } from "../helpers/storedClasses.js";
@@ -93,5 +94,27 @@ test("a day marked stale but never classified (a run killed first) is classified
   expect(
     (await exportOnce({ baseUrl: sim.url, token, flags: { db, out, operations: false } })).exitCode,
   ).toBe(0);
+  await expectFresh(db);
+});
+
+test("a classification left undone (an upgrade stopped half-way) is finished by the next open for writing", async () => {
+  const { db } = await workspace;
+  // As an older version's database, or an upgrade that ran out of memory half-way, leaves it:
+  // classes and rollups missing, no completed classification recorded.
+  await writeDb(
+    db,
+    `UPDATE api_calls SET billing_class = NULL, billing_reason = NULL, billing_invoice_id = NULL
+       WHERE created_day >= (SELECT min(created_day) + 10 FROM api_calls);
+     DELETE FROM call_grains WHERE day >= (SELECT min(created_day) + 10 FROM api_calls);
+     UPDATE internal.export_state SET classified_invoices = NULL;`,
+  );
+  // check opens for writing (it records its alerts) and reads the rollups: it never judges half of them.
+  const warehouse = await openWarehouse(db);
+  warehouse.close();
+  const [state] = await queryDb(
+    db,
+    "SELECT classified_invoices IS NOT NULL AS recorded FROM internal.export_state",
+  );
+  expect(state?.recorded).toBe(true);
   await expectFresh(db);
 });

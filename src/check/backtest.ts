@@ -1,8 +1,8 @@
 import { firstOfMonth, isoDay } from "../forecast/epochDay.js";
 import { microsText } from "../forecast/microsText.js";
-import { monthForecast } from "../forecast/monthForecast.js";
+import { monthForecast, monthToDateOf } from "../forecast/monthForecast.js";
 import type { DailySeries } from "../forecast/rateModel.js";
-import { judgeSpike, type SpikeBaseline } from "./spikeJudge.js";
+import { judgeSpike, type SpikeRule } from "./spikeJudge.js";
 
 /** The days of a month the forecast is judged at: as of the start of day k + 1, k days known. */
 export const BACKTEST_DAYS = [7, 14, 21] as const;
@@ -59,15 +59,14 @@ export function backtestMonths(series: DailySeries, endDay: number): number[] {
 export function replayForecasts(series: DailySeries, months: readonly number[]): BacktestForecast[] {
   const forecasts: BacktestForecast[] = [];
   for (const month of months) {
-    const whole = monthForecast(series, firstOfMonth(month + 31));
-    if (whole === null) continue;
+    const actual = monthToDateOf(series, firstOfMonth(month + 31)).micros;
     for (const day of BACKTEST_DAYS) {
       const forecast = monthForecast(series, month + day);
       if (forecast === null) continue;
       forecasts.push({
         month: isoDay(month).slice(0, 7),
         day,
-        actualUsd: microsText(whole.monthToDateMicros),
+        actualUsd: microsText(actual),
         forecastUsd: microsText(forecast.forecastMicros),
         lowUsd: microsText(forecast.lowMicros),
         highUsd: microsText(forecast.highMicros),
@@ -81,7 +80,7 @@ export function replayForecasts(series: DailySeries, months: readonly number[]):
 export function replaySpikes(
   series: DailySeries,
   months: readonly number[],
-  rule: { factorMillionths: bigint; minMicros: number; baseline: SpikeBaseline } = BACKTEST_SPIKE_RULE,
+  rule: SpikeRule = BACKTEST_SPIKE_RULE,
 ): SpikeReplay {
   const fired: string[] = [];
   let daysJudged = 0;

@@ -1,7 +1,7 @@
 import { isoDay } from "../forecast/epochDay.js";
 import { microsText, textMicros } from "../forecast/microsText.js";
 import { intervalLabel, monthForecast, monthToDateOf } from "../forecast/monthForecast.js";
-import type { DailySeries } from "../forecast/rateModel.js";
+import { type DailySeries, weekdayOf } from "../forecast/rateModel.js";
 import type { Alert } from "./alert.js";
 import type { SpikeBaseline } from "./spikeJudge.js";
 import { judgeSpike } from "./spikeJudge.js";
@@ -80,7 +80,7 @@ export function spikeAlerts(
   if (judged === null || !judged.fired) return [];
   const basis =
     judged.basis === "weekday"
-      ? `median of ${judged.baselineDays} ${WEEKDAY_NAMES[new Date(judged.day * 86_400_000).getUTCDay()]}`
+      ? `median of ${judged.baselineDays} ${WEEKDAY_NAMES[weekdayOf(judged.day)]}`
       : judged.basis === "forecast"
         ? "the forecast of the day"
         : judged.basis === "floor"

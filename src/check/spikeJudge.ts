@@ -9,6 +9,13 @@ export type SpikeBaseline = "weekday" | "28d";
  */
 export const SPIKE_FLOOR_SHARE = 0.25;
 
+/** The spike rule as judged: its factor and minimum scaled to exact integers, and its baseline. */
+export interface SpikeRule {
+  factorMillionths: bigint;
+  minMicros: number;
+  baseline: SpikeBaseline;
+}
+
 /** One judged day: its spend, its usual day and the limit (factor x usual), micro-dollars. */
 export interface SpikeJudgement {
   day: number;
@@ -30,11 +37,7 @@ export interface SpikeJudgement {
  * reaches factor x usual and the minimum amount. `factorMillionths` and `minMicros` are exact
  * (the rule's decimals scaled); the limit is rounded half up to the micro-dollar.
  */
-export function judgeSpike(
-  series: DailySeries,
-  day: number,
-  rule: { factorMillionths: bigint; minMicros: number; baseline: SpikeBaseline },
-): SpikeJudgement | null {
+export function judgeSpike(series: DailySeries, day: number, rule: SpikeRule): SpikeJudgement | null {
   const before: number[] = [];
   for (let d = Math.max(series.firstDay, day - 28); d < day; d++) before.push(d);
   if (before.length === 0 || day < series.firstDay) return null;

@@ -1,5 +1,5 @@
 import { firstOfMonth } from "./epochDay.js";
-import { type DailySeries, dayForecast, rateModel, spendOn } from "./rateModel.js";
+import { type DailySeries, dayForecast, type RateModel, rateModel, spendOn } from "./rateModel.js";
 import { robustSd } from "./robust.js";
 
 /** The interval's nominal coverage: 90% of month-ends inside. */
@@ -55,7 +55,7 @@ export function monthForecast(series: DailySeries, asOf: number): MonthForecast 
   for (let day = asOf; day < nextMonthDay; day++)
     days.push({ day, micros: Math.round(dayForecast(model, day)) });
   const ahead = days.reduce((sum, d) => sum + d.micros, 0);
-  const { low, high, source } = interval(series, asOf, days.length, ahead, model.levelDays);
+  const { low, high, source } = interval(series, asOf, days.length, ahead, model);
   return {
     monthDay,
     asOf,
@@ -103,7 +103,7 @@ function interval(
   asOf: number,
   n: number,
   ahead: number,
-  levelDays: number,
+  model: RateModel,
 ): { low: number; high: number; source: IntervalSource } {
   if (n === 0) return { low: 0, high: 0, source: { kind: "day-noise" } };
   const errors: number[] = [];
@@ -124,11 +124,10 @@ function interval(
       source: { kind: "past-errors", forecasts: errors.length },
     };
   }
-  const model = rateModel(series, asOf);
   const residuals: number[] = [];
   for (let day = Math.max(series.firstDay, asOf - 28); day < asOf; day++) {
-    if (model !== null) residuals.push(spendOn(series, day) - dayForecast(model, day));
+    residuals.push(spendOn(series, day) - dayForecast(model, day));
   }
-  const half = 1.645 * robustSd(residuals) * Math.sqrt(n + (n * n) / Math.max(1, levelDays));
+  const half = 1.645 * robustSd(residuals) * Math.sqrt(n + (n * n) / Math.max(1, model.levelDays));
   return { low: ahead - half, high: ahead + half, source: { kind: "day-noise" } };
 }

@@ -25,6 +25,12 @@ export function nonNegativeNumber(value: string): number {
   return n;
 }
 
+export function positiveNumber(value: string): number {
+  const n = nonNegativeNumber(value);
+  if (n === 0) throw new InvalidArgumentError(`expected a positive number, got ${JSON.stringify(value)}`);
+  return n;
+}
+
 export function probability(value: string): number {
   const n = nonNegativeNumber(value);
   if (n > 1) throw new InvalidArgumentError(`expected a rate between 0 and 1, got ${JSON.stringify(value)}`);

@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import type { SimulatorOptions } from "../sim/index.js";
 import { withDefault } from "./flags.js";
-import { nonNegativeNumber } from "./parseNumber.js";
+import { nonNegativeNumber, positiveNumber } from "./parseNumber.js";
 
 /** The flags of `sim` that plant a change in usage, for the forecast's backtest (none by default). */
 export interface SimUsageShapeFlags {
@@ -70,10 +70,4 @@ export function usageShapeOptionsOf(flags: SimUsageShapeFlags): SimulatorOptions
   if (flags.quietMonth !== undefined) options.quietMonth = flags.quietMonth;
   if (flags.lognormalNoise !== undefined) options.lognormalNoise = flags.lognormalNoise;
   return options;
-}
-
-function positiveNumber(value: string): number {
-  const n = nonNegativeNumber(value);
-  if (n === 0) throw new InvalidArgumentError(`expected a positive number, got ${JSON.stringify(value)}`);
-  return n;
 }

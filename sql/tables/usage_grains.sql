@@ -26,8 +26,8 @@ CREATE TABLE IF NOT EXISTS usage_grains (
   price_usd            DECIMAL(38, 6) NOT NULL
 );
 COMMENT ON TABLE usage_grains IS 'Derived: the calls grouped per UTC day x billing account x member x token x endpoint template x invoice, state, correction and class, as the ledger''s usage rows take them (usage_charges). Kept by each export with the billing classes. See docs/reconciliation.md.';
-COMMENT ON COLUMN usage_grains.month IS 'The calls'' UTC month (its first day): the grains are rebuilt a month at a time.';
-COMMENT ON COLUMN usage_grains.day IS 'The calls'' UTC day.';
+COMMENT ON COLUMN usage_grains.month IS 'The calls'' UTC month (its first day).';
+COMMENT ON COLUMN usage_grains.day IS 'The calls'' UTC day: the grains are rebuilt a day at a time.';
 COMMENT ON COLUMN usage_grains.billing_account_id IS 'The org the calls are billed through, else their user.';
 COMMENT ON COLUMN usage_grains.billing_account_kind IS 'org or user.';
 COMMENT ON COLUMN usage_grains.member_id IS 'The user who made the calls (api_calls.user_id).';

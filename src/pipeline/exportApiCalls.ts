@@ -73,7 +73,7 @@ async function runAndSummarize(
   const outcomes = await runPlan(exportPlan(options.scope), context);
   const failed = [...outcomes.values()].filter((outcome) => outcome.status === "failed");
   const fatal = failed.find((outcome) => stopsThePlan(outcome.kind) && outcome.kind !== "interrupted");
-  // Stopped: the months marked stale wait for the next run.
+  // Stopped: the days marked stale wait for the next run.
   if (!deps.signal.aborted) await storeClassesOrWarn(deps, warn);
   const sourcesSeconds = lap();
   const futureWarning = context.calls.future.warning();
@@ -242,7 +242,7 @@ async function verifyOut(
  * The billing classes of the calls the run stored or changed, and of every call when the invoices
  * changed, stored on the calls with the ledger's usage grains (callClasses.ts) before the datasets
  * read them; also after a failure that stopped the plan, for what was committed. Its own failure is
- * a warning: the calls are stored, the months stay marked, and the next run classifies them.
+ * a warning: the calls are stored, the days stay marked, and the next run classifies them.
  */
 async function storeClassesOrWarn(deps: ExportDeps, warn: (message: string) => void): Promise<void> {
   try {

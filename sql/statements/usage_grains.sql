@@ -27,5 +27,9 @@ SELECT
   coalesce(sum(p.price_usd), 0)::DECIMAL(38, 6) AS price_usd
 FROM call_ledger_placement AS p
 JOIN api_calls AS a ON a.id = p.id
+-- The placements' months too, though the join implies them: the join by id would otherwise read
+-- every stored call's placement for each batch of days, and a cold run's classification would grow
+-- with the square of the history.
 WHERE a.created_day IN (SELECT day FROM class_days)
+  AND p.month IN (SELECT DISTINCT date_trunc('month', day)::DATE FROM class_days)
 GROUP BY ALL

@@ -1,6 +1,6 @@
 -- The charge ledger's usage grains: the calls of a UTC day grouped as their usage rows group them
 -- (usage_charges), stored so that no query groups every call again. Derived from api_calls and the
--- invoices: rebuilt month by month with the billing classes, in their transaction
+-- invoices: rebuilt day by day with the billing classes, in their transactions
 -- (src/load/callClasses.ts), so it always equals sql/statements/usage_grains.sql over the calls.
 CREATE TABLE IF NOT EXISTS usage_grains (
   month                DATE NOT NULL,

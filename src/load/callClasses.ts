@@ -44,12 +44,18 @@ export interface ClassesStored {
  * crash leaves the marks of the days not done, and when every day was due the invoices' digest
  * unrecorded, so the next run classifies them again. A call's class depends on its own row and
  * the invoices only, so the days not classified keep classes that are right. `afterBatch` runs
- * after each batch's commit (the writer lets DuckDB's cached blocks go there). `inCallersTransaction`
- * runs every batch in the transaction the caller holds instead.
+ * after each batch's commit, in both passes (the writer lets DuckDB's cached blocks go there).
+ * `inCallersTransaction` runs every batch in the transaction the caller holds instead.
+ * `batchCalls`: see BATCH_CALLS.
  */
 export async function storeCallClasses(
   connection: DuckDBConnection,
-  options: { all?: boolean; afterBatch?: () => Promise<void>; inCallersTransaction?: boolean } = {},
+  options: {
+    all?: boolean;
+    afterBatch?: () => Promise<void>;
+    inCallersTransaction?: boolean;
+    batchCalls?: number;
+  } = {},
 ): Promise<ClassesStored> {
   const batchTransaction = (work: () => Promise<void>): Promise<void> =>
     options.inCallersTransaction === true ? work() : inTransaction(connection, work);
@@ -68,7 +74,7 @@ export async function storeCallClasses(
       : "CREATE OR REPLACE TEMP TABLE all_class_days AS SELECT day FROM internal.stale_class_days",
   );
   try {
-    const batches = await dayBatches(connection);
+    const batches = await dayBatches(connection, options.batchCalls ?? BATCH_CALLS);
     let changed = 0;
     // The classes read which items the calls carry and their last month (invoice_item_calls, from
     // call_grains): the calls' rollup of every day is made first for that, then again with the
@@ -79,6 +85,7 @@ export async function storeCallClasses(
         await useClassDays(connection, batch);
         await rebuildGrains(connection, CALL_GRAINS);
       });
+      await options.afterBatch?.();
     }
     for (const batch of batches) {
       await batchTransaction(async () => {
@@ -108,9 +115,11 @@ export async function storeCallClasses(
  * Calls classified together, at most (plus the calls of the batch's last day): a batch's update is
  * held in memory until its commit and the checkpoint after it, so a batch is bounded by its calls,
  * not its days. A month of a large account holds millions of calls, and as one batch it would
- * need more memory than the writer's limit.
+ * need more memory than the writer's limit. Every call of a batch holds memory at the batch's peak
+ * (its new class, the update's old values, its place in the usage grains), which this bounds;
+ * smaller batches cost time, as each reads the invoices again and ends with a checkpoint.
  */
-const BATCH_CALLS = 250_000;
+const BATCH_CALLS = 100_000;
 
 interface DayBatch {
   first: string;
@@ -119,11 +128,11 @@ interface DayBatch {
 }
 
 /**
- * The days of all_class_days in order, cut into batches of about BATCH_CALLS calls: a day joins
- * the batch in which the calls of the days before it begin, so a batch holds at most BATCH_CALLS
+ * The days of all_class_days in order, cut into batches of about `batchCalls` calls: a day joins
+ * the batch in which the calls of the days before it begin, so a batch holds at most `batchCalls`
  * plus its last day's calls, and a day of more calls than that is a batch of its own.
  */
-async function dayBatches(connection: DuckDBConnection): Promise<DayBatch[]> {
+async function dayBatches(connection: DuckDBConnection, batchCalls: number): Promise<DayBatch[]> {
   const reader = await connection.runAndReadAll(
     `WITH per_day AS (
        SELECT d.day, coalesce(c.calls, 0) AS calls
@@ -134,7 +143,7 @@ async function dayBatches(connection: DuckDBConnection): Promise<DayBatch[]> {
        ) AS c USING (day)
      ),
      placed AS (
-       SELECT day, (sum(calls) OVER (ORDER BY day ROWS UNBOUNDED PRECEDING) - calls) // ${BATCH_CALLS} AS batch
+       SELECT day, (sum(calls) OVER (ORDER BY day ROWS UNBOUNDED PRECEDING) - calls) // ${Math.max(1, Math.trunc(batchCalls))} AS batch
        FROM per_day
      )
      SELECT min(day)::VARCHAR, max(day)::VARCHAR, count(*)::INTEGER
@@ -198,10 +207,13 @@ async function classifyDays(connection: DuckDBConnection): Promise<number> {
     `CREATE OR REPLACE TEMP TABLE classified AS ${sqlFile("statements/classify_calls.sql")}`,
   );
   try {
+    // The days' filter lets the scan skip the calls of other days: joined by id alone, every stored
+    // call would be read for each batch.
     const set = await connection.run(
       `UPDATE api_calls SET billing_class = c.billing_class, billing_reason = c.reason, billing_invoice_id = c.invoice_id
        FROM classified AS c
-       WHERE api_calls.id = c.id AND (api_calls.billing_class IS DISTINCT FROM c.billing_class
+       WHERE api_calls.id = c.id AND api_calls.created_day IN (SELECT day FROM class_days)
+         AND (api_calls.billing_class IS DISTINCT FROM c.billing_class
          OR api_calls.billing_reason IS DISTINCT FROM c.reason OR api_calls.billing_invoice_id IS DISTINCT FROM c.invoice_id)`,
     );
     // A call whose price went away has no class any more.

@@ -1,6 +1,7 @@
 import { DuckDBInstance, quotedString } from "@duckdb/node-api";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { ExportFlags } from "../../src/config/exportFlags.js";
+import { storeCallClasses } from "../../src/load/callClasses.js";
 import { openWarehouse } from "../../src/load/database.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { exportOnce, queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
@@ -116,5 +117,24 @@ test("a classification left undone (an upgrade stopped half-way) is finished by 
     "SELECT classified_invoices IS NOT NULL AS recorded FROM internal.export_state",
   );
   expect(state?.recorded).toBe(true);
+  await expectFresh(db);
+});
+
+test("classified in batches of a few days, the classes and grains are those of one classification", async () => {
+  const { db } = await workspace;
+  await writeDb(
+    db,
+    `UPDATE api_calls SET billing_class = NULL, billing_reason = NULL, billing_invoice_id = NULL;
+     DELETE FROM usage_grains;
+     DELETE FROM call_grains;`,
+  );
+  const warehouse = await openWarehouse(db);
+  try {
+    // About a hundred calls a batch: batches of a few days, one of them across a month's end.
+    const stored = await storeCallClasses(warehouse.connection, { all: true, batchCalls: 100 });
+    expect(stored.changed).toBeGreaterThan(1000);
+  } finally {
+    warehouse.close();
+  }
   await expectFresh(db);
 });

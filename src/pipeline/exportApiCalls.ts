@@ -280,6 +280,8 @@ async function recordUnexpected(deps: ExportDeps, runId: string, error: unknown)
 async function recordRun(deps: ExportDeps, summary: RunSummary, fatal: boolean): Promise<void> {
   try {
     await recordOwnCalls(deps.warehouse, summary.run_id, deps.client.takeReceivedCallIds());
+    // Looking the ids up reads every stored call's id: those blocks go before the close's checkpoint.
+    await deps.warehouse.releaseCache();
     await finishRun(deps.warehouse, summary, deps.now());
   } catch (error) {
     if (!fatal) throw error;

@@ -4,14 +4,21 @@ import { openWarehouse } from "../../src/load/database.js";
 import { recordOwnCalls } from "../../src/load/ownCalls.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
-import { MONTHLY_CALLS, ROW_LEVEL_MONTHLY_CALLS, ROW_LEVEL_VIEWS } from "../helpers/rowLevelViews.js";
+import {
+  columnTypes,
+  differing,
+  MONTHLY_CALLS,
+  ROW_LEVEL_MONTHLY_CALLS,
+  ROW_LEVEL_VIEWS,
+} from "../helpers/rowLevelViews.js";
 import { expectStoredClassesFresh } from "../helpers/storedClasses.js";
 
 /**
- * The views that read the calls' rollup (call_grains) give the rows they gave reading every call,
- * with the same types, on a history with late billing, invoices and the exporter's own calls; and
- * the rollup stays equal to one made from scratch when an own call id arrives for a call stored
- * already.
+ * The views that read the calls' rollup (call_grains), and those that match the calls to their
+ * tokens once per user, org and last 4, give the rows they gave reading every call, with the same
+ * types, on an org's history with late billing, invoices, the exporter's own calls, and calls
+ * matched to a token or a service account, ambiguous and unmatched; and the rollup stays equal to
+ * one made from scratch when an own call id arrives for a call stored already.
  */
 const DAY_MS = 86_400_000;
 
@@ -23,17 +30,21 @@ beforeAll(async () => {
     seed: 47,
     calls: 1500,
     days: 40,
-    users: 1,
+    users: 5,
     now: new Date("2026-06-10T00:00:00Z"),
     lateBilling: { share: 0.3, days: [1, 20], monthEndShare: 0.3 },
     recordOwnTraffic: true,
   });
-  token = sim.users[0]?.token ?? "";
+  token = sim.users.find((user) => user.orgRole === "admin")?.token ?? "";
   const { db, out } = await workspace;
   // Two nights: the second lists the first one's requests as calls (the exporter's own).
   for (let night = 0; night < 2; night++) {
     if (night > 0) sim.clock.advance(DAY_MS);
-    const run = await exportOnce({ baseUrl: sim.url, token, flags: { db, out, operations: false } });
+    const run = await exportOnce({
+      baseUrl: sim.url,
+      token,
+      flags: { db, out, operations: false, scope: "org" },
+    });
     expect(run.exitCode).toBe(0);
   }
 });
@@ -41,21 +52,6 @@ afterAll(async () => {
   await sim.close();
   await (await workspace).cleanup();
 });
-
-/** Rows in one query and not the other (either way), at most 5. */
-async function differing(db: string, a: string, b: string): Promise<Record<string, unknown>[]> {
-  return queryDb(
-    db,
-    `SELECT 'view only' AS side, * FROM ((${a}) EXCEPT ALL (${b}))
-     UNION ALL SELECT 'row level only', * FROM ((${b}) EXCEPT ALL (${a}))
-     LIMIT 5`,
-  );
-}
-
-async function columnTypes(db: string, query: string): Promise<string[]> {
-  const rows = await queryDb(db, `DESCRIBE ${query}`);
-  return rows.map((row) => `${String(row.column_name)} ${String(row.column_type)}`);
-}
 
 test.each(Object.entries(ROW_LEVEL_VIEWS))(
   "%s gives the rows and types it gave reading every call",
@@ -67,6 +63,20 @@ test.each(Object.entries(ROW_LEVEL_VIEWS))(
     expect(await differing(db, `SELECT * FROM ${view}`, rowLevel)).toEqual([]);
   },
 );
+
+test("the calls match tokens and service accounts, ambiguously and not at all", async () => {
+  const { db } = await workspace;
+  const kinds = await queryDb(
+    db,
+    "SELECT DISTINCT match_status || ' ' || coalesce(token_kind, '-') AS kind FROM call_token_match ORDER BY kind",
+  );
+  expect(kinds.map((row) => row.kind)).toEqual([
+    "ambiguous -",
+    "matched api_token",
+    "matched service_account",
+    "unmatched -",
+  ]);
+});
 
 test("monthly_reconciliation's calls and classes are the ones every call gives", async () => {
   const { db } = await workspace;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { listAllCalls } from "../helpers/apiTruth.js";
 import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
+import { columnTypes, differing, ROW_LEVEL_VIEWS } from "../helpers/rowLevelViews.js";
 
 /**
  * Who spent it: the tokens, service accounts and members the API lists are stored (never a secret),
@@ -56,6 +57,19 @@ async function listed(path: string, token: string): Promise<Listed[]> {
 }
 
 const lastFour = (text: string) => text.slice(-4);
+
+/**
+ * The views that match calls to tokens give the rows and types they gave matching every call
+ * (test/export/rollupViews.test.ts compares them on an org's calls; here, on calls without an org
+ * or without a token_last4).
+ */
+async function expectMatchedAsPerCall(db: string): Promise<void> {
+  for (const view of ["call_token_match", "cost_per_token_label", "cost_per_service_account"]) {
+    const rowLevel = ROW_LEVEL_VIEWS[view] ?? "";
+    expect(await columnTypes(db, `SELECT * FROM ${view}`)).toEqual(await columnTypes(db, rowLevel));
+    expect(await differing(db, `SELECT * FROM ${view}`, rowLevel), view).toEqual([]);
+  }
+}
 
 describe("who spent it", () => {
   test("org scope: tokens, service accounts, members stored; each call matched; sums agree exactly", async () => {
@@ -203,6 +217,7 @@ describe("who spent it", () => {
       );
       expect(counts?.own).toBe(counts?.all_tokens);
       expect(Number(counts?.matched)).toBeGreaterThan(0);
+      await expectMatchedAsPerCall(db);
     } finally {
       await cleanup();
     }
@@ -215,8 +230,29 @@ describe("who spent it", () => {
       expect(await queryDb(dropped.db, "SELECT count(token_last4)::INTEGER AS n FROM api_calls")).toEqual([
         { n: 0 },
       ]);
+      await expectMatchedAsPerCall(dropped.db);
     } finally {
       await dropped.cleanup();
+    }
+  });
+
+  test("a user without an org: the calls, none with an org_id, match the user's tokens", async () => {
+    const loner = sim.users.find((user) => user.orgId === null);
+    const { db, out, cleanup } = await tempWorkspace();
+    try {
+      const flags = { db, out, limit: 500 };
+      expect((await exportOnce({ baseUrl: sim.url, token: loner?.token ?? "", flags })).exitCode).toBe(0);
+      const [counts] = await queryDb(
+        db,
+        `SELECT count(*) FILTER (WHERE match_status = 'matched')::INTEGER AS matched,
+           count(org_id)::INTEGER AS with_org
+         FROM call_token_match`,
+      );
+      await expectMatchedAsPerCall(db);
+      expect(counts).toEqual({ matched: expect.any(Number), with_org: 0 });
+      expect(Number(counts?.matched)).toBeGreaterThan(0);
+    } finally {
+      await cleanup();
     }
   });
 

@@ -1,6 +1,9 @@
+import { queryDb } from "./exportHarness.js";
+
 /**
- * The views that read the calls' rollup (call_grains), each as it reads every call instead: the
- * definitions they had before the rollup, kept as the yardstick their rows are compared with.
+ * Views as they were before a faster rewrite, kept as the yardstick their rows are compared with:
+ * those that read the calls' rollup (call_grains) as they read every call, and those that match the
+ * calls to their tokens once per user, org and last 4 (token_key_match) as they matched every call.
  * Each query gives the view's columns, in its order, with its types.
  */
 const costPerDayOf = (cut: "day" | "month", ownToo: boolean): string => `
@@ -13,6 +16,46 @@ const costPerDayOf = (cut: "day" | "month", ownToo: boolean): string => `
   FROM api_calls_enriched
   ${ownToo ? "" : "WHERE NOT is_own_call"}
   GROUP BY ${cut}`;
+
+/** call_token_match as it matched every call; the two views below read it in its place. */
+const CALL_TOKEN_MATCH = `
+    WITH candidates AS (
+      SELECT c.id AS call_id, 'api_token' AS token_kind, t.id AS token_id, t.label AS token_label
+      FROM api_calls AS c
+      JOIN api_tokens AS t ON t.user_id = c.user_id AND t.token_last4 = c.token_last4
+      UNION ALL
+      SELECT c.id, 'service_account', s.id, s.label
+      FROM api_calls AS c
+      JOIN service_accounts AS s ON s.token_last4 = c.token_last4 AND s.org_id = c.org_id
+    ),
+    per_call AS (
+      SELECT
+        call_id,
+        count(*) AS candidates,
+        any_value(token_kind) AS token_kind,
+        any_value(token_id) AS token_id,
+        any_value(token_label) AS token_label
+      FROM candidates
+      GROUP BY call_id
+    )
+    SELECT
+      c.id,
+      c.user_id,
+      c.org_id,
+      c.created_at,
+      c.price_usd,
+      c.token_last4,
+      CASE
+        WHEN m.candidates = 1 THEN 'matched'
+        WHEN m.candidates > 1 THEN 'ambiguous'
+        ELSE 'unmatched'
+      END AS match_status,
+      coalesce(m.candidates, 0) AS candidates,
+      CASE WHEN m.candidates = 1 THEN m.token_kind END AS token_kind,
+      CASE WHEN m.candidates = 1 THEN m.token_id END AS token_id,
+      CASE WHEN m.candidates = 1 THEN m.token_label END AS token_label
+    FROM api_calls AS c
+    LEFT JOIN per_call AS m ON m.call_id = c.id`;
 
 export const ROW_LEVEL_VIEWS: Record<string, string> = {
   cost_per_day: costPerDayOf("day", true),
@@ -60,6 +103,31 @@ export const ROW_LEVEL_VIEWS: Record<string, string> = {
     FROM api_calls
     WHERE stripe_invoice_item_id IS NOT NULL AND stripe_invoice_item_id <> ''
     GROUP BY stripe_invoice_item_id`,
+  call_token_match: CALL_TOKEN_MATCH,
+  cost_per_token_label: `
+    SELECT
+      match_status,
+      token_kind,
+      token_label,
+      count(DISTINCT token_id) AS tokens,
+      count(*) AS calls,
+      count(price_usd) AS priced_calls,
+      coalesce(sum(price_usd), 0)::DECIMAL(38, 6) AS cost_usd
+    FROM (${CALL_TOKEN_MATCH}) AS call_token_match
+    GROUP BY match_status, token_kind, token_label
+    ORDER BY cost_usd DESC, match_status, token_kind, token_label`,
+  cost_per_service_account: `
+    SELECT
+      s.id AS service_account_id,
+      s.label,
+      s.is_valid,
+      count(m.id) AS calls,
+      count(m.price_usd) AS priced_calls,
+      coalesce(sum(m.price_usd), 0)::DECIMAL(38, 6) AS cost_usd
+    FROM service_accounts AS s
+    LEFT JOIN (${CALL_TOKEN_MATCH}) AS m ON m.token_kind = 'service_account' AND m.token_id = s.id
+    GROUP BY s.id, s.label, s.is_valid
+    ORDER BY cost_usd DESC, s.id`,
 };
 
 /**
@@ -111,3 +179,19 @@ export const MONTHLY_CALLS = `
     on_incomplete_invoice_calls, unexplained_calls, unexplained_usd
   FROM monthly_reconciliation
   WHERE currency = 'USD' AND calls > 0`;
+
+/** Rows in one query and not the other (either way), at most 5. */
+export async function differing(db: string, a: string, b: string): Promise<Record<string, unknown>[]> {
+  return queryDb(
+    db,
+    `SELECT 'view only' AS side, * FROM ((${a}) EXCEPT ALL (${b}))
+     UNION ALL SELECT 'row level only', * FROM ((${b}) EXCEPT ALL (${a}))
+     LIMIT 5`,
+  );
+}
+
+/** A query's columns, each as `name TYPE`, in order. */
+export async function columnTypes(db: string, query: string): Promise<string[]> {
+  const rows = await queryDb(db, `DESCRIBE ${query}`);
+  return rows.map((row) => `${String(row.column_name)} ${String(row.column_type)}`);
+}

@@ -9,7 +9,7 @@ import { CLI } from "./paths.mjs";
 import { startSim } from "./sim.mjs";
 
 /** Bumped when the 10M generator below changes what it writes, so cached warehouses are rebuilt. */
-const GENERATOR_VERSION = 1;
+const GENERATOR_VERSION = 2;
 /** Months each generated copy of the base history is moved back, per copy: the base spans ~91 days. */
 const MONTHS_PER_COPY = 3;
 
@@ -160,6 +160,9 @@ export async function generateWarehouse({ baseDir, dir, factor, log, sqlDir }) {
           if (column === "id") return "uuid()";
           if (["created_at", "started_at", "completed_at", "updated_at"].includes(column))
             return back(k, column);
+          // The stored UTC day and month move with created_at, as the loader cuts them.
+          if (column === "created_day") return `utc_day(${back(k, "created_at")})`;
+          if (column === "created_month") return `utc_month(${back(k, "created_at")})`;
           if (column === "stripe_invoice_item_id") return renamed(k, column);
           return column;
         });

@@ -2,6 +2,7 @@ import { mkdir, stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { ZooUsageError } from "../errors.js";
+import { releaseCachedBlocks } from "./cacheRelease.js";
 import { type DuckDBConnection, DuckDBInstance, quotedString } from "./duckdb.js";
 import { moveInternalState } from "./internalSchema.js";
 import { MOVE_INTERNAL_STATE, SCHEMA_STEPS, schemaStatements } from "./schemaFiles.js";
@@ -31,10 +32,8 @@ export interface Warehouse {
    */
   mergeAtClose(): Promise<void>;
   /**
-   * Lets go of the table blocks DuckDB keeps cached once they pass CACHE_KEPT_MB: it keeps what it
-   * wrote or read until it nears its limit, so a long run would hold much of the history. The
-   * limit is lowered for a moment, which evicts what no statement holds, then set back; no
-   * statement runs at the lowered limit. Between batches, partitions, or reads of much of a table.
+   * Lets go of the table blocks DuckDB keeps cached (cacheRelease.ts), at the current limit.
+   * Between batches, partitions, or reads of much of a table.
    */
   releaseCache(): Promise<void>;
   close(): void;
@@ -53,10 +52,6 @@ export interface Warehouse {
 const MEMORY_LIMIT_MB_PER_THREAD = 128;
 const MEMORY_LIMIT_FLOOR_MB = 512;
 const MEMORY_LIMIT_CEILING_MB = 4096;
-// releaseCache keeps cached table blocks up to CACHE_KEPT_MB: a batch rereads only its table's newest
-// blocks (operations: their calls' span of time), a Parquet partition only its month.
-const CACHE_KEPT_MB = 16;
-const CACHE_RELEASED_TO_MB = 8;
 
 /**
  * Rows per row group of the rows an export writes (DuckDB's default: 122,880). A transaction's rows
@@ -133,14 +128,7 @@ export async function openWarehouse(
       await connection.run(`SET max_vacuum_tasks = ${CLOSE_VACUUM_TASKS}`);
     },
     async releaseCache() {
-      const cached = await connection.runAndReadAll(
-        "SELECT (coalesce(sum(memory_usage_bytes), 0) // 1048576)::INTEGER FROM duckdb_memory() WHERE tag = 'BASE_TABLE'",
-      );
-      if (Number(cached.getRows()[0]?.[0] ?? 0) <= CACHE_KEPT_MB) return;
-      // Refused when more than that is in use: then what could go has gone.
-      await connection.run(`SET memory_limit = '${CACHE_RELEASED_TO_MB}MB'`).catch(() => undefined);
-      // Not caught: a writer left at the lowered limit would fail its next batches.
-      await connection.run(`SET memory_limit = '${memoryLimitMb}MB'`);
+      await releaseCachedBlocks(connection, memoryLimitMb);
     },
     close() {
       connection.closeSync();
@@ -194,7 +182,7 @@ async function prepare(connection: DuckDBConnection, resolved: string, readOnly:
   await connection.run("SET allocator_flush_threshold = '16MB'");
   await connection.run("SET allocator_bulk_deallocation_flush_threshold = '16MB'");
   await createSchema(connection, resolved);
-  await finishClassifications(connection);
+  await finishClassifications(connection, () => releaseCachedBlocks(connection, initialMemoryLimitMb()));
 }
 
 /**

@@ -26,9 +26,13 @@ export async function forgetClassifications(connection: DuckDBConnection): Promi
  * Classifies every day when the database holds calls but no completed classification (one an
  * older version made, or one whose classification stopped): at the open for writing, so that
  * `check`, which opens for writing too, never judges a half-made rollup. A checkpoint after each
- * batch lets the batch's updates go from memory, so the peak is one batch's, not the history's.
+ * batch lets the batch's updates go from memory, and `releaseCache` the blocks it read, so the
+ * peak is one batch's, not the history's.
  */
-export async function finishClassifications(connection: DuckDBConnection): Promise<void> {
+export async function finishClassifications(
+  connection: DuckDBConnection,
+  releaseCache: () => Promise<void>,
+): Promise<void> {
   const reader = await connection.runAndReadAll(
     `SELECT EXISTS (SELECT 1 FROM api_calls)
        AND (SELECT classified_invoices FROM internal.export_state) IS NULL`,
@@ -38,6 +42,7 @@ export async function finishClassifications(connection: DuckDBConnection): Promi
     all: true,
     afterBatch: async () => {
       await connection.run("CHECKPOINT");
+      await releaseCache();
     },
   });
 }

@@ -1,14 +1,16 @@
+import { copyFile } from "node:fs/promises";
 import { DuckDBInstance, quotedString } from "@duckdb/node-api";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { openWarehouse } from "../../src/load/database.js";
 import { recordOwnCalls } from "../../src/load/ownCalls.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { exportOnce, queryDb, tempWorkspace } from "../helpers/exportHarness.js";
+import { exportOnce, queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
 import {
   columnTypes,
   differing,
   MONTHLY_CALLS,
   ROW_LEVEL_MONTHLY_CALLS,
+  ROW_LEVEL_REJECTED_CALLS,
   ROW_LEVEL_VIEWS,
 } from "../helpers/rowLevelViews.js";
 import { expectStoredClassesFresh } from "../helpers/storedClasses.js";
@@ -17,8 +19,10 @@ import { expectStoredClassesFresh } from "../helpers/storedClasses.js";
  * The views that read the calls' rollup (call_grains), and those that match the calls to their
  * tokens once per user, org and last 4, give the rows they gave reading every call, with the same
  * types, on an org's history with late billing, invoices, the exporter's own calls, and calls
- * matched to a token or a service account, ambiguous and unmatched; and the rollup stays equal to
- * one made from scratch when an own call id arrives for a call stored already.
+ * matched to a token or a service account, ambiguous and unmatched; rejected_calls, which seeks a
+ * reject's stored version among its days' calls, leaves out what reading every stored id left out;
+ * and the rollup stays equal to one made from scratch when an own call id arrives for a call
+ * stored already.
  */
 const DAY_MS = 86_400_000;
 
@@ -128,4 +132,30 @@ test("the stored rollup equals one made from the calls", async () => {
     connection.closeSync();
     instance.closeSync();
   }
+});
+
+test("rejected_calls leaves out the rejects stored since, as reading every stored id did", async () => {
+  const { db } = await workspace;
+  const copy = `${db}.rejects.duckdb`;
+  await copyFile(db, copy);
+  const reject = (id: string, fields: string) =>
+    `SELECT 'run-r', TIMESTAMPTZ '2026-06-11 00:00:00+00', ${id}, 'price: not a number', json_object(${fields})::VARCHAR`;
+  await writeDb(
+    copy,
+    `INSERT INTO rejects (run_id, rejected_at, record_id, reason, raw_json)
+     -- Calls stored since: the oldest with their created_at, the newest with one that does not read as a time.
+     ${reject("id::VARCHAR", "'id', id::VARCHAR, 'method', method, 'created_at', strftime(created_at, '%Y-%m-%dT%H:%M:%S.%fZ')")}
+       FROM (SELECT id, method, created_at FROM api_calls ORDER BY created_at LIMIT 2)
+     UNION ALL
+     ${reject("id::VARCHAR", "'id', id::VARCHAR, 'method', method, 'created_at', 'soon'")}
+       FROM (SELECT id, method FROM api_calls ORDER BY created_at DESC LIMIT 2)
+     -- Calls never stored: a new id (on a day with stored calls), and no id at all.
+     UNION ALL
+     ${reject("'8d0e6f2a-4c7b-4d1e-9a3f-2b5c6d7e8f90'", "'method', 'GET', 'created_at', '2026-05-20T10:00:00Z'")}
+     UNION ALL
+     ${reject("NULL", "'method', 'POST', 'created_at', '2026-05-21T10:00:00Z'")}`,
+  );
+  const rejected = await queryDb(copy, "SELECT record_id FROM rejected_calls ORDER BY created_at");
+  expect(rejected).toEqual([{ record_id: "8d0e6f2a-4c7b-4d1e-9a3f-2b5c6d7e8f90" }, { record_id: null }]);
+  expect(await differing(copy, "SELECT * FROM rejected_calls", ROW_LEVEL_REJECTED_CALLS)).toEqual([]);
 });

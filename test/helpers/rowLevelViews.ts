@@ -3,8 +3,8 @@ import { queryDb } from "./exportHarness.js";
 /**
  * Views as they were before a faster rewrite, kept as the yardstick their rows are compared with:
  * those that read the calls' rollup (call_grains) as they read every call, and those that match the
- * calls to their tokens once per user, org and last 4 (token_key_match) as they matched every call.
- * Each query gives the view's columns, in its order, with its types.
+ * calls to their tokens once per user, org and last 4 (token_key_match) as they matched every call,
+ * and rejected_calls as it read every stored id. Each query gives the view's columns, in its order, with its types.
  */
 const costPerDayOf = (cut: "day" | "month", ownToo: boolean): string => `
   SELECT
@@ -171,6 +171,36 @@ export const ROW_LEVEL_MONTHLY_CALLS = `
     coalesce(c.unexplained_calls, 0) AS unexplained_calls,
     coalesce(c.unexplained_usd, 0)::DECIMAL(38, 6) AS unexplained_usd
   FROM usage AS u LEFT JOIN classes AS c USING (month)`;
+
+/** rejected_calls as it sought every rejected id among every stored call, not its days'. */
+export const ROW_LEVEL_REJECTED_CALLS = `
+  WITH calls AS (
+    SELECT
+      record_id,
+      rejected_at,
+      reason,
+      TRY_CAST(json_extract_string(raw_json, '$.created_at') AS TIMESTAMPTZ) AS created_at,
+      nullif(json_extract_string(raw_json, '$.stripe_invoice_item_id'), '') AS invoice_item,
+      TRY_CAST(json_extract_string(raw_json, '$.price') AS DECIMAL(38, 6)) AS price
+    FROM rejects
+    WHERE json_valid(raw_json)
+      AND json_type(raw_json) = 'OBJECT'
+      AND json_extract_string(raw_json, '$.method') IS NOT NULL
+      AND json_extract_string(raw_json, '$.created_at') IS NOT NULL
+  )
+  SELECT
+    record_id,
+    rejected_at,
+    reason,
+    created_at,
+    CAST(date_trunc('month', timezone('UTC', created_at)) AS DATE) AS month,
+    invoice_item,
+    price AS price_usd
+  FROM calls
+  WHERE record_id IS NULL OR TRY_CAST(record_id AS UUID) IS NULL
+    OR TRY_CAST(record_id AS UUID) NOT IN (
+      SELECT id FROM api_calls WHERE id IN (SELECT TRY_CAST(record_id AS UUID) FROM calls)
+    )`;
 
 /** The same columns of monthly_reconciliation itself (its USD rows: the calls are priced in USD). */
 export const MONTHLY_CALLS = `

@@ -3,6 +3,7 @@ import { ZooUsageError } from "../errors.js";
 import { openWarehouse, type Warehouse } from "../load/database.js";
 import { existingDatabase } from "../load/existingDatabase.js";
 import { missingViews } from "../load/presentViews.js";
+import { laggingRollupsNote } from "../load/unfinishedClasses.js";
 import type { Logger } from "../log/logger.js";
 import type { ReportFigures } from "./figures.js";
 import { renderHtml } from "./html.js";
@@ -25,7 +26,7 @@ const REQUIRED_VIEWS = ["cost_per_day", "cost_per_day_endpoint", "api_calls_enri
  * the HTML page.
  */
 export async function runReport(config: ReportConfig, effects: ReportEffects): Promise<ReportFigures> {
-  const figures = await readFigures(config, effects.now());
+  const figures = await readFigures(config, effects);
   if (config.htmlPath !== null) {
     const written = await writeFileAtomic(config.htmlPath, renderHtml(figures));
     if (config.json) effects.logger.info(`HTML report written to ${written}`);
@@ -42,17 +43,20 @@ export function toJson(value: unknown): string {
   return JSON.stringify(value, (_, v) => (typeof v === "bigint" ? v.toString() : v), 2);
 }
 
-async function readFigures(config: ReportConfig, generatedAt: Date): Promise<ReportFigures> {
+async function readFigures(config: ReportConfig, effects: ReportEffects): Promise<ReportFigures> {
   const dbPath = await existingDatabase(config.dbPath);
   const warehouse = await openWarehouse(dbPath, { readOnly: true });
   try {
     await requireViews(warehouse);
+    // Opened read-only, the report cannot finish what a stopped export left: it says so instead.
+    const lagging = await laggingRollupsNote(warehouse.connection);
+    if (lagging !== undefined) effects.logger.warn(lagging);
     return await readReportFigures(warehouse, {
       from: config.from,
       to: config.to,
       top: config.top,
       showEmail: config.showEmail,
-      generatedAt,
+      generatedAt: effects.now(),
     });
   } finally {
     warehouse.close();

@@ -98,6 +98,29 @@ test("a day marked stale but never classified (a run killed first) is classified
   await expectFresh(db);
 });
 
+test("days marked stale by a run stopped before classifying are classified at the next open for writing", async () => {
+  const { db } = await workspace;
+  // As a killed run leaves it: calls changed, their days marked, neither classes nor rollups made.
+  await writeDb(
+    db,
+    `UPDATE api_calls SET billing_class = 'unexplained', billing_reason = 'item_not_on_any_line'
+       WHERE id IN (SELECT id FROM api_calls WHERE billing_class = 'invoiced' ORDER BY id LIMIT 3);
+     INSERT INTO internal.stale_class_days SELECT DISTINCT created_day FROM api_calls
+       WHERE billing_class = 'unexplained' AND billing_reason = 'item_not_on_any_line'
+       EXCEPT SELECT day FROM internal.stale_class_days;`,
+  );
+  expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM internal.stale_class_days")).not.toEqual([
+    { n: 0 },
+  ]);
+  // check opens for writing and reads the rollups: it never judges days a stopped run left behind.
+  const warehouse = await openWarehouse(db);
+  warehouse.close();
+  expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM internal.stale_class_days")).toEqual([
+    { n: 0 },
+  ]);
+  await expectFresh(db);
+});
+
 test("a classification left undone (an upgrade stopped half-way) is finished by the next open for writing", async () => {
   const { db } = await workspace;
   // As an older version's database, or an upgrade that ran out of memory half-way, leaves it:

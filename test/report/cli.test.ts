@@ -1,11 +1,11 @@
-import { readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { copyFile, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { cents } from "../../src/report/cents.js";
 import type { ReportFigures } from "../../src/report/figures.js";
 import { runCli } from "../helpers/cli.js";
-import { queryDb } from "../helpers/exportHarness.js";
+import { queryDb, writeDb } from "../helpers/exportHarness.js";
 import { fileSha256 } from "../helpers/fileSha256.js";
 import { buildWarehouse } from "./fixtures.js";
 
@@ -193,6 +193,27 @@ describe("zoo-usage report", () => {
     expect(result.stderr).toMatch(message);
     expect(result.stderr).toContain("code: config.invalid");
     expect(result.stdout).toBe("");
+  });
+
+  test("rollups a stopped export left behind: the report says so, and still reports", async () => {
+    const copy = `${fixture.db}.lagging.duckdb`;
+    await copyFile(fixture.db, copy);
+    await writeDb(
+      copy,
+      "INSERT INTO internal.stale_class_days SELECT DISTINCT created_day FROM api_calls LIMIT 2",
+    );
+    const stale = await runCli(["report", "--db", copy, "--json"]);
+    expect(stale.code, stale.stderr).toBe(0);
+    expect(stale.stderr).toMatch(
+      /2 UTC days of calls changed since their rollups were made .*zoo-usage export/,
+    );
+    await writeDb(copy, "UPDATE internal.export_state SET classified_invoices = NULL");
+    const unfinished = await runCli(["report", "--db", copy]);
+    expect(unfinished.code, unfinished.stderr).toBe(0);
+    expect(unfinished.stderr).toMatch(/billing classes and rollups were never completed/);
+    // An up-to-date database: no such warning.
+    const fresh = await runCli(["report", "--db", fixture.db]);
+    expect(fresh.stderr).not.toMatch(/rollups/);
   });
 
   test("a missing database: exit 2, a clear message, and no file created", async () => {

@@ -25,7 +25,7 @@ export async function markStaleClasses(
  * What the classes read of the invoices, as one text: a sum of row hashes of invoices and
  * invoice_lines, their run ids left out (a listing marks every invoice it sees, changed or not).
  */
-const INVOICES_DIGEST = `SELECT
+export const INVOICES_DIGEST = `SELECT
   (SELECT coalesce(sum(hash(x)), 0) FROM (SELECT * EXCLUDE (first_seen_run_id, last_seen_run_id) FROM invoices) AS x)::VARCHAR
   || '/' || (SELECT coalesce(sum(hash(x)), 0) FROM (SELECT * EXCLUDE (last_seen_run_id) FROM invoice_lines) AS x)::VARCHAR`;
 

@@ -1,4 +1,4 @@
-import { storeCallClasses } from "./callClasses.js";
+import { INVOICES_DIGEST, storeCallClasses } from "./callClasses.js";
 import type { DuckDBConnection } from "./duckdb.js";
 
 /**
@@ -23,26 +23,41 @@ export async function forgetClassifications(connection: DuckDBConnection): Promi
 }
 
 /**
- * Finishes what a stopped run left of the classification, at the open for writing, so that
- * `check`, which opens for writing too, never judges a half-made rollup: every day when the
- * database holds calls but no completed classification (one an older version made, or one whose
- * classification stopped), else the days a run marked stale and was stopped before classifying. A
- * checkpoint after each batch lets the batch's updates go from memory, and `releaseCache` the
- * blocks it read, so the peak is one batch's, not the history's.
+ * What a stopped run left of the classification: `unfinished` when the database holds calls but no
+ * completed classification (one an older version made, or one whose classification stopped),
+ * `invoices` when the invoices changed since the classes were made (a run stopped after storing
+ * them), `days` when only the days a run marked stale are due, undefined when nothing is.
+ */
+type ClassesDue = { due: "unfinished" | "invoices" } | { due: "days"; days: number };
+
+async function classesDue(connection: DuckDBConnection): Promise<ClassesDue | undefined> {
+  const reader = await connection.runAndReadAll(
+    `SELECT EXISTS (SELECT 1 FROM api_calls),
+       (SELECT classified_invoices FROM internal.export_state),
+       (${INVOICES_DIGEST}),
+       (SELECT count(*) FROM internal.stale_class_days)::INTEGER`,
+  );
+  const [calls, recorded, digest, days] = reader.getRows()[0] ?? [];
+  if (calls !== true) return undefined;
+  if (recorded === null || recorded === undefined) return { due: "unfinished" };
+  if (recorded !== digest) return { due: "invoices" };
+  return Number(days) > 0 ? { due: "days", days: Number(days) } : undefined;
+}
+
+/**
+ * Finishes what a stopped run left of the classification (classesDue), at the open for writing,
+ * so that `check`, which opens for writing too, never judges a half-made rollup. A checkpoint
+ * after each batch lets the batch's updates go from memory, and `releaseCache` the blocks it read,
+ * so the peak is one batch's, not the history's.
  */
 export async function finishClassifications(
   connection: DuckDBConnection,
   releaseCache: () => Promise<void>,
 ): Promise<void> {
-  const reader = await connection.runAndReadAll(
-    `SELECT EXISTS (SELECT 1 FROM api_calls),
-       (SELECT classified_invoices FROM internal.export_state) IS NULL,
-       EXISTS (SELECT 1 FROM internal.stale_class_days)`,
-  );
-  const [calls, unrecorded, staleDays] = reader.getRows()[0] ?? [];
-  if (calls !== true || (unrecorded !== true && staleDays !== true)) return;
+  const due = await classesDue(connection);
+  if (due === undefined) return;
   await storeCallClasses(connection, {
-    all: unrecorded === true,
+    all: due.due === "unfinished",
     afterBatch: async () => {
       await connection.run("CHECKPOINT");
       await releaseCache();
@@ -51,26 +66,23 @@ export async function finishClassifications(
 }
 
 /**
- * What a reader should know when a stopped run left the calls' rollups behind their calls (a
- * read-only reader cannot finish them): a sentence, or undefined when they are up to date or the
- * database is of a version without them.
+ * What a reader should know when a stopped run left the calls' classes and rollups behind its
+ * calls or invoices (a read-only reader cannot finish them): a sentence, or undefined when they are
+ * up to date or the database is of a version without them.
  */
 export async function laggingRollupsNote(connection: DuckDBConnection): Promise<string | undefined> {
-  let row: unknown[] | undefined;
+  let due: ClassesDue | undefined;
   try {
-    const reader = await connection.runAndReadAll(
-      `SELECT EXISTS (SELECT 1 FROM api_calls) AND (SELECT classified_invoices FROM internal.export_state) IS NULL,
-         (SELECT count(*) FROM internal.stale_class_days)::INTEGER`,
-    );
-    row = reader.getRows()[0];
+    due = await classesDue(connection);
   } catch {
     return undefined;
   }
-  const [unfinished, staleDays] = row ?? [];
-  const until = "until the next `zoo-usage export` or `zoo-usage check` finishes them";
-  if (unfinished === true)
+  const until = "until the next `zoo-usage export` or `zoo-usage check` makes them again";
+  if (due?.due === "unfinished")
     return `the calls' billing classes and rollups were never completed (an upgrade or an export stopped half-way): figures read from them may be missing calls ${until}`;
-  if (typeof staleDays === "number" && staleDays > 0)
-    return `${staleDays} UTC day${staleDays === 1 ? "" : "s"} of calls changed since their rollups were made (an export stopped before it made them again): figures read from them may lag those days ${until}`;
+  if (due?.due === "invoices")
+    return `the invoices changed since the calls' billing classes were made (an export stopped before it made them again): the reconciliation may lag the invoices ${until}`;
+  if (due?.due === "days")
+    return `${due.days} UTC day${due.days === 1 ? "" : "s"} of calls changed since their rollups were made (an export stopped before it made them again): figures read from them may lag those days ${until}`;
   return undefined;
 }

@@ -121,6 +121,25 @@ test("days marked stale by a run stopped before classifying are classified at th
   await expectFresh(db);
 });
 
+test("invoices stored by a run stopped before classifying: the next open for writing classifies every day", async () => {
+  const { db } = await workspace;
+  // As a run killed between storing invoices and classifying leaves it: an invoice voided, the
+  // classes of its calls still those of a counting invoice.
+  await writeDb(
+    db,
+    `UPDATE invoices SET status = 'void'
+       WHERE id = (SELECT billing_invoice_id FROM api_calls WHERE billing_class = 'invoiced' LIMIT 1)`,
+  );
+  const [before] = await queryDb(
+    db,
+    "SELECT count(*)::INTEGER AS n FROM api_calls WHERE billing_class = 'invoiced' AND billing_invoice_id IN (SELECT id FROM invoices WHERE status = 'void')",
+  );
+  expect(before?.n).toBeGreaterThan(0);
+  const warehouse = await openWarehouse(db);
+  warehouse.close();
+  await expectFresh(db);
+});
+
 test("a classification left undone (an upgrade stopped half-way) is finished by the next open for writing", async () => {
   const { db } = await workspace;
   // As an older version's database, or an upgrade that ran out of memory half-way, leaves it:

@@ -207,6 +207,10 @@ describe("zoo-usage report", () => {
     expect(stale.stderr).toMatch(
       /2 UTC days of calls changed since their rollups were made .*zoo-usage export/,
     );
+    await writeDb(copy, "DELETE FROM internal.stale_class_days; UPDATE invoices SET status = 'void'");
+    const invoices = await runCli(["report", "--db", copy]);
+    expect(invoices.code, invoices.stderr).toBe(0);
+    expect(invoices.stderr).toMatch(/the invoices changed since the calls' billing classes were made/);
     await writeDb(copy, "UPDATE internal.export_state SET classified_invoices = NULL");
     const unfinished = await runCli(["report", "--db", copy]);
     expect(unfinished.code, unfinished.stderr).toBe(0);

@@ -22,14 +22,14 @@ export async function forgetClassifications(connection: DuckDBConnection): Promi
   await connection.run("UPDATE internal.export_state SET classified_invoices = NULL");
 }
 
+type ClassesDue = { due: "unfinished" | "invoices" } | { due: "days"; days: number };
+
 /**
  * What a stopped run left of the classification: `unfinished` when the database holds calls but no
  * completed classification (one an older version made, or one whose classification stopped),
  * `invoices` when the invoices changed since the classes were made (a run stopped after storing
  * them), `days` when only the days a run marked stale are due, undefined when nothing is.
  */
-type ClassesDue = { due: "unfinished" | "invoices" } | { due: "days"; days: number };
-
 async function classesDue(connection: DuckDBConnection): Promise<ClassesDue | undefined> {
   const reader = await connection.runAndReadAll(
     `SELECT EXISTS (SELECT 1 FROM api_calls),

@@ -4,6 +4,7 @@ import { alertKey, readAlertState, recordReportedAlerts } from "../load/alertSta
 import { openWarehouse, type Warehouse } from "../load/database.js";
 import { existingDatabase } from "../load/existingDatabase.js";
 import { missingViews } from "../load/presentViews.js";
+import { laggingRollupsNote } from "../load/unfinishedClasses.js";
 import type { Logger } from "../log/logger.js";
 import { counted } from "../log/plural.js";
 import { type Alert, alertJson, alertLine } from "./alert.js";
@@ -39,6 +40,9 @@ export async function runCheck(config: CheckConfig, effects: CheckEffects): Prom
   let state: Awaited<ReturnType<typeof readAlertState>>;
   try {
     await requireViews(warehouse);
+    // Opened read-only, check judges the rollups as a stopped export left them: it says so.
+    const lagging = await laggingRollupsNote(warehouse.connection);
+    if (lagging !== undefined) effects.logger.warn(lagging);
     if (config.backtest) {
       effects.stdout(await backtestReport(warehouse.connection, config.json));
       return ExitCode.ok;

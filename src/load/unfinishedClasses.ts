@@ -46,9 +46,9 @@ async function classesDue(connection: DuckDBConnection): Promise<ClassesDue | un
 
 /**
  * Finishes what a stopped run left of the classification (classesDue), at the open for writing,
- * so that `check`, which opens for writing too, never judges a half-made rollup. A checkpoint
- * after each batch lets the batch's updates go from memory, and `releaseCache` the blocks it read,
- * so the peak is one batch's, not the history's.
+ * before the opener writes anything else: an export's, whose readers then never see a half-made
+ * rollup again, and an upgrade's. A checkpoint after each batch lets the batch's updates go from
+ * memory, and `releaseCache` the blocks it read, so the peak is one batch's, not the history's.
  */
 export async function finishClassifications(
   connection: DuckDBConnection,
@@ -77,7 +77,7 @@ export async function laggingRollupsNote(connection: DuckDBConnection): Promise<
   } catch {
     return undefined;
   }
-  const until = "until the next `zoo-usage export` or `zoo-usage check` makes them again";
+  const until = "until the next `zoo-usage export` makes them again";
   if (due?.due === "unfinished")
     return `the calls' billing classes and rollups were never completed (an upgrade or an export stopped half-way): figures read from them may be missing calls ${until}`;
   if (due?.due === "invoices")

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { runCli } from "../helpers/cli.js";
-import { queryDb, tempWorkspace } from "../helpers/exportHarness.js";
+import { queryDb, tempWorkspace, writeDb } from "../helpers/exportHarness.js";
 import { simHistory } from "../helpers/simHistory.js";
 
 /**
@@ -62,6 +62,22 @@ describe("zoo-usage check", () => {
       "2026-11-01T02:00:00Z",
     ]);
     expect(result).toMatchObject({ code: 0, stdout: "" });
+  });
+
+  test("rollups a stopped export left behind: check warns, then judges as before", async () => {
+    const db = path.join(workspace.dir, "lagging.duckdb");
+    await copyFile(history.db, db);
+    await writeDb(
+      db,
+      "INSERT INTO internal.stale_class_days SELECT DISTINCT created_day FROM api_calls LIMIT 3",
+    );
+    const args = ["check", "--db", db, "--stale-hours", "26", "--now", "2026-11-01T02:00:00Z"];
+    const result = await runCli(args);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(
+      /3 UTC days of calls changed since their rollups were made .*zoo-usage export/,
+    );
+    expect((await runCli(["check", "--db", history.db, ...args.slice(3)])).stderr).not.toMatch(/rollups/);
   });
 
   test("an alert is reported once a day: JSON line, then quiet, --all again, the next day again", async () => {

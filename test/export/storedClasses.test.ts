@@ -112,7 +112,7 @@ test("days marked stale by a run stopped before classifying are classified at th
   expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM internal.stale_class_days")).not.toEqual([
     { n: 0 },
   ]);
-  // check opens for writing and reads the rollups: it never judges days a stopped run left behind.
+  // The next export's open classifies them before it writes anything else.
   const warehouse = await openWarehouse(db);
   warehouse.close();
   expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM internal.stale_class_days")).toEqual([
@@ -151,7 +151,7 @@ test("a classification left undone (an upgrade stopped half-way) is finished by 
      DELETE FROM call_grains WHERE day >= (SELECT min(created_day) + 10 FROM api_calls);
      UPDATE internal.export_state SET classified_invoices = NULL;`,
   );
-  // check opens for writing (it records its alerts) and reads the rollups: it never judges half of them.
+  // The next export's open (or check's, when it records alerts) classifies before it writes anything.
   const warehouse = await openWarehouse(db);
   warehouse.close();
   const [state] = await queryDb(

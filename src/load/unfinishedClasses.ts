@@ -45,19 +45,19 @@ async function classesDue(connection: DuckDBConnection): Promise<ClassesDue | un
 }
 
 /**
- * Finishes what a stopped run left of the classification (classesDue), at the open for writing,
- * before the opener writes anything else: an export's, whose readers then never see a half-made
- * rollup again, and an upgrade's. A checkpoint after each batch lets the batch's updates go from
- * memory, and `releaseCache` the blocks it read, so the peak is one batch's, not the history's.
+ * Classifies every day at the open for writing when the classification is unfinished (classesDue):
+ * an upgrade's first, or one a stopped run left, so that no later open finds the rollups half
+ * made. Days marked stale and changed invoices are left to the export's own classification, at its
+ * end. A checkpoint after each batch lets the batch's updates go from memory, and `releaseCache`
+ * the blocks it read, so the peak is one batch's, not the history's.
  */
 export async function finishClassifications(
   connection: DuckDBConnection,
   releaseCache: () => Promise<void>,
 ): Promise<void> {
-  const due = await classesDue(connection);
-  if (due === undefined) return;
+  if ((await classesDue(connection))?.due !== "unfinished") return;
   await storeCallClasses(connection, {
-    all: due.due === "unfinished",
+    all: true,
     afterBatch: async () => {
       await connection.run("CHECKPOINT");
       await releaseCache();

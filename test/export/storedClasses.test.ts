@@ -98,48 +98,6 @@ test("a day marked stale but never classified (a run killed first) is classified
   await expectFresh(db);
 });
 
-test("days marked stale by a run stopped before classifying are classified at the next open for writing", async () => {
-  const { db } = await workspace;
-  // As a killed run leaves it: calls changed, their days marked, neither classes nor rollups made.
-  await writeDb(
-    db,
-    `UPDATE api_calls SET billing_class = 'unexplained', billing_reason = 'item_not_on_any_line'
-       WHERE id IN (SELECT id FROM api_calls WHERE billing_class = 'invoiced' ORDER BY id LIMIT 3);
-     INSERT INTO internal.stale_class_days SELECT DISTINCT created_day FROM api_calls
-       WHERE billing_class = 'unexplained' AND billing_reason = 'item_not_on_any_line'
-       EXCEPT SELECT day FROM internal.stale_class_days;`,
-  );
-  expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM internal.stale_class_days")).not.toEqual([
-    { n: 0 },
-  ]);
-  // The next export's open classifies them before it writes anything else.
-  const warehouse = await openWarehouse(db);
-  warehouse.close();
-  expect(await queryDb(db, "SELECT count(*)::INTEGER AS n FROM internal.stale_class_days")).toEqual([
-    { n: 0 },
-  ]);
-  await expectFresh(db);
-});
-
-test("invoices stored by a run stopped before classifying: the next open for writing classifies every day", async () => {
-  const { db } = await workspace;
-  // As a run killed between storing invoices and classifying leaves it: an invoice voided, the
-  // classes of its calls still those of a counting invoice.
-  await writeDb(
-    db,
-    `UPDATE invoices SET status = 'void'
-       WHERE id = (SELECT billing_invoice_id FROM api_calls WHERE billing_class = 'invoiced' LIMIT 1)`,
-  );
-  const [before] = await queryDb(
-    db,
-    "SELECT count(*)::INTEGER AS n FROM api_calls WHERE billing_class = 'invoiced' AND billing_invoice_id IN (SELECT id FROM invoices WHERE status = 'void')",
-  );
-  expect(before?.n).toBeGreaterThan(0);
-  const warehouse = await openWarehouse(db);
-  warehouse.close();
-  await expectFresh(db);
-});
-
 test("a classification left undone (an upgrade stopped half-way) is finished by the next open for writing", async () => {
   const { db } = await workspace;
   // As an older version's database, or an upgrade that ran out of memory half-way, leaves it:
@@ -151,7 +109,7 @@ test("a classification left undone (an upgrade stopped half-way) is finished by 
      DELETE FROM call_grains WHERE day >= (SELECT min(created_day) + 10 FROM api_calls);
      UPDATE internal.export_state SET classified_invoices = NULL;`,
   );
-  // The next export's open (or check's, when it records alerts) classifies before it writes anything.
+  // The next open for writing (an export's, or check's when it records alerts) classifies first.
   const warehouse = await openWarehouse(db);
   warehouse.close();
   const [state] = await queryDb(

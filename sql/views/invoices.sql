@@ -26,10 +26,10 @@ COMMENT ON COLUMN invoice_item_calls.last_call_month IS 'The UTC month (its firs
 -- API call records the export could not store (rejects), read back from the JSON kept with them: a
 -- record with a method and a created_at is an API call (an operation has a type, an invoice
 -- lines). A rejected call stored since, under the same id, is not counted. A call's created_at is
--- the same in every version of it, so its stored version is sought among the calls of the span of
--- the rejects' days (a day wider at each end), which the scan cuts to their row groups instead of
--- reading every stored id; a reject whose created_at does not read as a time is sought among
--- every stored call.
+-- the same in every version of it, so its stored version is sought among the calls of the rejects'
+-- UTC days (and the day either side), which the scan cuts to their row groups instead of reading
+-- every stored id; a reject whose created_at does not read as a time is sought among every stored
+-- call. With no rejects, neither lookup reads a call.
 CREATE OR REPLACE VIEW rejected_calls AS
 WITH calls AS (
   SELECT
@@ -46,16 +46,15 @@ WITH calls AS (
     AND json_extract_string(raw_json, '$.method') IS NOT NULL
     AND json_extract_string(raw_json, '$.created_at') IS NOT NULL
 ),
-span AS (
-  SELECT
-    min(CAST(make_timestamp(epoch_us(created_at)) AS DATE)) - 1 AS first_day,
-    max(CAST(make_timestamp(epoch_us(created_at)) AS DATE)) + 1 AS last_day
-  FROM calls
+reject_days AS (
+  SELECT DISTINCT CAST(make_timestamp(epoch_us(c.created_at)) AS DATE) + o.days AS day
+  FROM calls AS c, (VALUES (-1), (0), (1)) AS o(days)
+  WHERE c.created_at IS NOT NULL
 ),
 stored AS (
   SELECT id FROM api_calls
   WHERE id IN (SELECT call_id FROM calls WHERE created_at IS NOT NULL)
-    AND created_day BETWEEN (SELECT first_day FROM span) AND (SELECT last_day FROM span)
+    AND created_day IN (SELECT day FROM reject_days)
   UNION ALL
   SELECT id FROM api_calls
   WHERE id IN (SELECT call_id FROM calls WHERE created_at IS NULL)

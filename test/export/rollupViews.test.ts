@@ -153,9 +153,16 @@ test("rejected_calls leaves out the rejects stored since, as reading every store
      UNION ALL
      ${reject("'8d0e6f2a-4c7b-4d1e-9a3f-2b5c6d7e8f90'", "'method', 'GET', 'created_at', '2026-05-20T10:00:00Z'")}
      UNION ALL
-     ${reject("NULL", "'method', 'POST', 'created_at', '2026-05-21T10:00:00Z'")}`,
+     ${reject("NULL", "'method', 'POST', 'created_at', '2026-05-21T10:00:00Z'")}
+     -- A time no call has: its days are sought like any other's.
+     UNION ALL
+     ${reject("'3a7c9e1b-5d2f-4a6b-8c0d-1e2f3a4b5c6d'", "'method', 'GET', 'created_at', '9999-12-31T23:59:59Z'")}`,
   );
   const rejected = await queryDb(copy, "SELECT record_id FROM rejected_calls ORDER BY created_at");
-  expect(rejected).toEqual([{ record_id: "8d0e6f2a-4c7b-4d1e-9a3f-2b5c6d7e8f90" }, { record_id: null }]);
+  expect(rejected).toEqual([
+    { record_id: "8d0e6f2a-4c7b-4d1e-9a3f-2b5c6d7e8f90" },
+    { record_id: null },
+    { record_id: "3a7c9e1b-5d2f-4a6b-8c0d-1e2f3a4b5c6d" },
+  ]);
   expect(await differing(copy, "SELECT * FROM rejected_calls", ROW_LEVEL_REJECTED_CALLS)).toEqual([]);
 });

@@ -22,30 +22,20 @@ export async function forgetClassifications(connection: DuckDBConnection): Promi
   await connection.run("UPDATE internal.export_state SET classified_invoices = NULL");
 }
 
-type ClassesDue = { due: "unfinished" | "invoices" } | { due: "days"; days: number };
-
 /**
- * What a stopped run left of the classification: `unfinished` when the database holds calls but no
- * completed classification (one an older version made, or one whose classification stopped),
- * `invoices` when the invoices changed since the classes were made (a run stopped after storing
- * them), `days` when only the days a run marked stale are due, undefined when nothing is.
+ * Whether the database holds calls but no completed classification: one an older version made, or
+ * one whose classification stopped (an upgrade's forgets the last one's record first).
  */
-async function classesDue(connection: DuckDBConnection): Promise<ClassesDue | undefined> {
+async function classificationUnfinished(connection: DuckDBConnection): Promise<boolean> {
   const reader = await connection.runAndReadAll(
-    `SELECT EXISTS (SELECT 1 FROM api_calls),
-       (SELECT classified_invoices FROM internal.export_state),
-       (${INVOICES_DIGEST}),
-       (SELECT count(*) FROM internal.stale_class_days)::INTEGER`,
+    `SELECT EXISTS (SELECT 1 FROM api_calls)
+       AND (SELECT classified_invoices FROM internal.export_state) IS NULL`,
   );
-  const [calls, recorded, digest, days] = reader.getRows()[0] ?? [];
-  if (calls !== true) return undefined;
-  if (recorded === null || recorded === undefined) return { due: "unfinished" };
-  if (recorded !== digest) return { due: "invoices" };
-  return Number(days) > 0 ? { due: "days", days: Number(days) } : undefined;
+  return reader.getRows()[0]?.[0] === true;
 }
 
 /**
- * Classifies every day at the open for writing when the classification is unfinished (classesDue):
+ * Classifies every day at the open for writing when the classification is unfinished:
  * an upgrade's first, or one a stopped run left, so that no later open finds the rollups half
  * made. Days marked stale and changed invoices are left to the export's own classification, at its
  * end. A checkpoint after each batch lets the batch's updates go from memory, and `releaseCache`
@@ -55,7 +45,7 @@ export async function finishClassifications(
   connection: DuckDBConnection,
   releaseCache: () => Promise<void>,
 ): Promise<void> {
-  if ((await classesDue(connection))?.due !== "unfinished") return;
+  if (!(await classificationUnfinished(connection))) return;
   await storeCallClasses(connection, {
     all: true,
     afterBatch: async () => {
@@ -66,23 +56,31 @@ export async function finishClassifications(
 }
 
 /**
- * What a reader should know when a stopped run left the calls' classes and rollups behind its
- * calls or invoices (a read-only reader cannot finish them): a sentence, or undefined when they are
- * up to date or the database is of a version without them.
+ * What a reader should know when a stopped run left the calls' classes and rollups behind: the
+ * classification unfinished, the invoices changed since it (a run stopped after storing them), or
+ * days a run marked stale and did not classify. A read-only reader cannot finish them, so this is
+ * a sentence for it, or undefined when they are up to date or the database is of a version without
+ * them. The invoices' digest is read here only, not at every open for writing.
  */
 export async function laggingRollupsNote(connection: DuckDBConnection): Promise<string | undefined> {
-  let due: ClassesDue | undefined;
+  let row: unknown[] | undefined;
   try {
-    due = await classesDue(connection);
+    const reader = await connection.runAndReadAll(
+      `SELECT EXISTS (SELECT 1 FROM api_calls), (SELECT classified_invoices FROM internal.export_state),
+         (${INVOICES_DIGEST}), (SELECT count(*) FROM internal.stale_class_days)::INTEGER`,
+    );
+    row = reader.getRows()[0];
   } catch {
     return undefined;
   }
+  const [calls, recorded, digest, days] = row ?? [];
+  if (calls !== true) return undefined;
   const until = "until the next `zoo-usage export` makes them again";
-  if (due?.due === "unfinished")
+  if (recorded === null || recorded === undefined)
     return `the calls' billing classes and rollups were never completed (an upgrade or an export stopped half-way): figures read from them may be missing calls ${until}`;
-  if (due?.due === "invoices")
+  if (recorded !== digest)
     return `the invoices changed since the calls' billing classes were made (an export stopped before it made them again): the reconciliation may lag the invoices ${until}`;
-  if (due?.due === "days")
-    return `${due.days} UTC day${due.days === 1 ? "" : "s"} of calls changed since their rollups were made (an export stopped before it made them again): figures read from them may lag those days ${until}`;
+  if (Number(days) > 0)
+    return `${days} UTC day${Number(days) === 1 ? "" : "s"} of calls changed since their rollups were made (an export stopped before it made them again): figures read from them may lag those days ${until}`;
   return undefined;
 }
